@@ -1,0 +1,34 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+# Each creates the virtual environment (.venv) on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+# The main job until the service lands: reproduce the seeds' Wordle table.
+run: $(STAMP)
+	@for mode in hard normal; do for metric in max expectation neg_entropy; do \
+		$(BIN)/guesswork-build evaluate --game wordle --targets wordle-answers-2309 \
+			--mode $$mode --metric $$metric; echo; done; done
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_greedy.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

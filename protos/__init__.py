@@ -1,0 +1,1 @@
+"""The gRPC/protobuf contract, package guesswork.v1 (not written yet)."""

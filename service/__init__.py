@@ -1,0 +1,1 @@
+"""The gRPC lookup service (not built yet: see the service issue)."""
