@@ -1,0 +1,244 @@
+"""Reading and writing replies as people type or paste them.
+
+Wordle replies are tuples of colours, one per position (MISS=0, YELLOW=1,
+GREEN=2); Jotto replies are counts. Parsing is lenient about notation (letters,
+digits, coloured squares, any case, spaces) but strict about meaning: a reply
+that no target word could produce is refused with a message naming the problem.
+Every refusal raises :class:`client.errors.InvalidReplyError`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from client.errors import InvalidReplyError
+
+# The same values as client.games; defined here because client.games imports this module.
+MISS, YELLOW, GREEN = 0, 1, 2
+
+# Symbols per colour: (miss, yellow, green), indexed by the colour value.
+_FORMATS: dict[str, tuple[str, str, str]] = {
+    "letters": (".", "Y", "G"),
+    "gyb": ("b", "y", "g"),
+    "gyx": ("x", "y", "g"),
+    "digits": ("0", "1", "2"),
+    "emoji": ("\u2b1b", "\U0001f7e8", "\U0001f7e9"),  # black, yellow, green squares
+    "emoji-light": ("\u2b1c", "\U0001f7e8", "\U0001f7e9"),  # white, yellow, green
+    "emoji-contrast": ("\u2b1b", "\U0001f7e6", "\U0001f7e7"),  # black, blue, orange
+}
+
+#: The style names :func:`format_colours` accepts.
+STYLES: tuple[str, ...] = tuple(_FORMATS)
+
+# Upper-case symbol -> colour. Every style's symbols are here, so each style parses back.
+_SYMBOLS: dict[str, int] = {"-": MISS, "_": MISS}
+for _symbols in _FORMATS.values():
+    for _colour, _symbol in enumerate(_symbols):
+        _SYMBOLS[_symbol.upper()] = _colour
+
+_SQUARES = frozenset(symbol for symbol in _SYMBOLS if not symbol.isascii())
+
+# "4/6" or "X/6" in a share header; the look-arounds keep dates like 1/2/2024 out.
+_HEADER_COUNT = re.compile(r"(?<![\d/])([0-9]+|[Xx])/([0-9]+)(?![\d/])")
+
+# A Jotto count, optionally followed by words ("3", "3 letters", "2 in common").
+_COUNT = re.compile(r"(-?[0-9]+)(?:\s+[A-Za-z][A-Za-z' -]*)?")
+
+_HINT = "use G/Y/. or g/y/b, 0/1/2, or the coloured squares"
+
+
+def _clean(text: str) -> str:
+    """Return ``text`` without whitespace and invisible characters.
+
+    Pasted emoji often carry variation selectors, zero-width joiners or
+    direction marks; none of them is a position, so they are dropped.
+    """
+    return "".join(
+        char
+        for char in text
+        if not char.isspace()
+        and not "\ufe00" <= char <= "\ufe0f"
+        and unicodedata.category(char) != "Cf"
+    )
+
+
+def _describe(char: str) -> str:
+    """Return ``char`` quoted, with its Unicode name when it is not plain ASCII."""
+    if char.isascii() and char.isprintable():
+        return repr(char)
+    return f"{char!r} ({unicodedata.name(char, f'U+{ord(char):04X}')})"
+
+
+def _guess_problem(colours: tuple[int, ...], guess: str) -> str | None:
+    """Return why no target gives ``colours`` for ``guess``, or None if one does.
+
+    Fill the non-green positions with letters that differ from the guess there:
+    exactly one target letter per yellow, every other position a letter the
+    guess lacks. That works unless a miss precedes a yellow of the same letter
+    (yellows go left to right) or the yellows cannot all get their own spot.
+    """
+    open_positions = [p for p, colour in enumerate(colours) if colour != GREEN]
+    first_miss: dict[str, int] = {}
+    for p in open_positions:
+        letter = guess[p]
+        if colours[p] == MISS:
+            first_miss.setdefault(letter, p)
+        elif letter in first_miss:
+            return (
+                f"the {letter} at position {first_miss[letter] + 1} is a miss, "
+                f"so the {letter} at position {p + 1} cannot be yellow"
+            )
+
+    # Bipartite matching (Kuhn's augmenting paths) of yellows to open positions
+    # whose guess letter differs; at most 15 positions, so cost is no concern.
+    holder: dict[int, int] = {}  # open position -> the yellow whose letter it holds
+
+    def place(yellow: int, seen: set[int]) -> bool:
+        for p in open_positions:
+            if guess[p] != guess[yellow] and p not in seen:
+                seen.add(p)
+                if p not in holder or place(holder[p], seen):
+                    holder[p] = yellow
+                    return True
+        return False
+
+    for p in open_positions:
+        if colours[p] == YELLOW and not place(p, set()):
+            letter = guess[p]
+            return (
+                f"there is no room for the {letter} that makes position {p + 1} yellow "
+                f"(each yellow {letter} needs its own non-green position without "
+                f"{letter} in the guess)"
+            )
+    return None
+
+
+def parse_colours(text: str, length: int, guess: str | None = None) -> tuple[int, ...]:
+    """Return the colours (MISS/YELLOW/GREEN per position) written in ``text``.
+
+    Accepts ``G``/``Y``/``.`` (``-`` and ``_`` are misses too), ``g``/``y``/``b``,
+    ``g``/``y``/``x``, ``2``/``1``/``0`` and the coloured squares (including the
+    high-contrast orange and blue), in any case, with spaces anywhere. When
+    ``guess`` is given, replies that no target could give for it are refused.
+
+    Raises:
+        InvalidReplyError: the text is empty, has a character that is not a
+            colour, has the wrong number of positions, ``guess`` has the wrong
+            length, or the reply is impossible.
+    """
+    cleaned = _clean(text)
+    if not cleaned:
+        raise InvalidReplyError(f"empty reply: type one colour per letter ({_HINT})")
+    colours = []
+    for position, char in enumerate(cleaned, start=1):
+        colour = _SYMBOLS.get(char.upper())
+        if colour is None:
+            raise InvalidReplyError(
+                f"{_describe(char)} at position {position} is not a reply colour; {_HINT}"
+            )
+        colours.append(colour)
+    if len(colours) != length:
+        raise InvalidReplyError(
+            f"reply {cleaned!r} has {len(colours)} positions, but words have {length} letters"
+        )
+    word = None if guess is None else guess.strip().upper()
+    if word is not None and len(word) != length:
+        raise InvalidReplyError(
+            f"guess {guess!r} has {len(word)} letters, but words have {length} letters"
+        )
+
+    non_green = [colour for colour in colours if colour != GREEN]
+    if non_green == [YELLOW]:
+        raise InvalidReplyError(
+            f"impossible reply {cleaned!r}: when {length - 1} letters are green the other "
+            "letter cannot be yellow (its letter would have to be somewhere else in the "
+            "word, but every other position is already green)"
+        )
+    if word is not None:
+        problem = _guess_problem(tuple(colours), word)
+        if problem is not None:
+            raise InvalidReplyError(f"impossible reply {cleaned!r} for guess {word!r}: {problem}")
+    return tuple(colours)
+
+
+def format_colours(colours: tuple[int, ...], style: str) -> str:
+    """Return ``colours`` written in ``style`` (one of :data:`STYLES`).
+
+    Raises:
+        InvalidReplyError: unknown style, or a value that is not a colour.
+    """
+    try:
+        symbols = _FORMATS[style]
+    except KeyError:
+        raise InvalidReplyError(
+            f"unknown reply style {style!r}; known styles: {', '.join(STYLES)}"
+        ) from None
+    bad = [colour for colour in colours if colour not in (MISS, YELLOW, GREEN)]
+    if bad:
+        raise InvalidReplyError(f"{bad[0]!r} is not a colour; colours are 0, 1 and 2")
+    return "".join(symbols[colour] for colour in colours)
+
+
+def parse_count(text: str, length: int) -> int:
+    """Return the Jotto count in ``text``: an integer, optionally followed by words.
+
+    Raises:
+        InvalidReplyError: the text is empty, not a count, negative, or larger
+            than ``length``.
+    """
+    stripped = text.strip()
+    if not stripped:
+        raise InvalidReplyError(f"empty Jotto reply: type a count from 0 to {length}")
+    match = _COUNT.fullmatch(stripped)
+    if match is None:
+        raise InvalidReplyError(
+            f"Jotto reply {stripped!r} is not a count: type a whole number from 0 to "
+            f"{length}, optionally followed by words such as '3 letters'"
+        )
+    count = int(match.group(1))
+    if count < 0:
+        raise InvalidReplyError(
+            f"Jotto reply {stripped!r} is impossible: counts cannot be negative"
+        )
+    if count > length:
+        raise InvalidReplyError(
+            f"Jotto reply {stripped!r} is impossible: words have only {length} letters"
+        )
+    return count
+
+
+def parse_share(text: str, length: int = 5) -> list[tuple[int, ...]]:
+    """Return one colour tuple per row of squares in a pasted share text.
+
+    Lines without squares (the ``Wordle 1,234 4/6*`` header, blank lines, links)
+    are skipped. A ``n/m`` count in the lines before the first row must match
+    the number of rows; ``X/m`` (a lost game) means all ``m`` rows were used.
+
+    Raises:
+        InvalidReplyError: there are no rows, a row is not a valid reply (the
+            message names the line), or the rows disagree with the header count.
+    """
+    rows: list[tuple[int, ...]] = []
+    claimed: re.Match[str] | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not _SQUARES.intersection(line):
+            if not rows and claimed is None:
+                claimed = _HEADER_COUNT.search(line)
+            continue
+        try:
+            rows.append(parse_colours(line, length))
+        except InvalidReplyError as error:
+            raise InvalidReplyError(f"share text line {number}: {error}") from None
+    if not rows:
+        raise InvalidReplyError("no rows of coloured squares found in the share text")
+    if claimed is not None:
+        guesses, limit = claimed.group(1).upper(), int(claimed.group(2))
+        expected = limit if guesses == "X" else int(guesses)
+        if expected != len(rows):
+            lost = f" (a lost game, so {limit} rows)" if guesses == "X" else ""
+            raise InvalidReplyError(
+                f"share header says {claimed.group(0)}{lost}, but the text has "
+                f"{len(rows)} rows of squares"
+            )
+    return rows
