@@ -1,0 +1,239 @@
+"""Word lists: the shipped, registered lists and users' own lists.
+
+A :class:`WordList` is an ordered tuple of upper-case words with a name and the
+SHA-256 of its normalised content (the words joined by newlines, with a final
+newline). Order matters: the seeds break ties by list order.
+
+Shipped lists are registered with their hash and count, and every load checks
+both, so a seed list can never change silently. A user's list (a path, or
+``-`` for standard input) is normalised to upper case; entries that are not
+valid for the game are reported, never silently dropped (see
+:class:`LoadReport` and :func:`load_wordlist`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from client.errors import WordListError
+from client.games import Game, Jotto
+
+_DATA_PACKAGE = "builder.data.wordlists"
+
+
+@dataclass(frozen=True)
+class ShippedList:
+    """A word list shipped with the builder: file name, hash and word count."""
+
+    file: str
+    sha256: str
+    count: int
+    #: True for dictionaries of many word lengths (enable1): a game takes only
+    #: its own length from them instead of refusing the other lengths.
+    mixed_lengths: bool = False
+
+
+SHIPPED: dict[str, ShippedList] = {
+    "wordle-answers-2309": ShippedList(
+        "wordle-answers-2309.txt",
+        "66d2f19d4543833517c79aafa44a6582251c21618157bffcd9e453daf405d4ff",
+        2309,
+    ),
+    "wordle-answers-2315": ShippedList(
+        "wordle-answers-2315.txt",
+        "9b31fd85051e0db5765a9bb94a3df0866bccb71f3984d17d646e4bb6d5d39ead",
+        2315,
+    ),
+    "wordle-guesses-12972": ShippedList(
+        "wordle-guesses-12972.txt",
+        "1189f6673121519ae859d9e7009ab710d00584789a1825a8ca76c8691d0f2bac",
+        12972,
+    ),
+    "sgb-words": ShippedList(
+        "sgb-words.txt",
+        "5edecb67ce3449391ef92c93bee681a42d713daf0d3a23ca38f923cc3063f691",
+        5756,
+    ),
+    "enable1": ShippedList(
+        "enable1.txt.gz",
+        "b819e7b67f8f2c80640ae76f0edbe59a4a1befb6de0f348463642ad49bdd2ad3",
+        172820,
+        mixed_lengths=True,
+    ),
+}
+
+
+def content_sha256(words: Iterable[str]) -> str:
+    """Return the SHA-256 (hex) identifying an ordered list of words."""
+    digest = hashlib.sha256()
+    for word in words:
+        digest.update(word.encode("ascii"))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class WordList:
+    """An ordered, duplicate-free list of upper-case words with its identity."""
+
+    name: str
+    words: tuple[str, ...]
+    sha256: str
+
+    @classmethod
+    def from_words(cls, name: str, words: Iterable[str]) -> WordList:
+        """Return a list named ``name`` holding ``words`` in order."""
+        kept = tuple(words)
+        return cls(name, kept, content_sha256(kept))
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def index(self) -> dict[str, int]:
+        """Return a map from word to its position in the list."""
+        return {word: i for i, word in enumerate(self.words)}
+
+
+@dataclass
+class LoadReport:
+    """What loading a list kept and what it dropped, and why."""
+
+    source: str
+    kept: list[str] = field(default_factory=list)
+    #: (line number, entry, reason) for each entry that was not kept.
+    invalid: list[tuple[int, str, str]] = field(default_factory=list)
+    duplicates: list[tuple[int, str]] = field(default_factory=list)
+
+    def describe_invalid(self, limit: int = 3) -> str:
+        """Return a one-line summary of the invalid entries."""
+        shown = "; ".join(
+            f"line {line}: {entry!r} {reason}" for line, entry, reason in self.invalid[:limit]
+        )
+        more = f" (and {len(self.invalid) - limit} more)" if len(self.invalid) > limit else ""
+        return f"{len(self.invalid)} invalid entries in {self.source}: {shown}{more}"
+
+
+def shipped_words(name: str) -> tuple[str, ...]:
+    """Return the words of the shipped list ``name``, after checking its hash.
+
+    Raises:
+        WordListError: the name is not registered, or the shipped file does
+            not match its registered hash or count (a damaged installation).
+    """
+    try:
+        entry = SHIPPED[name]
+    except KeyError:
+        known = ", ".join(sorted(SHIPPED))
+        raise WordListError(f"unknown word list {name!r}; shipped lists: {known}") from None
+    raw = resources.files(_DATA_PACKAGE).joinpath(entry.file).read_bytes()
+    if entry.file.endswith(".gz"):
+        raw = gzip.decompress(raw)
+    words = tuple(raw.decode("ascii").upper().split())
+    if len(words) != entry.count or content_sha256(words) != entry.sha256:
+        raise WordListError(
+            f"shipped word list {name!r} ({entry.file}) does not match its registered "
+            f"SHA-256/count; reinstall the package"
+        )
+    return words
+
+
+def parse_words(text: str, game: Game, source: str) -> LoadReport:
+    """Return a report of the valid, unique words of ``text`` (one or more a line).
+
+    Words are upper-cased; blank lines and ``#`` comments are ignored.
+    """
+    report = LoadReport(source)
+    seen: set[str] = set()
+    for line_number, line in enumerate(text.splitlines(), start=1):
+        for entry in line.split("#", 1)[0].split():
+            word = entry.upper()
+            problem = game.word_problem(word)
+            if problem is not None:
+                report.invalid.append((line_number, entry, problem))
+            elif word in seen:
+                report.duplicates.append((line_number, entry))
+            else:
+                seen.add(word)
+                report.kept.append(word)
+    return report
+
+
+def _read_source(spec: str) -> tuple[str, str]:
+    """Return (text, display name) for a path or ``-`` (standard input)."""
+    if spec == "-":
+        return sys.stdin.read(), "<stdin>"
+    path = Path(spec)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise WordListError(
+            f"word list {spec!r} is neither a shipped list ({', '.join(sorted(SHIPPED))}) "
+            f"nor an existing file"
+        ) from None
+    except OSError as error:
+        raise WordListError(f"cannot read word list {spec!r}: {error.strerror}") from None
+    try:
+        return data.decode("utf-8"), spec
+    except UnicodeDecodeError:
+        raise WordListError(f"word list {spec!r} is not UTF-8 text") from None
+
+
+def load_wordlist(spec: str, game: Game) -> WordList:
+    """Return the list named ``spec`` (shipped name, path, or ``-``) for ``game``.
+
+    A shipped list must be entirely valid for the game, except that a
+    mixed-length dictionary (enable1) contributes its words of the game's
+    length. A user's list must be entirely valid: any invalid entry is an error
+    (naming the first few), because building on a silently shrunk list would
+    give a policy for a different list than the user meant. Duplicates keep
+    their first occurrence.
+
+    Raises:
+        WordListError: unknown name, missing/unreadable file, invalid entries,
+            or no words left.
+    """
+    if spec in SHIPPED:
+        words = shipped_words(spec)
+        if SHIPPED[spec].mixed_lengths:
+            words = tuple(w for w in words if game.word_problem(w) is None)
+            report = LoadReport(spec, kept=list(words))
+        else:
+            report = parse_words("\n".join(words), game, spec)
+        name = spec
+    else:
+        text, source = _read_source(spec)
+        report = parse_words(text, game, source)
+        name = source
+    if report.invalid:
+        raise WordListError(report.describe_invalid())
+    if not report.kept:
+        raise WordListError(f"word list {report.source!r} has no {game.name} words")
+    return WordList.from_words(name, report.kept)
+
+
+def jotto_allowable(words: Iterable[str], length: int = 5, order: str = "sorted") -> list[str]:
+    """Return the seeds' Jotto list: words of distinct letters, one per anagram.
+
+    As in both seeds, the *last* word seen for each set of letters is kept.
+    ``order="sorted"`` sorts the result (2022 notebook); ``"first-seen"``
+    keeps the position where each set of letters first appeared (2020
+    notebook's dict insertion order).
+
+    Raises:
+        ValueError: ``order`` is neither ``sorted`` nor ``first-seen``.
+    """
+    if order not in ("sorted", "first-seen"):
+        raise ValueError(f"unknown Jotto order {order!r}; use 'sorted' or 'first-seen'")
+    game = Jotto(length)
+    by_letters: dict[frozenset[str], str] = {}
+    for word in words:
+        if game.word_problem(word) is None:
+            by_letters[frozenset(word)] = word
+    kept = list(by_letters.values())
+    return sorted(kept) if order == "sorted" else kept
