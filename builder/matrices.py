@@ -1,0 +1,165 @@
+"""Reply matrices: the reply code of every (guess, target) pair, computed once.
+
+``reply_matrix(game, guesses, targets)[g, t]`` is ``game.reply(guesses[g],
+targets[t])`` for every pair, as the smallest unsigned dtype that holds the
+game's reply codes. Tree search reads only this matrix, never the words.
+
+Matrices are computed by compiled kernels (numba for Wordle's duplicate rule,
+numpy bit counts for Jotto) and cached twice: in memory for the life of the
+process, and on disk under :func:`cache_dir`, keyed by the game and the two
+lists' SHA-256 so a changed list can never reuse a stale matrix. Each cached
+file carries a CRC-32 of its contents; a damaged file is recomputed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import zlib
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from builder.wordlists import WordList
+from client.games import Game, Jotto, Wordle
+
+_FORMAT = "replymatrix-v1"
+_memory_cache: dict[str, np.ndarray] = {}
+
+
+def code_dtype(reply_space: int) -> type[np.unsignedinteger]:
+    """Return the smallest unsigned dtype holding codes ``0..reply_space-1``."""
+    if reply_space <= 1 << 8:
+        return np.uint8
+    if reply_space <= 1 << 16:
+        return np.uint16
+    return np.uint32
+
+
+def letter_array(words: tuple[str, ...] | list[str], length: int) -> np.ndarray:
+    """Return words as a (len(words), length) uint8 array of letters A=0..Z=25."""
+    flat = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
+    return (flat.reshape(len(words), length) - ord("A")).astype(np.uint8)
+
+
+@numba.njit(parallel=True, cache=True)
+def _wordle_kernel(guesses: np.ndarray, targets: np.ndarray, out: np.ndarray) -> None:
+    """Fill ``out[g, t]`` with the Wordle reply code (see client.games.wordle_reply)."""
+    n_guesses, length = guesses.shape
+    n_targets = targets.shape[0]
+    for g in numba.prange(n_guesses):
+        unmatched = np.zeros(26, np.int32)
+        guess = guesses[g]
+        for t in range(n_targets):
+            target = targets[t]
+            for p in range(length):
+                if guess[p] != target[p]:
+                    unmatched[target[p]] += 1
+            code = 0
+            for p in range(length):
+                if guess[p] == target[p]:
+                    colour = 2
+                elif unmatched[guess[p]] > 0:
+                    unmatched[guess[p]] -= 1
+                    colour = 1
+                else:
+                    colour = 0
+                code = code * 3 + colour
+            for p in range(length):
+                unmatched[target[p]] = 0
+            out[g, t] = code
+
+
+def _letter_masks(letters: np.ndarray) -> np.ndarray:
+    """Return one bit per letter present in each word (uint32 per word)."""
+    return np.bitwise_or.reduce(np.left_shift(np.uint32(1), letters.astype(np.uint32)), axis=1)
+
+
+def compute_reply_matrix(game: Game, guesses: WordList, targets: WordList) -> np.ndarray:
+    """Return the reply matrix computed from scratch (no cache).
+
+    Raises:
+        TypeError: the game has no vectorised reply rule.
+    """
+    dtype = code_dtype(game.reply_space)
+    guess_letters = letter_array(guesses.words, game.length)
+    target_letters = letter_array(targets.words, game.length)
+    if isinstance(game, Wordle):
+        out = np.empty((len(guesses), len(targets)), dtype=dtype)
+        _wordle_kernel(guess_letters, target_letters, out)
+        return out
+    if isinstance(game, Jotto):
+        shared = _letter_masks(guess_letters)[:, None] & _letter_masks(target_letters)[None, :]
+        return np.bitwise_count(shared).astype(dtype)
+    raise TypeError(f"no reply matrix for game {game.name!r}")
+
+
+def cache_dir() -> Path:
+    """Return the on-disk cache folder: $GUESSWORK_CACHE, else the XDG cache."""
+    explicit = os.environ.get("GUESSWORK_CACHE")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "guesswork"
+
+
+def _cache_key(game: Game, guesses: WordList, targets: WordList) -> str:
+    text = f"{_FORMAT}|{type(game).__name__}|{game.length}|{guesses.sha256}|{targets.sha256}"
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _load_cached(path: Path, shape: tuple[int, int], dtype: type) -> np.ndarray | None:
+    """Return the matrix stored at ``path`` if it is intact, else None."""
+    try:
+        stored_crc = int(path.stem.rsplit("-", 1)[1], 16)
+        matrix = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, IndexError):
+        return None
+    if matrix.shape != shape or matrix.dtype != dtype:
+        return None
+    if zlib.crc32(np.ascontiguousarray(matrix).data) != stored_crc:
+        return None
+    return matrix
+
+
+def _store(folder: Path, key: str, matrix: np.ndarray) -> None:
+    """Write ``matrix`` atomically; a cache that cannot be written is skipped."""
+    crc = zlib.crc32(matrix.data)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, suffix=".tmp", delete=False) as handle:
+            np.save(handle, matrix, allow_pickle=False)
+        os.replace(handle.name, folder / f"{key}-{crc:08x}.npy")
+    except OSError:
+        # The cache only saves time; a read-only or full disk must not fail a build.
+        return
+
+
+def reply_matrix(
+    game: Game, guesses: WordList, targets: WordList, *, use_disk: bool = True
+) -> np.ndarray:
+    """Return the (len(guesses), len(targets)) reply matrix, from cache if possible.
+
+    The result is read-only: it may be shared with other callers.
+    """
+    key = _cache_key(game, guesses, targets)
+    if key in _memory_cache:
+        return _memory_cache[key]
+    shape = (len(guesses), len(targets))
+    dtype = code_dtype(game.reply_space)
+    matrix = None
+    folder = cache_dir()
+    if use_disk:
+        for path in sorted(folder.glob(f"{key}-*.npy")):
+            matrix = _load_cached(path, shape, dtype)
+            if matrix is not None:
+                break
+    if matrix is None:
+        matrix = compute_reply_matrix(game, guesses, targets)
+        if use_disk:
+            _store(folder, key, matrix)
+    matrix.setflags(write=False)
+    _memory_cache[key] = matrix
+    return matrix
