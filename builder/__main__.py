@@ -1,0 +1,5 @@
+"""Run the builder's command line: ``python -m builder``."""
+
+from builder.cli import main
+
+main()

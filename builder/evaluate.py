@@ -1,0 +1,137 @@
+"""Evaluation: score statistics of a tree, first-guess tables, the Evil replier.
+
+Definitions follow the seeds: a score is the number of guesses a target takes
+(see builder.tree); ``stdev`` is the sample standard deviation
+(``statistics.stdev``); cumulative percentages count targets solved in at
+most g guesses.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from builder.matrices import reply_matrix
+from builder.partitions import ARITHMETIC, METRICS, metric_values
+from builder.tree import GuessTree
+from builder.wordlists import WordList
+from client.games import Game
+
+#: The metrics of the seeds' first-guess table, in its column order.
+FIRST_GUESS_METRICS = ("max", "expectation", "neg_entropy")
+
+
+@dataclass(frozen=True)
+class ScoreStats:
+    """Summary statistics of a list of scores (guesses per target)."""
+
+    count: int
+    mean: float
+    stdev: float
+    median: float
+    worst: int
+    best: int
+    #: score -> number of targets with that score, in increasing score order.
+    histogram: dict[int, int]
+
+    def cumulative(self, up_to: int | None = None) -> dict[int, float]:
+        """Return g -> percentage of targets solved in at most g guesses."""
+        last = self.worst if up_to is None else up_to
+        done, result = 0, {}
+        for g in range(1, last + 1):
+            done += self.histogram.get(g, 0)
+            result[g] = 100.0 * done / self.count
+        return result
+
+    def to_json(self) -> dict[str, object]:
+        """Return the statistics as JSON-ready values (histogram keys as strings)."""
+        return {
+            "count": self.count,
+            "mean": self.mean,
+            "stdev": self.stdev,
+            "median": self.median,
+            "worst": self.worst,
+            "best": self.best,
+            "histogram": {str(k): v for k, v in self.histogram.items()},
+            "cumulative": {str(k): round(v, 4) for k, v in self.cumulative().items()},
+        }
+
+
+def score_stats(scores: Iterable[int]) -> ScoreStats:
+    """Return the statistics of ``scores``.
+
+    Raises:
+        ValueError: there are no scores.
+    """
+    values = [int(s) for s in scores]
+    if not values:
+        raise ValueError("no scores to summarise")
+    counts = Counter(values)
+    return ScoreStats(
+        count=len(values),
+        mean=statistics.fmean(values),
+        stdev=statistics.stdev(values) if len(values) > 1 else 0.0,
+        median=statistics.median(values),
+        worst=max(values),
+        best=min(values),
+        histogram={score: counts[score] for score in sorted(counts)},
+    )
+
+
+def format_cumulative(stats: ScoreStats, up_to: int = 10) -> str:
+    """Return the seeds' "≤2:5%, ≤3:43%, ..." line (one decimal between 99 and 100)."""
+
+    def cell(g: int, percent: float) -> str:
+        return f"≤{g}:{percent:.{1 if 99 < percent < 100 else 0}f}%"
+
+    return ", ".join(cell(g, p) for g, p in stats.cumulative(up_to).items() if g >= 2)
+
+
+def evil_game(tree: GuessTree) -> list[tuple[str, str]]:
+    """Return the game an Evil Wordle replier forces on ``tree``.
+
+    The seed's greedy adversary: at each node it gives the reply whose branch
+    holds the most targets (ties: the branch listed first, i.e. the one whose
+    first target comes earliest), until a single target is left, which it
+    must then concede. Returns (guess, reply text) pairs.
+    """
+    game = tree.game
+    node, moves = 0, []
+    while True:
+        branches = tree.branches(node)
+        if not branches:
+            moves.append((tree.guess_word(node), game.format_reply(game.win_reply)))
+            return moves
+        reply, child = max(branches, key=lambda edge: int(tree.node_size[edge[1]]))
+        moves.append((tree.guess_word(node), game.format_reply(reply)))
+        node = child
+
+
+def first_guess_values(
+    game: Game,
+    targets: WordList,
+    guesses: WordList,
+    metric: str,
+    arithmetic: str = "2022",
+) -> list[tuple[float, str]]:
+    """Return (metric value, word) for every guess on all targets, best first.
+
+    Sorted as the seed sorts its table: by value, then alphabetically.
+
+    Raises:
+        KeyError: unknown metric or arithmetic.
+    """
+    matrix = reply_matrix(game, guesses, targets)
+    values = metric_values(
+        matrix,
+        np.arange(len(guesses), dtype=np.int64),
+        np.arange(len(targets), dtype=np.int64),
+        METRICS[metric],
+        ARITHMETIC[arithmetic],
+        game.reply_space,
+    )
+    return sorted(zip(values.tolist(), guesses.words, strict=False))

@@ -1,0 +1,167 @@
+"""The guesswork-build command line: output streams, errors and exit codes."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from builder.cli import run
+from builder.progress import Progress
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = run(list(args))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_evaluate_prints_the_seed_style_report(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(
+        capsys, "evaluate", "--game", "wordle", "--mode", "hard", "--metric", "max", "--quiet"
+    )
+    assert status == 0
+    assert 'first guess: "ARISE"' in out
+    assert "median: 4 guesses, mean: 3.68 ± 0.86, worst: 8, best: 1" in out
+    assert "cumulative: ≤2:5%, ≤3:43%, ≤4:87%, ≤5:97%, ≤6:99.4%, ≤7:99.9%, ≤8:100%" in out
+    assert err == ""
+
+
+def test_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "evaluate", "--game", "jotto", "--mode", "hard", "--json")
+    report = json.loads(out)
+    for key in ("game", "targets", "guesses", "mode", "metric", "first_guess", "mean",
+                "stdev", "worst", "histogram", "seconds"):  # fmt: skip
+        assert key in report
+    assert status == 0
+    assert report["arithmetic"] == "2022"
+    assert all(isinstance(int(score), int) for score in report["histogram"])
+
+
+def test_arithmetic_follows_the_notebook_whose_options_are_used(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out, _ = run_cli(
+        capsys, "evaluate", "--game", "jotto", "--mode", "hard", "--jotto-order", "first-seen",
+        "--json",
+    )  # fmt: skip
+    assert json.loads(out)["arithmetic"] == "2020"
+    _, out, _ = run_cli(
+        capsys, "evaluate", "--game", "jotto", "--mode", "hard", "--jotto-order", "first-seen",
+        "--arithmetic", "2022", "--json",
+    )  # fmt: skip
+    assert json.loads(out)["arithmetic"] == "2022"
+
+
+def test_users_list_from_a_file_and_stdin(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("bails fails hails nails pails rails sails tails wails\n")
+    status, out, _ = run_cli(capsys, "evaluate", "--targets", str(words), "--mode", "hard",
+                             "--metric", "max", "--json")  # fmt: skip
+    assert status == 0
+    assert (json.loads(out)["first_guess"], json.loads(out)["mean"]) == ("BAILS", 5.0)
+    monkeypatch.setattr("sys.stdin", io.StringIO(words.read_text()))
+    status, out, _ = run_cli(
+        capsys, "evaluate", "--targets", "-", "--guesses", "wordle-answers-2309",
+        "--metric", "max", "--json",
+    )  # fmt: skip
+    assert (status, json.loads(out)["first_guess"]) == (0, "BERTH")
+
+
+def test_first_guesses_and_lists(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "first-guesses", "--top", "2", "--metric", "max")
+    assert status == 0
+    assert out.strip() == "max: ARISE:167 RAISE:167 | VIVID:1324 FUZZY:1349"
+    status, out, _ = run_cli(capsys, "lists", "--json")
+    names = [row["name"] for row in json.loads(out)]
+    assert status == 0
+    assert names == ["wordle-answers-2309", "wordle-answers-2315", "wordle-guesses-12972",
+                     "sgb-words", "enable1"]  # fmt: skip
+
+
+def _bad_list(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "message"),
+    [
+        (["evaluate", "--game", "chess"], 2, "argument --game: invalid choice: 'chess'"),
+        (["evaluate", "--metric", "median"], 2, "argument --metric: invalid choice: 'median'"),
+        (["evaluate", "--mode", "easy"], 2, "argument --mode: invalid choice: 'easy'"),
+        (["evaluate", "--targets", "no-such-list"], 1, "'no-such-list' is neither a shipped list"),
+        (["evaluate", "--window", "125"], 2, "--window '125' is not MIN:MAX"),
+        (["evaluate", "--window", "9:4"], 2, "must satisfy 1 <= MIN <= MAX"),
+        (["evaluate", "--length", "x"], 2, "argument --length: invalid int value: 'x'"),
+        (["evaluate", "--length", "40"], 1, "word length must be between 2 and 12, not 40"),
+        (["evaluate", "--mode", "normal", "--metric", "random"], 2, "use --mode hard"),
+        (["evaluate", "--game", "antiwordle", "--mode", "normal"], 2,
+         "antiwordle allows only consistent guesses"),
+        (["first-guesses", "--top", "0"], 2, "--top must be at least 1"),
+        (["evaluate", "--targets", "-", "--guesses", "-"], 2, "only one of --targets and"),
+        ([], 2, "the following arguments are required: command"),
+    ],
+)  # fmt: skip
+def test_bad_options_get_one_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], status: int, message: str
+) -> None:
+    got, out, err = run_cli(capsys, *args)
+    assert got == status
+    assert out == ""
+    assert err.count("\n") == 1
+    assert err.startswith("guesswork-build: error: ")
+    assert message in err
+
+
+def test_bad_lists_get_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    cases = [
+        (_bad_list(tmp_path, "empty.txt", "\n\n"), "has no wordle words"),
+        (_bad_list(tmp_path, "long.txt", "crane\nslates\n"), "line 2: 'slates' has 6 letters"),
+        (_bad_list(tmp_path, "junk.txt", "cr4ne\n"), "not made only of letters"),
+        (str(tmp_path / "missing.txt"), "nor an existing file"),
+        (str(tmp_path), "cannot read word list"),
+    ]
+    for path, message in cases:
+        got, out, err = run_cli(capsys, "evaluate", "--targets", path)
+        assert (got, out) == (1, "")
+        assert err.count("\n") == 1 and message in err, err
+
+
+def test_the_installed_command_fails_without_traceback(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    bad = tmp_path / "bad.txt"
+    bad.write_text("toolong\n")
+    for args in (["--game", "nope"], ["--targets", str(bad)], ["--targets", "missing"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "builder", "evaluate", *args],
+            capture_output=True, text=True, env=env, timeout=120,
+        )  # fmt: skip
+        assert result.returncode != 0
+        assert "Traceback" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_progress_goes_to_stderr_only_for_long_builds(capsys: pytest.CaptureFixture[str]) -> None:
+    quick = Progress("quick", delay=2.0)
+    quick.update(10, 10, 0.5)
+    assert capsys.readouterr().err == ""
+    slow = Progress("slow", delay=2.0)
+    slow.update(5, 10, 2.5)
+    slow.update(10, 10, 3.0)
+    captured = capsys.readouterr()
+    assert "slow" in captured.err and "10/10" in captured.err
+    assert captured.out == ""
+    silent = Progress("off", enabled=False, delay=0.0)
+    silent.update(1, 10, 100.0)
+    assert capsys.readouterr().err == ""
