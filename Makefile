@@ -21,6 +21,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy --strict builder client
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

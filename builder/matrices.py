@@ -74,7 +74,9 @@ def _wordle_kernel(guesses: np.ndarray, targets: np.ndarray, out: np.ndarray) ->
 
 def _letter_masks(letters: np.ndarray) -> np.ndarray:
     """Return one bit per letter present in each word (uint32 per word)."""
-    return np.bitwise_or.reduce(np.left_shift(np.uint32(1), letters.astype(np.uint32)), axis=1)
+    bits = np.left_shift(np.uint32(1), letters.astype(np.uint32))
+    masks: np.ndarray = np.bitwise_or.reduce(bits, axis=1)
+    return masks
 
 
 def compute_reply_matrix(game: Game, guesses: WordList, targets: WordList) -> np.ndarray:
@@ -92,7 +94,8 @@ def compute_reply_matrix(game: Game, guesses: WordList, targets: WordList) -> np
         return out
     if isinstance(game, Jotto):
         shared = _letter_masks(guess_letters)[:, None] & _letter_masks(target_letters)[None, :]
-        return np.bitwise_count(shared).astype(dtype)
+        counts: np.ndarray = np.bitwise_count(shared).astype(dtype)
+        return counts
     raise TypeError(f"no reply matrix for game {game.name!r}")
 
 
@@ -114,7 +117,7 @@ def _load_cached(path: Path, shape: tuple[int, int], dtype: type) -> np.ndarray 
     """Return the matrix stored at ``path`` if it is intact, else None."""
     try:
         stored_crc = int(path.stem.rsplit("-", 1)[1], 16)
-        matrix = np.load(path, allow_pickle=False)
+        matrix: np.ndarray = np.load(path, allow_pickle=False)
     except (OSError, ValueError, IndexError):
         return None
     if matrix.shape != shape or matrix.dtype != dtype:

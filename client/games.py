@@ -158,16 +158,16 @@ class Wordle(Game):
 
     @property
     def reply_space(self) -> int:
-        return 3**self.length
+        return int(3**self.length)
 
     @property
     def win_reply(self) -> ReplyCode:
-        return 3**self.length - 1
+        return int(3**self.length) - 1
 
     @property
     def distinct_replies(self) -> int:
         """Return how many codes can occur: all but "k-1 greens and a yellow"."""
-        return 3**self.length - self.length
+        return int(3**self.length) - self.length
 
     def reply(self, guess: Word, target: Word) -> ReplyCode:
         return colours_to_code(wordle_reply(guess, target))
