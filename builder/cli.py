@@ -21,7 +21,7 @@ from builder.evaluate import (
     format_cumulative,
     score_stats,
 )
-from builder.greedy import DEFAULT_WINDOW, GreedyOptions, build_greedy_tree
+from builder.greedy import DEFAULT_WINDOW, GreedyOptions, build_greedy_tree, warm_up
 from builder.partitions import ARITHMETIC, METRICS
 from builder.progress import Progress
 from builder.wordlists import SHIPPED, WordList, jotto_allowable, load_wordlist, shipped_words
@@ -170,6 +170,7 @@ def _evaluate(args: argparse.Namespace) -> tuple[dict[str, object], list[str]]:
         seed=args.seed,
     )
     progress = Progress(f"{game.name} {args.mode} {args.metric}", enabled=not args.quiet)
+    warm_up(game)
     started = time.perf_counter()
     try:
         tree = build_greedy_tree(game, targets, guesses, options, progress=progress)
