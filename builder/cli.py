@@ -125,32 +125,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _load_list(spec: str, game: Game, jotto_order: str) -> WordList:
+    """Return the list ``spec`` for ``game``; Jotto's is derived as the seeds do."""
+    if not isinstance(game, Jotto):
+        return load_wordlist(spec, game)
+    source = load_wordlist(spec, Wordle(game.length))
+    return WordList.from_words(
+        f"jotto({source.name},{jotto_order})",
+        jotto_allowable(source.words, game.length, jotto_order),
+    )
+
+
 def _load_lists(args: argparse.Namespace) -> tuple[Game, WordList, WordList]:
     """Return the game and its target and guess lists from the options."""
     game = make_game(args.game, args.length)
-    guesses_spec = args.guesses or args.targets
     if args.guesses == "-" and args.targets == "-":
         raise UsageError("standard input can supply only one of --targets and --guesses")
-    if isinstance(game, Jotto):
-        # The seeds derive the Jotto list from a plain word list.
-        letters_only = Wordle(game.length)
-        source = load_wordlist(args.targets, letters_only)
-        targets = WordList.from_words(
-            f"jotto({source.name},{args.jotto_order})",
-            jotto_allowable(source.words, game.length, args.jotto_order),
-        )
-        if guesses_spec == args.targets:
-            return game, targets, targets
-        source = load_wordlist(guesses_spec, letters_only)
-        guesses = WordList.from_words(
-            f"jotto({source.name},{args.jotto_order})",
-            jotto_allowable(source.words, game.length, args.jotto_order),
-        )
-        return game, targets, guesses
-    targets = load_wordlist(args.targets, game)
-    if guesses_spec == args.targets:
+    targets = _load_list(args.targets, game, args.jotto_order)
+    if args.guesses is None or args.guesses == args.targets:
         return game, targets, targets
-    return game, targets, load_wordlist(guesses_spec, game)
+    return game, targets, _load_list(args.guesses, game, args.jotto_order)
 
 
 def _evaluate(args: argparse.Namespace) -> tuple[dict[str, object], list[str]]:
