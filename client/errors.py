@@ -31,3 +31,33 @@ class UnknownGameError(GuessworkError, KeyError):
 
 class WordListError(GuessworkError, ValueError):
     """A word list is missing, empty, malformed or fails its checksum."""
+
+
+class PolicyError(GuessworkError):
+    """Base class of errors about policies, catalogs and walking a policy."""
+
+
+class PolicyNotFoundError(PolicyError, KeyError):
+    """No policy of that name is in the catalog."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class OffTreeError(PolicyError, KeyError):
+    """A history leaves the stored tree (another guess, or a reply it never gets).
+
+    A ``KeyError``, like a miss in a mapping: ``get_next_guess`` returns a
+    default instead, and the service computes an answer live.
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class GameOverError(PolicyError, ValueError):
+    """The history already ends with the winning reply: there is no next guess."""
+
+
+class PolicyFormatError(PolicyError):
+    """A catalog or policy file is corrupt, truncated, crafted or of another version."""
