@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench catalog clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_greedy.py
+	$(BIN)/python benchmarks/bench_probe.py
+
+# Rebuild the shipped catalog (a test checks it is reproduced byte for byte).
+catalog: $(STAMP)
+	$(BIN)/guesswork-build build-all --catalog policies/catalog.sqlite
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

@@ -2,7 +2,8 @@
 
 Data goes to standard output (``--json`` for machines), progress and errors to
 standard error. A bad option, list or file ends the command with one line
-``guesswork-build: error: ...`` and exit status 2 (usage) or 1 (input).
+``guesswork-build: error: ...`` and exit status 2 (usage) or 1 (input or a
+failed check). The commands themselves are in builder.commands.
 """
 
 from __future__ import annotations
@@ -10,29 +11,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections.abc import Sequence
 from typing import NoReturn
 
-from builder.evaluate import (
-    FIRST_GUESS_METRICS,
-    evil_game,
-    first_guess_values,
-    format_cumulative,
-    score_stats,
-)
-from builder.greedy import DEFAULT_WINDOW, GreedyOptions, build_greedy_tree, warm_up
+from builder import commands
+from builder.commands import UsageError
+from builder.greedy import DEFAULT_WINDOW
 from builder.partitions import ARITHMETIC, METRICS
-from builder.progress import Progress
-from builder.wordlists import SHIPPED, WordList, jotto_allowable, load_wordlist, shipped_words
+from builder.policies import SpecError
+from client.catalog import default_catalog
 from client.errors import GuessworkError
-from client.games import GAMES, Game, Jotto, Wordle, make_game
+from client.games import GAMES
 
 PROG = "guesswork-build"
-
-
-class UsageError(Exception):
-    """A command-line option is malformed or options contradict each other."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -61,18 +52,12 @@ def parse_window(text: str) -> tuple[int, int | None]:
     return low, high
 
 
-def resolve_arithmetic(args: argparse.Namespace) -> str:
-    """Return the seed arithmetic to use: explicit, or inferred from the other options.
-
-    The seeds' tables differ in floating-point details (see builder.partitions),
-    and ties in Jotto's six-reply partitions are common enough that the
-    notebook's own arithmetic is needed to reproduce its trees exactly.
-    """
-    if args.arithmetic != "auto":
-        return str(args.arithmetic)
-    window = getattr(args, "window", DEFAULT_WINDOW)
-    follows_2020 = args.jotto_order == "first-seen" or window[1] is None
-    return "2020" if follows_2020 else "2022"
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--catalog", default=None,
+        help="catalog file (default: $GUESSWORK_CATALOG or the shipped policies/catalog.sqlite)",
+    )  # fmt: skip
+    parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def _add_list_options(parser: argparse.ArgumentParser) -> None:
@@ -93,167 +78,50 @@ def _add_list_options(parser: argparse.ArgumentParser) -> None:
         "2020 when the other options follow the 2020 notebook (--jotto-order first-seen or "
         "a window without upper bound), else 2022",
     )  # fmt: skip
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _add_tree_options(parser: argparse.ArgumentParser) -> None:
+    _add_list_options(parser)
+    parser.add_argument("--mode", default="normal", choices=("hard", "normal"))
+    parser.add_argument("--metric", default="neg_entropy", choices=list(METRICS))
+    parser.add_argument(
+        "--window", type=parse_window, default=DEFAULT_WINDOW,
+        help="normal mode: consider every guess when MIN <= remaining <= MAX (default 4:125)",
+    )  # fmt: skip
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random guesser")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser for every subcommand."""
-    parser = _Parser(prog=PROG, description="Build and evaluate Guesswork policies.")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = _Parser(prog=PROG, description="Build, evaluate and store Guesswork policies.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    evaluate = commands.add_parser("evaluate", help="build a greedy tree and report its scores")
-    _add_list_options(evaluate)
-    evaluate.add_argument("--mode", default="normal", choices=("hard", "normal"))
-    evaluate.add_argument("--metric", default="neg_entropy", choices=list(METRICS))
-    evaluate.add_argument(
-        "--window", type=parse_window, default=DEFAULT_WINDOW,
-        help="normal mode: consider every guess when MIN <= remaining <= MAX (default 4:125)",
-    )  # fmt: skip
-    evaluate.add_argument("--seed", type=int, default=0, help="seed of the random guesser")
-    evaluate.add_argument("--quiet", action="store_true", help="no progress bar")
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        subparser = sub.add_parser(name, help=help_text, description=help_text)
+        _add_common(subparser)
+        return subparser
 
-    first = commands.add_parser("first-guesses", help="rank every first guess by each metric")
+    _add_tree_options(command("evaluate", "build a greedy tree and report its scores"))
+    first = command("first-guesses", "rank every first guess by each metric")
     _add_list_options(first)
     first.add_argument(
         "--metric", action="append", choices=[m for m in METRICS if m != "random"],
         help="metric to rank by (repeatable; default max, expectation, neg_entropy)",
     )  # fmt: skip
     first.add_argument("--top", type=int, default=10, help="how many best and worst to show")
-
-    lists = commands.add_parser("lists", help="show the shipped word lists")
-    lists.add_argument("--json", action="store_true", help="print a JSON array")
+    command("lists", "show the shipped word lists")
+    _add_tree_options(command("build", "build one policy into the catalog"))
+    build_all = command("build-all", "build the default catalog (every seed-table policy)")
+    build_all.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    command("list", "list the catalog's policies")
+    command("verify", "replay every target through every stored policy")
+    export = command("export", "write one policy as a standalone policy file")
+    export.add_argument("name", help="policy name (see list)")
+    export.add_argument("--output", help="file to write (default: NAME.gwp)")
+    imported = command("import", "add a policy file to the catalog, after verifying it")
+    imported.add_argument("file", help="policy file (.gwp or .msgpack)")
     return parser
-
-
-def _load_list(spec: str, game: Game, jotto_order: str) -> WordList:
-    """Return the list ``spec`` for ``game``; Jotto's is derived as the seeds do."""
-    if not isinstance(game, Jotto):
-        return load_wordlist(spec, game)
-    source = load_wordlist(spec, Wordle(game.length))
-    return WordList.from_words(
-        f"jotto({source.name},{jotto_order})",
-        jotto_allowable(source.words, game.length, jotto_order),
-    )
-
-
-def _load_lists(args: argparse.Namespace) -> tuple[Game, WordList, WordList]:
-    """Return the game and its target and guess lists from the options."""
-    game = make_game(args.game, args.length)
-    if args.guesses == "-" and args.targets == "-":
-        raise UsageError("standard input can supply only one of --targets and --guesses")
-    targets = _load_list(args.targets, game, args.jotto_order)
-    if args.guesses is None or args.guesses == args.targets:
-        return game, targets, targets
-    return game, targets, _load_list(args.guesses, game, args.jotto_order)
-
-
-def _evaluate(args: argparse.Namespace) -> tuple[dict[str, object], list[str]]:
-    """Build the tree the options describe; return its JSON report and text lines."""
-    hard = args.mode == "hard"
-    if args.metric == "random" and not hard:
-        raise UsageError("the random guesser makes only consistent guesses; use --mode hard")
-    game, targets, guesses = _load_lists(args)
-    if game.consistent_only and not hard:
-        raise UsageError(f"{game.id} allows only consistent guesses; use --mode hard")
-    arithmetic = resolve_arithmetic(args)
-    options = GreedyOptions(
-        metric=args.metric,
-        hard=hard,
-        window=args.window,
-        arithmetic=ARITHMETIC[arithmetic],
-        seed=args.seed,
-    )
-    progress = Progress(f"{game.name} {args.mode} {args.metric}", enabled=not args.quiet)
-    warm_up(game)
-    started = time.perf_counter()
-    try:
-        tree = build_greedy_tree(game, targets, guesses, options, progress=progress)
-    finally:
-        progress.close()
-    seconds = time.perf_counter() - started
-    stats = score_stats(tree.target_scores)
-    evil = evil_game(tree)
-    low, high = args.window
-    report = {
-        "game": game.id,
-        "length": game.length,
-        "targets": len(targets),
-        "guesses": len(guesses),
-        "targets_list": targets.name,
-        "guesses_list": guesses.name,
-        "targets_sha256": targets.sha256,
-        "guesses_sha256": guesses.sha256,
-        "mode": args.mode,
-        "metric": args.metric,
-        "window": None if hard else [low, high],
-        "arithmetic": arithmetic,
-        "seed": args.seed if args.metric == "random" else None,
-        "first_guess": tree.first_guess,
-        **stats.to_json(),
-        "nodes": tree.node_count,
-        "evil_game": [list(move) for move in evil],
-        "seconds": round(seconds, 4),
-    }
-    consider = (
-        "consistent guesses only"
-        if hard
-        else f"any guess when {low} <= remaining{'' if high is None else f' <= {high}'}"
-    )
-    lines = [
-        f"{game.name}: {len(targets):,} targets ({targets.name}), {len(guesses):,} guesses "
-        f"({guesses.name}); mode {args.mode} ({consider}); minimising {args.metric}",
-        f'first guess: "{tree.first_guess}"',
-        f"median: {stats.median:.0f} guesses, mean: {stats.mean:.2f} ± {stats.stdev:.2f}, "
-        f"worst: {stats.worst}, best: {stats.best}",
-        f"cumulative: {format_cumulative(stats)}",
-        "evil replier's game: " + ", ".join(f"{guess} {reply}" for guess, reply in evil),
-        f"built in {seconds:.3f} s ({tree.node_count:,} nodes)",
-    ]
-    return report, lines
-
-
-def _first_guesses(args: argparse.Namespace) -> tuple[dict[str, object], list[str]]:
-    """Rank every guess by each metric; return the JSON report and text lines."""
-    if args.top < 1:
-        raise UsageError("--top must be at least 1")
-    game, targets, guesses = _load_lists(args)
-    tables: dict[str, object] = {}
-    lines = []
-    for metric in args.metric or FIRST_GUESS_METRICS:
-        ranked = first_guess_values(game, targets, guesses, metric, resolve_arithmetic(args))
-        best, worst = ranked[: args.top], ranked[-args.top :]
-        tables[metric] = {
-            "best": [{"word": w, "value": v} for v, w in best],
-            "worst": [{"word": w, "value": v} for v, w in worst],
-        }
-        places = {"max": 0, "expectation": 2}.get(metric, 3)
-
-        def cells(rows: list[tuple[float, str]], places: int = places) -> str:
-            return " ".join(f"{word}:{value:.{places}f}" for value, word in rows)
-
-        lines.append(f"{metric:>11}: {cells(best)} | {cells(worst)}")
-    report = {
-        "game": game.id,
-        "targets": len(targets),
-        "guesses": len(guesses),
-        "targets_list": targets.name,
-        "guesses_list": guesses.name,
-        "metrics": tables,
-    }
-    return report, lines
-
-
-def _lists() -> tuple[list[dict[str, object]], list[str]]:
-    """Return the shipped lists as JSON rows and text lines."""
-    rows: list[dict[str, object]] = [
-        {"name": name, "count": len(shipped_words(name)), "sha256": entry.sha256}
-        for name, entry in SHIPPED.items()
-    ]
-    lines = [f"{r['name']:<22} {r['count']:>7,}  sha256 {r['sha256']}" for r in rows]
-    return rows, lines
-
-
-_COMMANDS = {"evaluate": _evaluate, "first-guesses": _first_guesses}
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -263,8 +131,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     """
     try:
         args = build_parser().parse_args(argv)
-        data, lines = _COMMANDS[args.command](args) if args.command in _COMMANDS else _lists()
-    except UsageError as error:
+        if args.catalog is None:
+            args.catalog = default_catalog()
+        outcome = commands.COMMANDS[args.command](args)
+    except (UsageError, SpecError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
     except GuessworkError as error:
@@ -273,8 +143,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
-    print(json.dumps(data, indent=2) if args.json else "\n".join(lines))
-    return 0
+    print(json.dumps(outcome.data, indent=2) if args.json else "\n".join(outcome.lines))
+    return outcome.status
 
 
 def main() -> None:

@@ -282,8 +282,10 @@ def build_greedy_tree(
         node_guess=node["guess"][:n_nodes].astype(np.int32),
         node_size=node["size"][:n_nodes].astype(np.int32),
         node_depth=node["depth"][:n_nodes].astype(np.int32),
+        node_first=node["start"][:n_nodes].astype(np.int32),
         edge_offsets=node["edge_offsets"][: n_nodes + 1].astype(np.int32),
         edge_reply=node["reply"][:n_edges].astype(np.int32),
         edge_child=node["child"][:n_edges].astype(np.int32),
         target_scores=scores.astype(np.int32),
+        target_order=perm.astype(np.int32),
     )

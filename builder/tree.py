@@ -35,11 +35,15 @@ class GuessTree:
     node_guess: np.ndarray
     node_size: np.ndarray
     node_depth: np.ndarray
+    #: Node i's targets are target_order[node_first[i] : node_first[i] + node_size[i]].
+    node_first: np.ndarray
     edge_offsets: np.ndarray
     edge_reply: np.ndarray
     edge_child: np.ndarray
     #: Score of each target, in target-list order, as counted by the builder.
     target_scores: np.ndarray
+    #: Target indices grouped so that every node's targets are contiguous.
+    target_order: np.ndarray
 
     @property
     def node_count(self) -> int:

@@ -1,0 +1,290 @@
+"""The ``guesswork-build`` commands: each takes parsed options and returns an Outcome.
+
+An Outcome carries the JSON value (``--json``), the text lines otherwise, and
+the exit status. Commands raise GuessworkError (or UsageError) for bad input;
+builder.cli turns those into one-line messages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from builder.evaluate import (
+    FIRST_GUESS_METRICS,
+    evil_game,
+    first_guess_values,
+    format_cumulative,
+    score_stats,
+)
+from builder.policies import DEFAULT_SPECS, PolicySpec, build_policy, load_list
+from builder.progress import Progress
+from builder.store import StoredPolicy, catalog_path, export_bytes, merged, publish_catalog
+from builder.verify import verify_policy
+from builder.wordlists import SHIPPED, WordList, shipped_words
+from client.catalog import Catalog, open_catalog, open_policy_file
+from client.errors import GuessworkError, PolicyFormatError
+from client.games import Game, make_game
+
+
+class UsageError(GuessworkError):
+    """A command-line option is malformed or options contradict each other."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a command prints: JSON data, or text lines; and its exit status."""
+
+    data: Any
+    lines: list[str]
+    status: int = 0
+
+
+def spec_from_args(args: argparse.Namespace) -> PolicySpec:
+    """Return the policy spec the tree options describe."""
+    return PolicySpec(
+        game=args.game,
+        length=args.length,
+        targets=args.targets,
+        guesses=args.guesses,
+        mode=args.mode,
+        metric=args.metric,
+        window=args.window,
+        jotto_order=args.jotto_order,
+        arithmetic=args.arithmetic,
+        seed=args.seed,
+    )
+
+
+def evaluate(args: argparse.Namespace) -> Outcome:
+    """Build the tree the options describe and report its scores."""
+    spec = spec_from_args(args)
+    progress = Progress(f"{spec.game} {spec.mode} {spec.metric}", enabled=not args.quiet)
+    try:
+        built = build_policy(spec, progress=progress)
+    finally:
+        progress.close()
+    tree, game = built.tree, built.tree.game
+    stats = score_stats(tree.target_scores)
+    evil = evil_game(tree)
+    low, high = spec.window
+    report = {
+        "game": game.id,
+        "length": game.length,
+        "targets": len(tree.targets),
+        "guesses": len(tree.guesses),
+        "targets_list": tree.targets.name,
+        "guesses_list": tree.guesses.name,
+        "targets_sha256": tree.targets.sha256,
+        "guesses_sha256": tree.guesses.sha256,
+        "mode": spec.mode,
+        "metric": spec.metric,
+        "window": None if spec.hard else [low, high],
+        "arithmetic": built.data.strategy["arithmetic"],
+        "seed": built.data.strategy["seed"],
+        "policy": built.data.name,
+        "first_guess": tree.first_guess,
+        **stats.to_json(),
+        "nodes": tree.node_count,
+        "evil_game": [list(move) for move in evil],
+        "seconds": round(built.seconds, 4),
+    }
+    consider = (
+        "consistent guesses only"
+        if spec.hard
+        else f"any guess when {low} <= remaining{'' if high is None else f' <= {high}'}"
+    )
+    lines = [
+        f"{game.name}: {len(tree.targets):,} targets ({tree.targets.name}), "
+        f"{len(tree.guesses):,} guesses ({tree.guesses.name}); mode {spec.mode} ({consider}); "
+        f"minimising {spec.metric}",
+        f'first guess: "{tree.first_guess}"',
+        f"median: {stats.median:.0f} guesses, mean: {stats.mean:.2f} ± {stats.stdev:.2f}, "
+        f"worst: {stats.worst}, best: {stats.best}",
+        f"cumulative: {format_cumulative(stats)}",
+        "evil replier's game: " + ", ".join(f"{guess} {reply}" for guess, reply in evil),
+        f"built in {built.seconds:.3f} s ({tree.node_count:,} nodes)",
+    ]
+    return Outcome(report, lines)
+
+
+def _lists_for(args: argparse.Namespace) -> tuple[Game, WordList, WordList]:
+    if args.guesses == "-" and args.targets == "-":
+        raise UsageError("standard input can supply only one of --targets and --guesses")
+    game = make_game(args.game, args.length)
+    targets = load_list(args.targets, game, args.jotto_order)
+    if args.guesses is None or args.guesses == args.targets:
+        return game, targets, targets
+    return game, targets, load_list(args.guesses, game, args.jotto_order)
+
+
+def first_guesses(args: argparse.Namespace) -> Outcome:
+    """Rank every guess by each metric, best and worst."""
+    if args.top < 1:
+        raise UsageError("--top must be at least 1")
+    game, targets, guesses = _lists_for(args)
+    arithmetic = PolicySpec(jotto_order=args.jotto_order, arithmetic=args.arithmetic)
+    tables: dict[str, object] = {}
+    lines = []
+    for metric in args.metric or FIRST_GUESS_METRICS:
+        ranked = first_guess_values(
+            game, targets, guesses, metric, arithmetic.resolved_arithmetic()
+        )
+        best, worst = ranked[: args.top], ranked[-args.top :]
+        tables[metric] = {
+            "best": [{"word": w, "value": v} for v, w in best],
+            "worst": [{"word": w, "value": v} for v, w in worst],
+        }
+        places = {"max": 0, "expectation": 2}.get(metric, 3)
+
+        def cells(rows: list[tuple[float, str]], places: int = places) -> str:
+            return " ".join(f"{word}:{value:.{places}f}" for value, word in rows)
+
+        lines.append(f"{metric:>11}: {cells(best)} | {cells(worst)}")
+    report = {
+        "game": game.id,
+        "targets": len(targets),
+        "guesses": len(guesses),
+        "targets_list": targets.name,
+        "guesses_list": guesses.name,
+        "metrics": tables,
+    }
+    return Outcome(report, lines)
+
+
+def lists(args: argparse.Namespace) -> Outcome:
+    """Show the shipped word lists."""
+    rows = [
+        {"name": name, "count": len(shipped_words(name)), "sha256": entry.sha256}
+        for name, entry in SHIPPED.items()
+    ]
+    lines = [f"{r['name']:<22} {r['count']:>7,}  sha256 {r['sha256']}" for r in rows]
+    return Outcome(rows, lines)
+
+
+def _existing_catalog(location: str) -> Catalog | None:
+    """Return the catalog at ``location``, or None if there is none yet."""
+    if not catalog_path(location).exists():
+        return None
+    return open_catalog(location)
+
+
+def _stored(spec: PolicySpec, progress: Progress | None = None) -> tuple[StoredPolicy, float]:
+    built = build_policy(spec, progress=progress)
+    tree = built.tree
+    return StoredPolicy.from_data(built.data, tree.targets.words, tree.guesses.words), built.seconds
+
+
+def build(args: argparse.Namespace) -> Outcome:
+    """Build one policy and publish the catalog with it added (or replaced)."""
+    spec = spec_from_args(args)
+    spec.check()
+    catalog = _existing_catalog(args.catalog)
+    progress = Progress(spec.name(), enabled=not args.quiet)
+    try:
+        stored, seconds = _stored(spec, progress)
+    finally:
+        progress.close()
+    path = publish_catalog(args.catalog, merged(catalog, [stored]))
+    info = {
+        "name": stored.data.name,
+        "catalog": str(path),
+        "content_hash": stored.content_hash,
+        "mean": stored.data.stats["mean"],
+        "worst": stored.data.stats["worst"],
+        "seconds": round(seconds, 4),
+    }
+    line = (
+        f"built {info['name']} in {seconds:.2f} s: mean {info['mean']:.2f}, "
+        f"worst {info['worst']}; published {path}"
+    )
+    return Outcome(info, [line])
+
+
+def build_all(args: argparse.Namespace) -> Outcome:
+    """Build every default policy into a fresh catalog and publish it."""
+    stored_policies, rows = [], []
+    for number, spec in enumerate(DEFAULT_SPECS, start=1):
+        stored, seconds = _stored(spec)
+        stored_policies.append(stored)
+        rows.append({"name": stored.data.name, "seconds": round(seconds, 4)})
+        if not args.quiet:
+            done = f"[{number}/{len(DEFAULT_SPECS)}] {stored.data.name} {seconds:.2f} s"
+            print(done, file=sys.stderr)
+    path = publish_catalog(args.catalog, stored_policies)
+    lines = [f"{row['name']:<48} {row['seconds']:>8.2f} s" for row in rows]
+    lines.append(f"published {len(rows)} policies to {path}")
+    return Outcome({"catalog": str(path), "policies": rows}, lines)
+
+
+def list_policies(args: argparse.Namespace) -> Outcome:
+    """List the catalog's policies."""
+    with open_catalog(args.catalog) as catalog:
+        infos = [info.to_json() for info in catalog.list()]
+    lines = [
+        f"{i['name']:<48} {i['game']:<10} {i['mode']:<6} {i['metric']:<11} "
+        f"{i['count']:>5} {i['mean']:.2f} ({i['worst']})"
+        for i in infos
+    ]
+    return Outcome(infos, lines)
+
+
+def verify(args: argparse.Namespace) -> Outcome:
+    """Replay every target through every stored policy; exit 1 on any fault."""
+    with open_catalog(args.catalog) as catalog:
+        results = [{"name": p.name, "faults": verify_policy(p)} for p in catalog]
+    failed = [r for r in results if r["faults"]]
+    lines = [
+        f"{'FAULT' if r['faults'] else 'ok':<6}{r['name']}"
+        + (f": {'; '.join(r['faults'])}" if r["faults"] else "")
+        for r in results
+    ]
+    lines.append(f"{len(results) - len(failed)} of {len(results)} policies verified")
+    return Outcome(results, lines, 1 if failed else 0)
+
+
+def export(args: argparse.Namespace) -> Outcome:
+    """Write one policy as a standalone policy file (atomically)."""
+    with open_catalog(args.catalog) as catalog:
+        data = export_bytes(catalog.policy(args.name))
+    path = Path(args.output or f"{args.name}.gwp")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise PolicyFormatError(f"{path}: cannot write ({error.strerror})") from None
+    return Outcome({"name": args.name, "file": str(path), "bytes": len(data)},
+                   [f"exported {args.name} to {path} ({len(data):,} bytes)"])  # fmt: skip
+
+
+def import_policy(args: argparse.Namespace) -> Outcome:
+    """Verify a policy file completely, then publish the catalog with it added."""
+    with open_policy_file(args.file) as single:
+        (policy,) = list(single)
+        faults = verify_policy(policy)
+        if faults:
+            raise PolicyFormatError(f"{args.file}: policy {policy.name!r}: {faults[0]}")
+        catalog = _existing_catalog(args.catalog)
+        path = publish_catalog(args.catalog, merged(catalog, [StoredPolicy.from_policy(policy)]))
+    return Outcome({"name": policy.name, "catalog": str(path)},
+                   [f"imported {policy.name} into {path}"])  # fmt: skip
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], Outcome]] = {
+    "evaluate": evaluate,
+    "first-guesses": first_guesses,
+    "lists": lists,
+    "build": build,
+    "build-all": build_all,
+    "list": list_policies,
+    "verify": verify,
+    "export": export,
+    "import": import_policy,
+}

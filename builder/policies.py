@@ -1,0 +1,256 @@
+"""Policy specifications: what to build, its stable name, and building it.
+
+A :class:`PolicySpec` holds every input that determines a policy; building
+the same spec twice gives byte-identical policy cores. ``DEFAULT_SPECS`` is the
+shipped catalog: every policy behind the seed tables of REFERENCE.md, plus
+normal-mode ``neg_entropy`` Wordle trees with the full 12972-word guess list.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from builder import __version__
+from builder.evaluate import score_stats
+from builder.greedy import DEFAULT_WINDOW, GreedyOptions, build_greedy_tree, warm_up
+from builder.partitions import ARITHMETIC
+from builder.progress import Progress
+from builder.tree import GuessTree
+from builder.wordlists import SHIPPED, WordList, jotto_allowable, load_wordlist
+from client.errors import GuessworkError
+from client.games import Game, Jotto, Wordle, make_game
+from client.policy_format import ListRef, PolicyData
+
+BUILDER = f"guesswork {__version__}"
+
+#: Short names of the shipped lists, used in policy names.
+_SHORT_NAMES = {
+    "wordle-answers-2309": "2309",
+    "wordle-answers-2315": "2315",
+    "wordle-guesses-12972": "12972",
+    "sgb-words": "sgb",
+    "enable1": "enable1",
+}
+
+
+class SpecError(GuessworkError, ValueError):
+    """A policy specification is contradictory (e.g. Antiwordle in normal mode)."""
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """Everything that determines a greedy policy."""
+
+    game: str = "wordle"
+    length: int = 5
+    targets: str = "wordle-answers-2309"
+    guesses: str | None = None
+    mode: str = "normal"
+    metric: str = "neg_entropy"
+    window: tuple[int, int | None] = DEFAULT_WINDOW
+    jotto_order: str = "sorted"
+    arithmetic: str = "auto"
+    seed: int = 0
+
+    @property
+    def hard(self) -> bool:
+        """Return True for hard mode (consistent guesses only)."""
+        return self.mode == "hard"
+
+    def resolved_arithmetic(self) -> str:
+        """Return the seed arithmetic to use: explicit, or inferred from the other options.
+
+        The seeds' tables differ in floating-point details (builder.partitions)
+        and ties in Jotto's six-reply partitions are common enough that the
+        notebook's own arithmetic is needed to reproduce its trees exactly:
+        2020 when the options follow the 2020 notebook (first-seen Jotto order
+        or a window without upper bound), else 2022.
+        """
+        if self.arithmetic != "auto":
+            return self.arithmetic
+        return "2020" if self.jotto_order == "first-seen" or self.window[1] is None else "2022"
+
+    def check(self) -> Game:
+        """Return the game after checking the spec is consistent.
+
+        Raises:
+            SpecError: contradictory options, with the fix in the message.
+            UnknownGameError, InvalidWordError: bad game or length.
+        """
+        game = make_game(self.game, self.length)
+        if self.mode not in ("hard", "normal"):
+            raise SpecError(f"unknown mode {self.mode!r}; use hard or normal")
+        if self.metric == "random" and not self.hard:
+            raise SpecError("the random guesser makes only consistent guesses; use --mode hard")
+        if game.consistent_only and not self.hard:
+            raise SpecError(f"{game.id} allows only consistent guesses; use --mode hard")
+        if self.arithmetic != "auto" and self.arithmetic not in ARITHMETIC:
+            raise SpecError(f"unknown arithmetic {self.arithmetic!r}; use auto, 2022 or 2020")
+        if self.guesses == "-" and self.targets == "-":
+            raise SpecError("standard input can supply only one of --targets and --guesses")
+        return game
+
+    def name(self) -> str:
+        """Return the policy's stable, human-readable name.
+
+        E.g. ``wordle-2309-normal-neg-entropy``, ``jotto-sgb-firstseen-hard-max``,
+        ``wordle-2315-g12972-normal-neg-entropy``.
+        """
+        game = make_game(self.game, self.length)
+        parts = [game.name, _list_label(self.targets)]
+        if self.guesses not in (None, self.targets):
+            parts.append("g" + _list_label(self.guesses))
+        if isinstance(game, Jotto) and self.jotto_order != "sorted":
+            parts.append(self.jotto_order.replace("-", ""))
+        parts += [self.mode, self.metric.replace("_", "-")]
+        if not self.hard and self.window != DEFAULT_WINDOW:
+            low, high = self.window
+            parts.append(f"w{low}-{'any' if high is None else high}")
+        if self.arithmetic != "auto":
+            parts.append(f"a{self.arithmetic}")
+        if self.metric == "random":
+            parts.append(f"seed{self.seed}")
+        return "-".join(parts)
+
+
+def _list_label(spec: str) -> str:
+    if spec in _SHORT_NAMES:
+        return _SHORT_NAMES[spec]
+    if spec == "-":
+        return "stdin"
+    return re.sub(r"[^a-z0-9]+", "-", Path(spec).stem.lower()).strip("-") or "list"
+
+
+def load_list(spec: str, game: Game, jotto_order: str) -> WordList:
+    """Return the word list ``spec`` for ``game``; Jotto's is derived as the seeds do.
+
+    Raises:
+        WordListError: the list is unknown, unreadable or invalid.
+    """
+    if not isinstance(game, Jotto):
+        return load_wordlist(spec, game)
+    source = load_wordlist(spec, Wordle(game.length))
+    return WordList.from_words(
+        f"jotto({source.name},{jotto_order})",
+        jotto_allowable(source.words, game.length, jotto_order),
+    )
+
+
+@dataclass(frozen=True)
+class BuiltPolicy:
+    """A built tree, its policy record, and how long the search took."""
+
+    spec: PolicySpec
+    tree: GuessTree
+    data: PolicyData
+    seconds: float
+
+
+def build_policy(spec: PolicySpec, *, progress: Progress | None = None) -> BuiltPolicy:
+    """Build the tree ``spec`` describes and its policy record.
+
+    Raises:
+        SpecError, WordListError, UnknownGameError, InvalidWordError,
+        IndistinguishableTargetsError: bad options or lists.
+    """
+    game = spec.check()
+    targets = load_list(spec.targets, game, spec.jotto_order)
+    same = spec.guesses is None or spec.guesses == spec.targets
+    guesses = targets if same else load_list(str(spec.guesses), game, spec.jotto_order)
+    arithmetic = spec.resolved_arithmetic()
+    options = GreedyOptions(
+        metric=spec.metric,
+        hard=spec.hard,
+        window=spec.window,
+        arithmetic=ARITHMETIC[arithmetic],
+        seed=spec.seed,
+    )
+    warm_up(game)
+    started = time.perf_counter()
+    tree = build_greedy_tree(game, targets, guesses, options, progress=progress)
+    seconds = time.perf_counter() - started
+    return BuiltPolicy(spec, tree, policy_data(spec, tree, arithmetic), seconds)
+
+
+def policy_data(spec: PolicySpec, tree: GuessTree, arithmetic: str) -> PolicyData:
+    """Return the storable record of ``tree`` built from ``spec``."""
+    stats = score_stats(tree.target_scores)
+    low, high = spec.window
+    return PolicyData(
+        name=spec.name(),
+        game=tree.game,
+        mode=spec.mode,
+        strategy={
+            "kind": "greedy",
+            "metric": spec.metric,
+            "window": None if spec.hard else [low, high],
+            "arithmetic": arithmetic,
+            "jotto_order": spec.jotto_order if isinstance(tree.game, Jotto) else None,
+            "seed": spec.seed if spec.metric == "random" else None,
+        },
+        targets=ListRef(tree.targets.name, tree.targets.sha256, len(tree.targets)),
+        guesses=ListRef(tree.guesses.name, tree.guesses.sha256, len(tree.guesses)),
+        extra_words=tree.vocabulary[len(tree.guesses) :],
+        builder=BUILDER,
+        stats={
+            "count": stats.count,
+            "mean": stats.mean,
+            "stdev": stats.stdev,
+            "median": float(stats.median),
+            "worst": stats.worst,
+            "best": stats.best,
+            "histogram": [[score, count] for score, count in stats.histogram.items()],
+        },
+        arrays={
+            "node_guess": tree.node_guess,
+            "node_size": tree.node_size,
+            "node_first": tree.node_first,
+            "edge_offsets": tree.edge_offsets,
+            "edge_reply": tree.edge_reply,
+            "edge_child": tree.edge_child,
+            "target_order": tree.target_order,
+        },
+    )
+
+
+def _seed_table_specs() -> list[PolicySpec]:
+    specs = []
+    for mode in ("hard", "normal"):
+        for metric in ("max", "expectation", "neg_entropy"):
+            specs.append(
+                PolicySpec("wordle", targets="wordle-answers-2309", mode=mode, metric=metric)
+            )
+            specs.append(
+                PolicySpec("jotto", targets="wordle-answers-2309", mode=mode, metric=metric)
+            )
+            specs.append(
+                PolicySpec(
+                    "jotto",
+                    targets="sgb-words",
+                    mode=mode,
+                    metric=metric,
+                    window=(4, None),
+                    jotto_order="first-seen",
+                )
+            )
+    return specs
+
+
+#: The shipped catalog: the seed tables' policies, then the full-guess-list trees.
+DEFAULT_SPECS: tuple[PolicySpec, ...] = (
+    *_seed_table_specs(),
+    PolicySpec("wordle", targets="wordle-answers-2309", mode="hard", metric="random"),
+    PolicySpec(
+        "jotto", targets="sgb-words", mode="hard", metric="random", jotto_order="first-seen"
+    ),
+    PolicySpec("antiwordle", targets="wordle-answers-2309", mode="hard", metric="entropy"),
+    PolicySpec("wordle", targets="sgb-words", metric="neg_entropy", window=(4, None)),
+    PolicySpec("wordle", targets="wordle-answers-2309", guesses="wordle-guesses-12972"),
+    PolicySpec("wordle", targets="wordle-answers-2315", guesses="wordle-guesses-12972"),
+)
+
+#: Shipped list names, for help texts.
+SHIPPED_LISTS = tuple(SHIPPED)

@@ -1,0 +1,58 @@
+"""Verifying stored policies by replaying every target through every tree.
+
+Opening a catalog already checks checksums and tree structure; this goes
+further and checks meaning: every target is reached and won, every node's
+target slice holds exactly the targets that pass through it, and the stored
+statistics equal the ones recomputed from the replay.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from builder.evaluate import score_stats
+from client.errors import OffTreeError
+from client.probe import SOLVED, Policy
+
+
+def verify_policy(policy: Policy) -> list[str]:
+    """Return the faults found in ``policy`` (an empty list when it checks out)."""
+    arrays = policy.data.arrays
+    position = np.empty(len(policy.targets), dtype=np.int64)
+    position[arrays["target_order"]] = np.arange(len(policy.targets))
+    first, size = arrays["node_first"], arrays["node_size"]
+    visits = np.zeros(policy.data.node_count, dtype=np.int64)
+    scores: list[int] = []
+    for index, target in enumerate(policy.targets):
+        node, turns = policy.root, 0
+        try:
+            while node != SOLVED:
+                if not first[node] <= position[index] < first[node] + size[node]:
+                    return [f"target {target} passes node {node}, which does not list it"]
+                visits[node] += 1
+                guess = policy.guess(node)
+                turns += 1
+                node = policy.step(node, policy.game.reply(guess, target))
+        except OffTreeError as error:
+            return [f"target {target} falls off the tree: {error}"]
+        if guess != target:
+            return [f"target {target} is 'won' by guessing {guess}"]
+        scores.append(turns)
+    faults = []
+    if not np.array_equal(visits, size):
+        faults.append("node sizes disagree with the targets that reach them")
+    stats = score_stats(scores)
+    stored = policy.stats
+    recomputed = {
+        "count": stats.count,
+        "mean": stats.mean,
+        "stdev": stats.stdev,
+        "median": float(stats.median),
+        "worst": stats.worst,
+        "best": stats.best,
+        "histogram": [[score, count] for score, count in stats.histogram.items()],
+    }
+    for key, value in recomputed.items():
+        if stored.get(key) != value:
+            faults.append(f"stored {key} {stored.get(key)!r} differs from the replay's {value!r}")
+    return faults

@@ -1,0 +1,364 @@
+"""The policy catalog: one SQLite file (any SQLAlchemy URL) of word lists and policies.
+
+Tables (schema version 1):
+
+The SQLite header's application id is ``GWPC`` (0x47575043) and its user
+version the schema version; both are checked before anything else.
+
+* ``meta(key, value)``: ``schema_version``, and ``manifest``, a JSON object
+  naming every policy with its content hash and every word list with its
+  count, guarded by ``manifest_sha256``.
+* ``wordlists(sha256, name, count, words)``: words joined by newlines.
+* ``policies(name, game, length, mode, metric, targets_name, targets_sha256,
+  guesses_name, guesses_sha256, count, mean, worst, content_hash, blob)``:
+  the summary columns repeat what the blob (the policy core, see
+  client.policy_format) says, for queries; the blob is authoritative.
+
+Later issues add tables (Spelling Bee, Guess My Word) and bump the version.
+
+Opening verifies everything, because SQLite's own integrity check does not
+notice a flipped byte inside stored data: the file's seal (a trailer holding
+the SHA-256 of every other byte, which SQLite ignores), the manifest's
+checksum, each word list's and each blob's SHA-256, each blob's structure, and
+that every summary column agrees with its blob. Any fault raises
+:class:`~client.errors.PolicyFormatError` naming the catalog and the fault.
+The catalog is opened read-only; everything is read once, at open.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import SQLAlchemyError
+
+from client.errors import PolicyFormatError, PolicyNotFoundError
+from client.policy_format import (
+    ListRef,
+    PolicyData,
+    content_hash,
+    decode_core,
+    decode_file,
+    decode_words,
+    read_file_bytes,
+)
+from client.probe import Policy, PolicyInfo
+
+SCHEMA_VERSION = 1
+#: SQLite header "application id" of a Guesswork catalog ("GWPC"): the file's magic.
+APPLICATION_ID = 0x47575043
+#: A catalog file ends with this and the SHA-256 of every byte before it.
+SEAL_MAGIC = b"GWSEAL01"
+
+#: The catalog shipped in the repository (override with $GUESSWORK_CATALOG).
+SHIPPED_CATALOG = Path(__file__).resolve().parents[1] / "policies" / "catalog.sqlite"
+
+metadata = sa.MetaData()
+meta_table = sa.Table(
+    "meta",
+    metadata,
+    sa.Column("key", sa.String, primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+wordlists_table = sa.Table(
+    "wordlists",
+    metadata,
+    sa.Column("sha256", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String, nullable=False),
+    sa.Column("count", sa.Integer, nullable=False),
+    sa.Column("words", sa.LargeBinary, nullable=False),
+)
+policies_table = sa.Table(
+    "policies",
+    metadata,
+    sa.Column("name", sa.String, primary_key=True),
+    sa.Column("game", sa.String, nullable=False),
+    sa.Column("length", sa.Integer, nullable=False),
+    sa.Column("mode", sa.String, nullable=False),
+    sa.Column("metric", sa.String, nullable=False),
+    sa.Column("targets_name", sa.String, nullable=False),
+    sa.Column("targets_sha256", sa.String(64), nullable=False),
+    sa.Column("guesses_name", sa.String, nullable=False),
+    sa.Column("guesses_sha256", sa.String(64), nullable=False),
+    sa.Column("count", sa.Integer, nullable=False),
+    sa.Column("mean", sa.Float, nullable=False),
+    sa.Column("worst", sa.Integer, nullable=False),
+    sa.Column("content_hash", sa.String(64), nullable=False),
+    sa.Column("blob", sa.LargeBinary, nullable=False),
+)
+
+
+def default_catalog() -> str:
+    """Return the catalog used when none is named: $GUESSWORK_CATALOG or the shipped one."""
+    return os.environ.get("GUESSWORK_CATALOG") or str(SHIPPED_CATALOG)
+
+
+def summary_columns(policy: PolicyData, hash_hex: str) -> dict[str, Any]:
+    """Return the summary column values a catalog row must hold for ``policy``."""
+    return {
+        "name": policy.name,
+        "game": policy.game.id,
+        "length": policy.game.length,
+        "mode": policy.mode,
+        "metric": policy.metric,
+        "targets_name": policy.targets.name,
+        "targets_sha256": policy.targets.sha256,
+        "guesses_name": policy.guesses.name,
+        "guesses_sha256": policy.guesses.sha256,
+        "count": int(policy.stats["count"]),
+        "mean": float(policy.stats["mean"]),
+        "worst": int(policy.stats["worst"]),
+        "content_hash": hash_hex,
+    }
+
+
+def manifest_text(policies: dict[str, str], wordlists: dict[str, int]) -> str:
+    """Return the canonical manifest JSON for policy hashes and word-list counts."""
+    return json.dumps(
+        {"schema_version": SCHEMA_VERSION, "policies": policies, "wordlists": wordlists},
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+
+
+class Catalog:
+    """A verified set of policies, read from a catalog or a policy file.
+
+    Use as a context manager or call :meth:`close`. Lookups never touch the
+    database again, so a Catalog may be shared between threads.
+    """
+
+    def __init__(self, location: str, policies: dict[str, Policy]) -> None:
+        self.location = location
+        self._policies = policies
+
+    def __enter__(self) -> Catalog:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the catalog (its data was read at open; nothing stays open)."""
+        self._policies = {}
+
+    def __iter__(self) -> Iterator[Policy]:
+        return iter(self._policies[name] for name in sorted(self._policies))
+
+    def __len__(self) -> int:
+        return len(self._policies)
+
+    def names(self) -> list[str]:
+        """Return the policy names, sorted."""
+        return sorted(self._policies)
+
+    def list(self) -> list[PolicyInfo]:
+        """Return every policy's summary, sorted by name."""
+        return [policy.info for policy in self]
+
+    def policy(self, name: str) -> Policy:
+        """Return the policy called ``name``.
+
+        Raises:
+            PolicyNotFoundError: no such policy (a ``KeyError``); the message
+                lists a few names that do exist.
+        """
+        try:
+            return self._policies[name]
+        except KeyError:
+            known = ", ".join(self.names()[:5])
+            raise PolicyNotFoundError(
+                f"no policy {name!r} in {self.location} (it has {len(self)}: {known}...)"
+            ) from None
+
+    def get_policy(self, name: str, default: Policy | None = None) -> Policy | None:
+        """Return the policy called ``name``, or ``default`` if there is none."""
+        return self._policies.get(name, default)
+
+
+def seal(database: bytes) -> bytes:
+    """Return the trailer that seals a finished SQLite catalog file's bytes."""
+    return SEAL_MAGIC + hashlib.sha256(database).digest()
+
+
+def _check_seal(location: str, path: Path) -> None:
+    """Raise PolicyFormatError unless the file ends with the seal of its other bytes.
+
+    The seal covers every byte, so a flip even in space SQLite leaves unused
+    is noticed; SQLite itself ignores bytes past its last page.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise PolicyFormatError(f"{location}: cannot read the catalog ({error.strerror})") from None
+    size = len(SEAL_MAGIC) + hashlib.sha256().digest_size
+    if len(data) < size or data[-size:-32] != SEAL_MAGIC:
+        raise PolicyFormatError(f"{location}: not a sealed Guesswork catalog (truncated?)")
+    if data[-size:] != seal(data[:-size]):
+        raise PolicyFormatError(f"{location}: catalog checksum mismatch (the file is corrupt)")
+
+
+def _engine_url(location: str) -> str:
+    """Return a read-only SQLAlchemy URL for a catalog file, after checking its seal.
+
+    Raises:
+        PolicyFormatError: not an existing, sealed SQLite catalog file.
+    """
+    if location.startswith("sqlite:///"):
+        location = location.removeprefix("sqlite:///")
+    elif "://" in location:
+        raise PolicyFormatError(f"{location}: only SQLite catalog files are supported so far")
+    path = Path(location).resolve()
+    if not path.is_file():
+        raise PolicyFormatError(f"{location}: no such catalog file")
+    _check_seal(location, path)
+    # mode=ro: lookups never write, and read-only files and folders still work.
+    return f"sqlite+pysqlite:///file:{path}?mode=ro&uri=true"
+
+
+def _read_tables(location: str) -> tuple[dict[str, str], list[Any], list[Any]]:
+    """Return (meta, word-list rows, policy rows) from the database."""
+    engine = sa.create_engine(_engine_url(location), poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            application_id = connection.exec_driver_sql("PRAGMA application_id").scalar()
+            if application_id != APPLICATION_ID:
+                raise PolicyFormatError(
+                    f"{location}: not a Guesswork catalog (SQLite application id "
+                    f"{application_id:#x}, expected {APPLICATION_ID:#x})"
+                )
+            version = int(connection.exec_driver_sql("PRAGMA user_version").scalar() or 0)
+            if version != SCHEMA_VERSION:
+                newer = " newer" if version > SCHEMA_VERSION else ""
+                raise PolicyFormatError(
+                    f"{location}: catalog schema {version} is{newer} not supported; this "
+                    f"Guesswork reads schema {SCHEMA_VERSION} (upgrade Guesswork or rebuild "
+                    f"the catalog)"
+                )
+            meta = {str(row.key): row.value for row in connection.execute(sa.select(meta_table))}
+            wordlists = list(connection.execute(sa.select(wordlists_table)))
+            policies = list(connection.execute(sa.select(policies_table)))
+    except SQLAlchemyError as error:
+        reason = str(getattr(error, "orig", error)).splitlines()[0]
+        raise PolicyFormatError(
+            f"{location}: not a readable Guesswork catalog ({reason})"
+        ) from None
+    finally:
+        engine.dispose()
+    return meta, wordlists, policies
+
+
+def _check_manifest(location: str, meta: dict[str, str]) -> dict[str, Any]:
+    if meta.get("schema_version") != str(SCHEMA_VERSION):
+        raise PolicyFormatError(f"{location}: header and meta table disagree on the schema")
+    text = meta.get("manifest")
+    if not isinstance(text, str) or hashlib.sha256(text.encode()).hexdigest() != meta.get(
+        "manifest_sha256"
+    ):
+        raise PolicyFormatError(f"{location}: manifest checksum mismatch (the catalog is corrupt)")
+    try:
+        manifest = json.loads(text)
+        valid = (
+            manifest["schema_version"] == SCHEMA_VERSION
+            and isinstance(manifest["policies"], dict)
+            and isinstance(manifest["wordlists"], dict)
+        )
+    except (ValueError, KeyError, TypeError):
+        valid = False
+    if not valid:
+        raise PolicyFormatError(f"{location}: malformed manifest")
+    result: dict[str, Any] = manifest
+    return result
+
+
+def open_catalog(location: str | Path | None = None) -> Catalog:
+    """Open and verify a catalog file: a path or ``sqlite:///`` URL (default: shipped).
+
+    Raises:
+        PolicyFormatError: the catalog is missing, unreadable, of another
+            schema version, or fails any check (named in the message).
+    """
+    where = str(location) if location is not None else default_catalog()
+    meta, wordlist_rows, policy_rows = _read_tables(where)
+    manifest = _check_manifest(where, meta)
+    words: dict[str, tuple[str, ...]] = {}
+    for row in wordlist_rows:
+        _check_types(where, row, {"sha256": str, "name": str, "count": int, "words": bytes})
+        ref = ListRef(row.name, row.sha256, row.count)
+        if manifest["wordlists"].get(row.sha256) != row.count:
+            raise PolicyFormatError(f"{where}: word list {row.name!r} is not in the manifest")
+        words[row.sha256] = decode_words(row.words, ref, where)
+    if len(words) != len(manifest["wordlists"]):
+        raise PolicyFormatError(f"{where}: word lists are missing")
+    policies: dict[str, Policy] = {}
+    for row in policy_rows:
+        _check_types(where, row, {"name": str, "content_hash": str, "blob": bytes})
+        label = f"{where}: policy {row.name!r}"
+        hash_hex = content_hash(row.blob)
+        if hash_hex != row.content_hash or manifest["policies"].get(row.name) != hash_hex:
+            raise PolicyFormatError(f"{label}: checksum mismatch (the catalog is corrupt)")
+        data = decode_core(row.blob, label)
+        expected = summary_columns(data, hash_hex)
+        if expected != {key: row._mapping[key] for key in expected}:
+            raise PolicyFormatError(f"{label}: summary columns disagree with the stored policy")
+        policies[row.name] = _make_policy(data, row.blob, hash_hex, words, label)
+    if len(policies) != len(manifest["policies"]):
+        raise PolicyFormatError(f"{where}: policies listed in the manifest are missing")
+    return Catalog(where, policies)
+
+
+def _check_types(where: str, row: Any, columns: dict[str, type]) -> None:
+    """Raise PolicyFormatError if a column holds another type (SQLite allows any)."""
+    for column, kind in columns.items():
+        value = row._mapping[column]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise PolicyFormatError(f"{where}: a {column} value is corrupt (wrong type)")
+
+
+def _make_policy(
+    data: PolicyData, core: bytes, hash_hex: str, words: dict[str, tuple[str, ...]], label: str
+) -> Policy:
+    try:
+        targets, guesses = words[data.targets.sha256], words[data.guesses.sha256]
+    except KeyError:
+        raise PolicyFormatError(f"{label}: a word list it needs is missing") from None
+    if len(targets) != data.targets.count or len(guesses) != data.guesses.count:
+        raise PolicyFormatError(f"{label}: word-list counts disagree")
+    return Policy(data, targets, guesses, core, hash_hex)
+
+
+def load_policy_bytes(data: bytes, where: str) -> Policy:
+    """Return the policy in the bytes of a standalone policy file.
+
+    Raises:
+        PolicyFormatError: the file fails any check (named in the message).
+    """
+    core, stored_words = decode_file(data, where)
+    policy = decode_core(core, where)
+    words = {
+        ref.sha256: decode_words(stored_words.get(ref.sha256, b""), ref, where)
+        for ref in (policy.targets, policy.guesses)
+    }
+    return _make_policy(policy, core, content_hash(core), words, where)
+
+
+def open_policy_file(path: str | Path) -> Catalog:
+    """Open and verify a standalone policy file, as a catalog of one policy.
+
+    Raises:
+        PolicyFormatError: the file is missing, unreadable or fails any check.
+    """
+    where = str(path)
+    policy = load_policy_bytes(read_file_bytes(Path(path)), where)
+    return Catalog(where, {policy.name: policy})

@@ -1,0 +1,269 @@
+"""Walking a stored policy: the probe that bots embed (no server needed).
+
+Open a catalog or a single policy file with :func:`client.catalog.open_catalog`
+or :func:`client.catalog.open_policy_file`, pick a :class:`Policy`, and ask it
+for the next guess given the history so far::
+
+    >>> from client.catalog import open_catalog
+    >>> with open_catalog() as catalog:
+    ...     policy = catalog.policy("wordle-2309-normal-max")
+    ...     policy.next_guess([])
+    ...     policy.next_guess([("arise", "⬛⬛⬛⬛⬛"), ("blond", ".....")])
+    'ARISE'
+    'DUMPY'
+
+A history is a sequence of (guess, reply) pairs; a reply may be a reply code
+or text in any accepted form (``GY..Y``, ``gybbg``, ``21001``, emoji...).
+:meth:`Policy.next_guess` raises :class:`~client.errors.OffTreeError` (a
+``KeyError``) when the history leaves the tree; :meth:`Policy.get_next_guess`
+returns a default instead. Bots that keep their own cursor use
+:meth:`Policy.step`, one dictionary lookup per turn.
+
+A Policy is immutable after construction; reading it from several threads is
+safe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from client.errors import GameOverError, OffTreeError
+from client.games import Game, ReplyCode
+from client.policy_format import PolicyData
+
+Reply = ReplyCode | str
+History = Iterable[tuple[str, Reply]]
+
+#: The node value meaning "the last reply was the winning one".
+SOLVED = -1
+
+
+class Position(NamedTuple):
+    """Where a history leads: the node (or SOLVED) and how many turns were played."""
+
+    node: int
+    turns: int
+
+    @property
+    def solved(self) -> bool:
+        """Return True when the last reply was the winning one."""
+        return self.node == SOLVED
+
+
+@dataclass(frozen=True)
+class PolicyInfo:
+    """A policy's summary, as listed by a catalog."""
+
+    name: str
+    game: str
+    length: int
+    mode: str
+    metric: str
+    targets: str
+    guesses: str
+    count: int
+    mean: float
+    worst: int
+    content_hash: str
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the summary as a JSON-ready dict."""
+        return dict(self.__dict__)
+
+
+class Policy:
+    """A stored guess tree, ready to walk in constant time per turn."""
+
+    def __init__(
+        self,
+        data: PolicyData,
+        targets: tuple[str, ...],
+        guesses: tuple[str, ...],
+        core: bytes,
+        content_hash: str,
+    ) -> None:
+        self.data = data
+        self.core = core
+        self.content_hash = content_hash
+        self.targets = targets
+        self.vocabulary = guesses + data.extra_words
+        self._guess_list = guesses
+        # Cached because step() is the hot path: one multiply, one dict lookup.
+        self._space = data.game.reply_space
+        self._win = data.game.win_reply
+        arrays = data.arrays
+        parents = np.repeat(np.arange(data.node_count), np.diff(arrays["edge_offsets"]))
+        keys = parents * self._space + arrays["edge_reply"]
+        self._edges = dict(zip(keys.tolist(), arrays["edge_child"].tolist(), strict=True))
+
+    @property
+    def name(self) -> str:
+        """Return the policy's name."""
+        return self.data.name
+
+    @property
+    def game(self) -> Game:
+        """Return the game's rules."""
+        return self.data.game
+
+    @property
+    def guesses(self) -> tuple[str, ...]:
+        """Return the guess list (without the extra target words)."""
+        return self._guess_list
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        """Return the stored statistics (count, mean, stdev, median, worst, best, histogram)."""
+        return self.data.stats
+
+    @property
+    def info(self) -> PolicyInfo:
+        """Return the policy's summary."""
+        return PolicyInfo(
+            name=self.name,
+            game=self.game.id,
+            length=self.game.length,
+            mode=self.data.mode,
+            metric=self.data.metric,
+            targets=self.data.targets.name,
+            guesses=self.data.guesses.name,
+            count=int(self.stats["count"]),
+            mean=float(self.stats["mean"]),
+            worst=int(self.stats["worst"]),
+            content_hash=self.content_hash,
+        )
+
+    @property
+    def root(self) -> int:
+        """Return the root node (the state before any guess)."""
+        return 0
+
+    def guess(self, node: int) -> str:
+        """Return the word the policy guesses at ``node``.
+
+        Raises:
+            GameOverError: ``node`` is SOLVED.
+        """
+        if node == SOLVED:
+            raise GameOverError("the game is solved: there is no next guess")
+        return self.vocabulary[int(self.data.arrays["node_guess"][node])]
+
+    def remaining_count(self, node: int) -> int:
+        """Return how many targets are still possible at ``node`` (0 once solved)."""
+        return 0 if node == SOLVED else int(self.data.arrays["node_size"][node])
+
+    def remaining_targets(self, node: int) -> list[str]:
+        """Return the targets still possible at ``node``, in target-list order."""
+        if node == SOLVED:
+            return []
+        arrays = self.data.arrays
+        first = int(arrays["node_first"][node])
+        indices = np.sort(arrays["target_order"][first : first + int(arrays["node_size"][node])])
+        return [self.targets[i] for i in indices]
+
+    def reply_code(self, node: int, reply: Reply) -> ReplyCode:
+        """Return ``reply`` as a code, parsing text against the guess at ``node``.
+
+        Raises:
+            InvalidReplyError: the text is malformed or impossible for that guess.
+        """
+        if isinstance(reply, str):
+            return self.game.parse_reply(reply, self.guess(node))
+        return int(reply)
+
+    def step(self, node: int, reply: Reply) -> int:
+        """Return the node reached from ``node`` by ``reply`` (SOLVED on a win).
+
+        Constant time: one dictionary lookup (plus parsing, for text replies).
+
+        Raises:
+            OffTreeError: the tree has no branch for that reply at that node.
+            InvalidReplyError: a text reply is malformed or impossible.
+            GameOverError: ``node`` is already SOLVED.
+        """
+        code = reply if isinstance(reply, int) else self.reply_code(node, reply)
+        if code == self._win:
+            return SOLVED
+        child: int | None = self._edges.get(node * self._space + code)
+        if child is None:
+            if not 0 <= node < self.data.node_count:
+                raise OffTreeError(f"policy {self.name!r} has no node {node}")
+            if not 0 <= code < self._space:
+                raise OffTreeError(f"{code} is not a {self.game.name} reply code")
+            raise OffTreeError(
+                f"policy {self.name!r} has no branch for reply "
+                f"{self.game.format_reply(code)!r} to {self.guess(node)}: no target in "
+                f"its list gives that reply"
+            )
+        return child
+
+    def walk(self, history: History) -> Position:
+        """Return where ``history`` leads in the tree.
+
+        Raises:
+            OffTreeError: a guess differs from the policy's, or a reply has no branch.
+            InvalidReplyError: a reply text is malformed or impossible.
+            GameOverError: the history continues after the winning reply.
+        """
+        node, turns = self.root, 0
+        for guess, reply in history:
+            if node == SOLVED:
+                raise GameOverError(
+                    f"the history continues after the game was solved on turn {turns}"
+                )
+            expected = self.guess(node)
+            if guess.strip().upper() != expected:
+                raise OffTreeError(
+                    f"history leaves policy {self.name!r} at turn {turns + 1}: "
+                    f"it guesses {expected}, not {guess.strip().upper()}"
+                )
+            node = self.step(node, reply)
+            turns += 1
+        return Position(node, turns)
+
+    def next_guess(self, history: History = ()) -> str:
+        """Return the policy's next guess after ``history``.
+
+        Raises:
+            OffTreeError: the history leaves the tree (a ``KeyError``).
+            GameOverError: the history ends with the winning reply.
+            InvalidReplyError: a reply text is malformed or impossible.
+        """
+        return self.guess(self.walk(history).node)
+
+    def get_next_guess(self, history: History = (), default: str | None = None) -> str | None:
+        """Return the next guess after ``history``, or ``default`` if it leaves the tree.
+
+        Raises:
+            GameOverError: the history ends with the winning reply.
+            InvalidReplyError: a reply text is malformed or impossible.
+        """
+        try:
+            return self.next_guess(history)
+        except OffTreeError:
+            return default
+
+    def play(self, target: str) -> list[str]:
+        """Return the guesses the policy makes when the secret is ``target``.
+
+        Raises:
+            OffTreeError: ``target`` is not one of the policy's targets.
+        """
+        node, guesses = self.root, []
+        while node != SOLVED:
+            guess = self.guess(node)
+            guesses.append(guess)
+            node = self.step(node, self.game.reply(guess, target))
+        return guesses
+
+    def replay_all(self) -> Sequence[int]:
+        """Return each target's score (guesses needed), by replaying it through the tree.
+
+        Raises:
+            OffTreeError: a target falls off the tree (a corrupt or crafted tree).
+        """
+        return [len(self.play(target)) for target in self.targets]

@@ -1,0 +1,352 @@
+"""The catalog and policy files: reproduction, round trips, publishing, faults."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from builder.cli import run
+from builder.policies import DEFAULT_SPECS, PolicySpec, build_policy
+from builder.store import StoredPolicy, export_bytes, publish_catalog
+from client.catalog import (
+    SEAL_MAGIC,
+    SHIPPED_CATALOG,
+    Catalog,
+    _engine_url,
+    open_catalog,
+    open_policy_file,
+    seal,
+)
+from client.errors import PolicyFormatError
+
+ROOT = Path(__file__).resolve().parents[2]
+SEAL_SIZE = len(SEAL_MAGIC) + 32
+
+
+def _stored(spec: PolicySpec) -> StoredPolicy:
+    built = build_policy(spec)
+    return StoredPolicy.from_data(built.data, built.tree.targets.words, built.tree.guesses.words)
+
+
+@pytest.fixture(scope="module")
+def small_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A catalog of three small policies (one has targets outside its guess list)."""
+    folder = tmp_path_factory.mktemp("small")
+    answers = (ROOT / "builder/data/wordlists/wordle-answers-2309.txt").read_text().split()
+    (folder / "few.txt").write_text("\n".join(answers[::100]) + "\n")
+    (folder / "ails.txt").write_text("bails fails hails nails pails rails sails tails wails\n")
+    specs = [
+        PolicySpec(targets=str(folder / "few.txt"), mode="hard", metric="max"),
+        PolicySpec(targets=str(folder / "ails.txt"), guesses=str(folder / "few.txt"), metric="max"),
+        PolicySpec("jotto", targets=str(folder / "few.txt"), mode="hard", metric="expectation"),
+    ]
+    path = folder / "catalog.sqlite"
+    publish_catalog(str(path), [_stored(spec) for spec in specs])
+    return path
+
+
+def answers_of(catalog: Catalog) -> dict[str, list[list[str]]]:
+    """Every policy's guesses for every target: what a lookup could ever answer."""
+    return {p.name: [p.play(t) for t in p.targets] for p in catalog}
+
+
+def test_build_all_reproduces_the_shipped_catalog_byte_for_byte(tmp_path: Path) -> None:
+    """CI's reproducibility check, and the three-way round trip on every policy."""
+    built = {spec.name(): build_policy(spec) for spec in DEFAULT_SPECS}
+    rebuilt = tmp_path / "catalog.sqlite"
+    publish_catalog(
+        str(rebuilt),
+        [StoredPolicy.from_data(b.data, b.tree.targets.words, b.tree.guesses.words)
+         for b in built.values()],
+    )  # fmt: skip
+    assert rebuilt.read_bytes() == SHIPPED_CATALOG.read_bytes(), (
+        "policies/catalog.sqlite is stale: run `make catalog` and commit it"
+    )
+    with open_catalog(SHIPPED_CATALOG) as shipped:
+        assert sorted(built) == shipped.names()
+        for name, build in built.items():
+            stored = shipped.policy(name)
+            exported = tmp_path / f"{name}.gwp"
+            exported.write_bytes(export_bytes(stored))
+            with open_policy_file(exported) as single:
+                from_file = single.policy(name)
+            assert from_file.content_hash == stored.content_hash
+            for target in build.tree.targets.words:
+                expected = build.tree.replay(target)
+                assert stored.play(target) == expected == from_file.play(target), (name, target)
+
+
+def test_cli_build_list_verify_export_import(
+    small_catalog: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    catalog = tmp_path / "cat.sqlite"
+    shutil.copy(small_catalog, catalog)
+    assert run(["build", "--catalog", str(catalog), "--game", "jotto", "--mode", "hard",
+                "--metric", "max", "--quiet", "--json"]) == 0  # fmt: skip
+    assert json.loads(capsys.readouterr().out)["name"] == "jotto-2309-hard-max"
+    assert run(["list", "--catalog", str(catalog), "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert len(listed) == 4
+    for row in listed:
+        for key in ("name", "game", "mode", "metric", "targets", "guesses", "count", "mean",
+                    "worst", "content_hash"):  # fmt: skip
+            assert key in row
+    jotto = next(row for row in listed if row["name"] == "jotto-2309-hard-max")
+    assert (jotto["targets"], jotto["count"], jotto["worst"]) == (
+        "jotto(wordle-answers-2309,sorted)", 1391, 16,
+    )  # fmt: skip
+    assert run(["verify", "--catalog", str(catalog)]) == 0
+    assert "4 of 4 policies verified" in capsys.readouterr().out
+    exported = tmp_path / "jotto.gwp"
+    assert run(["export", "jotto-2309-hard-max", "--catalog", str(catalog),
+                "--output", str(exported)]) == 0  # fmt: skip
+    fresh = tmp_path / "fresh.sqlite"
+    assert run(["import", str(exported), "--catalog", str(fresh)]) == 0
+    capsys.readouterr()
+    with open_catalog(fresh) as imported, open_catalog(catalog) as original:
+        assert imported.names() == ["jotto-2309-hard-max"]
+        assert answers_of(imported) == {
+            "jotto-2309-hard-max": answers_of(original)["jotto-2309-hard-max"]
+        }
+
+
+def test_verify_names_the_policy_and_the_fault(
+    small_catalog: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A policy whose stored statistics lie (but whose checksums are right) fails verify."""
+    with open_catalog(small_catalog) as catalog:
+        policies = [StoredPolicy.from_policy(p) for p in catalog]
+    liar = policies[0]
+    data = liar.data
+    stats = {**data.stats, "mean": data.stats["mean"] - 0.5}
+    from dataclasses import replace
+
+    from client.policy_format import encode_core
+
+    forged = replace(data, stats=stats)
+    policies[0] = StoredPolicy(encode_core(forged), forged, liar.words)
+    bad = tmp_path / "bad.sqlite"
+    publish_catalog(str(bad), policies)
+    assert run(["verify", "--catalog", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert f"FAULT {data.name}: stored mean" in out.replace("FAULT ", "FAULT ", 1)
+
+
+def test_missing_catalog_and_policy_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], small_catalog: Path
+) -> None:
+    assert run(["list", "--catalog", str(tmp_path / "none.sqlite")]) == 1
+    assert "no such catalog file" in capsys.readouterr().err
+    assert run(["export", "nope", "--catalog", str(small_catalog)]) == 1
+    err = capsys.readouterr().err
+    assert "no policy 'nope'" in err and err.count("\n") == 1
+    assert run(["import", str(tmp_path / "none.gwp"), "--catalog", str(small_catalog)]) == 1
+    assert "no such policy file" in capsys.readouterr().err
+
+
+def _corrupted_outcome(path: Path, original: dict[str, list[list[str]]]) -> str:
+    """Return 'detected' or 'harmless'; fail if a corrupt file gives another answer."""
+    try:
+        with open_catalog(path) as catalog:
+            answers = answers_of(catalog)
+    except PolicyFormatError:
+        return "detected"
+    assert answers == original, "a corrupted catalog gave a different answer"
+    return "harmless"
+
+
+def test_every_flip_and_truncation_of_a_catalog_is_detected(
+    small_catalog: Path, tmp_path: Path
+) -> None:
+    pristine = small_catalog.read_bytes()
+    broken = tmp_path / "broken.sqlite"
+    for offset in range(0, len(pristine), 3):  # a third of all bytes, every bit position
+        data = bytearray(pristine)
+        data[offset] ^= 1 << (offset % 8)
+        broken.write_bytes(bytes(data))
+        with pytest.raises(PolicyFormatError):
+            open_catalog(broken)
+    for cut in range(0, len(pristine), 97):
+        broken.write_bytes(pristine[:cut])
+        with pytest.raises(PolicyFormatError):
+            open_catalog(broken)
+
+
+def test_content_checks_catch_flips_even_under_a_forged_seal(
+    small_catalog: Path, tmp_path: Path
+) -> None:
+    """Defence in depth: a flip re-sealed (a buggy writer) is caught or changes nothing."""
+    pristine = small_catalog.read_bytes()[:-SEAL_SIZE]
+    with open_catalog(small_catalog) as catalog:
+        original = answers_of(catalog)
+    rng = random.Random(2026)
+    broken = tmp_path / "broken.sqlite"
+    outcomes = []
+    for offset in sorted({*range(100), *rng.sample(range(len(pristine)), 400)}):
+        data = bytearray(pristine)
+        data[offset] ^= 1 << rng.randrange(8)
+        broken.write_bytes(bytes(data) + seal(bytes(data)))
+        outcomes.append(_corrupted_outcome(broken, original))
+    assert "detected" in outcomes and "harmless" in outcomes  # both kinds of byte were hit
+
+
+def test_policy_file_flips_and_truncations_are_all_detected(small_catalog: Path) -> None:
+    with open_catalog(small_catalog) as catalog:
+        policy = catalog.policy("wordle-ails-gfew-normal-max")
+        data = export_bytes(policy)
+    from client.catalog import load_policy_bytes
+
+    assert load_policy_bytes(data, "ok").content_hash == policy.content_hash
+    for offset in range(len(data)):
+        flipped = bytearray(data)
+        flipped[offset] ^= 0x10
+        with pytest.raises(PolicyFormatError):
+            load_policy_bytes(bytes(flipped), "flipped")
+    for cut in range(0, len(data), 7):
+        with pytest.raises(PolicyFormatError):
+            load_policy_bytes(data[:cut], "truncated")
+
+
+def _sql_and_reseal(path: Path, statement: str, sealed: bool = True) -> None:
+    """Change a catalog with plain SQL, then seal it again (as a forger would)."""
+    if sealed:
+        path.write_bytes(path.read_bytes()[:-SEAL_SIZE])
+    connection = sqlite3.connect(path)
+    connection.execute(statement)
+    connection.commit()
+    connection.close()
+    path.write_bytes(path.read_bytes() + seal(path.read_bytes()))
+
+
+def test_newer_schema_and_foreign_files_are_refused(small_catalog: Path, tmp_path: Path) -> None:
+    newer = tmp_path / "newer.sqlite"
+    shutil.copy(small_catalog, newer)
+    _sql_and_reseal(newer, "PRAGMA user_version = 2")
+    with pytest.raises(PolicyFormatError, match="catalog schema 2 is newer not supported"):
+        open_catalog(newer)
+    edited = tmp_path / "edited.sqlite"
+    shutil.copy(small_catalog, edited)
+    _sql_and_reseal(edited, "UPDATE policies SET mean = 1.0")
+    with pytest.raises(PolicyFormatError, match="summary columns disagree"):
+        open_catalog(edited)
+    foreign = tmp_path / "foreign.sqlite"
+    _sql_and_reseal(foreign, "CREATE TABLE t (x)", sealed=False)
+    with pytest.raises(
+        PolicyFormatError, match=r"not a Guesswork catalog \(SQLite application id 0x0,"
+    ):
+        open_catalog(foreign)
+    unsealed = tmp_path / "unsealed.sqlite"
+    shutil.copy(small_catalog, unsealed)
+    unsealed.write_bytes(unsealed.read_bytes()[:-SEAL_SIZE])
+    with pytest.raises(PolicyFormatError, match="not a sealed Guesswork catalog"):
+        open_catalog(unsealed)
+    text = tmp_path / "text.sqlite"
+    text.write_bytes(b"hello" * 20)
+    text.write_bytes(text.read_bytes() + seal(text.read_bytes()))
+    with pytest.raises(PolicyFormatError, match="not a readable Guesswork catalog"):
+        open_catalog(text)
+    with pytest.raises(PolicyFormatError, match="only SQLite catalog files"):
+        open_catalog("postgresql://localhost/guesswork")
+
+
+def test_read_only_catalog_serves_lookups(small_catalog: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    path = folder / "catalog.sqlite"
+    shutil.copy(small_catalog, path)
+    path.chmod(0o444)
+    folder.chmod(0o555)
+    try:
+        with open_catalog(path) as catalog:
+            assert catalog.policy("wordle-few-hard-max").next_guess() == "ROAST"
+        # The probe's connection is read-only whatever the file permissions.
+        import sqlalchemy as sa
+
+        engine = sa.create_engine(_engine_url(str(path)))
+        with (
+            engine.connect() as connection,
+            pytest.raises(sa.exc.OperationalError, match="readonly"),
+        ):
+            connection.exec_driver_sql("DELETE FROM policies")
+        engine.dispose()
+        assert not list(folder.glob("*-journal"))
+    finally:
+        folder.chmod(0o755)
+        path.chmod(0o644)
+
+
+@pytest.mark.slow
+def test_kill_9_while_publishing_leaves_the_previous_catalog(
+    small_catalog: Path, tmp_path: Path
+) -> None:
+    """Kill `guesswork-build import` at many points; the catalog is old or new, never broken."""
+    catalog = tmp_path / "catalog.sqlite"
+    shutil.copy(SHIPPED_CATALOG, catalog)
+    with open_catalog(small_catalog) as small:
+        policy_file = tmp_path / "new.gwp"
+        policy_file.write_bytes(export_bytes(small.policy("wordle-few-hard-max")))
+    with open_catalog(catalog) as before:
+        old_hashes = {p.name: p.content_hash for p in before}
+    command = [
+        sys.executable,
+        "-m",
+        "builder",
+        "import",
+        str(policy_file),
+        "--catalog",
+        str(catalog),
+    ]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def start() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+
+    # Measure when the temporary file appears and when the run ends.
+    process, started, appeared = start(), time.monotonic(), None
+    while process.poll() is None:
+        if appeared is None and list(tmp_path.glob(".catalog.sqlite.*.tmp")):
+            appeared = time.monotonic() - started
+        time.sleep(0.002)
+    total = time.monotonic() - started
+    assert process.returncode == 0
+    appeared = appeared if appeared is not None else total * 0.8
+    shutil.copy(SHIPPED_CATALOG, catalog)
+
+    rng = random.Random(9)
+    publishing = max(total - appeared, 0.01)
+    # Kill at random moments of the whole run, then at random moments of the
+    # publish itself (after the temporary file appears).
+    plan = [(False, rng.uniform(0, total)) for _ in range(8)]
+    plan += [(True, rng.uniform(0, publishing)) for _ in range(16)]
+    mid_publish = 0
+    for wait_for_temporary, delay in plan:
+        process = start()
+        if wait_for_temporary:
+            while process.poll() is None and not list(tmp_path.glob(".catalog.sqlite.*.tmp")):
+                time.sleep(0.001)
+        time.sleep(delay)
+        process.kill()
+        process.wait()
+        mid_publish += bool(list(tmp_path.glob(".catalog.sqlite.*.tmp")))
+        with open_catalog(catalog) as after:  # never raises: old or new, complete
+            hashes = {p.name: p.content_hash for p in after}
+        assert hashes == old_hashes or (
+            set(hashes) == {*old_hashes, "wordle-few-hard-max"}
+            and all(hashes[name] == old for name, old in old_hashes.items())
+        )
+        shutil.copy(SHIPPED_CATALOG, catalog)
+    assert mid_publish > 0, "no kill landed while the new catalog was being written"
+    # The next publish clears what killed ones left behind.
+    assert subprocess.run(command, env=env, capture_output=True).returncode == 0
+    assert not list(tmp_path.glob(".catalog.sqlite.*.tmp"))

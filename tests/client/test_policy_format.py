@@ -1,0 +1,142 @@
+"""The policy format read from untrusted bytes: limits, versions, crafted trees."""
+
+from __future__ import annotations
+
+import hashlib
+import tracemalloc
+from dataclasses import replace
+
+import msgpack
+import numpy as np
+import pytest
+
+from client.catalog import load_policy_bytes, open_catalog
+from client.errors import PolicyFormatError
+from client.policy_format import (
+    FILE_MAGIC,
+    HEADER,
+    decode_core,
+    encode_core,
+    encode_file,
+    encode_words,
+)
+from client.probe import Policy
+
+
+@pytest.fixture(scope="module")
+def policy() -> Policy:
+    with open_catalog() as catalog:
+        return catalog.policy("jotto-2309-hard-max")
+
+
+def file_of(policy: Policy, core: bytes | None = None) -> bytes:
+    words = {
+        policy.data.targets.sha256: encode_words(policy.targets),
+        policy.data.guesses.sha256: encode_words(policy.guesses),
+    }
+    return encode_file(core if core is not None else policy.core, words)
+
+
+def with_body(body: bytes, version: int = 1, magic: bytes = FILE_MAGIC) -> bytes:
+    """A file whose header is valid for ``body``: what a crafter would make."""
+    return HEADER.pack(magic, version, 0, len(body), hashlib.sha256(body).digest()) + body
+
+
+def test_a_file_round_trips(policy: Policy) -> None:
+    loaded = load_policy_bytes(file_of(policy), "file")
+    assert loaded.content_hash == policy.content_hash
+    assert [loaded.play(t) for t in policy.targets[:50]] == [
+        policy.play(t) for t in policy.targets[:50]
+    ]
+
+
+def test_encoding_is_deterministic(policy: Policy) -> None:
+    assert encode_core(policy.data) == policy.core
+    assert file_of(policy) == file_of(policy)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            b"\x82\xa6policy\xc6\x7f\xff\xff\xff",
+            "malformed msgpack",
+        ),  # bin of 2 GiB, 11 bytes given
+        (b"\xdd\xff\xff\xff\xff", "malformed msgpack"),  # array of 4 billion items
+        (b"\xdf\xff\xff\xff\xff", "malformed msgpack"),  # map of 4 billion pairs
+        (b"\xdb\x7f\xff\xff\xff" + b"a" * 64, "malformed msgpack"),  # str of 2 GiB
+        (b"\x91" * 200_000 + b"\xc0", "malformed msgpack"),  # nested 200,000 deep
+        (b"\x81\xa6policy\xd4\x01\x00", "malformed msgpack"),  # an extension type
+        (b"\xc0", "file body is missing or of the wrong type"),
+        (msgpack.packb({"policy": 5, "words": {}}), "policy is missing or of the wrong type"),
+        (msgpack.packb({"policy": b"\xc0", "words": []}), "words is missing"),
+        (msgpack.packb({"policy": b"", "words": {}}) + b"\x00", "malformed msgpack"),
+    ],
+)
+def test_crafted_bodies_are_refused_with_bounded_memory(body: bytes, message: str) -> None:
+    tracemalloc.start()
+    try:
+        with pytest.raises(PolicyFormatError, match=message):
+            load_policy_bytes(with_body(body), "crafted.gwp")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 << 20  # far below what the header lengths claim
+
+
+def test_versions_and_magic(policy: Policy) -> None:
+    body = file_of(policy)[HEADER.size :]
+    with pytest.raises(PolicyFormatError, match="policy file format 2 is newer not supported"):
+        load_policy_bytes(with_body(body, version=2), "v2.gwp")
+    with pytest.raises(PolicyFormatError, match=r"not a Guesswork policy file \(wrong magic"):
+        load_policy_bytes(with_body(body, magic=b"PK\x03\x04\x00\x00\x00\x00"), "zip.gwp")
+    with pytest.raises(PolicyFormatError, match="too short"):
+        load_policy_bytes(b"GWP", "short.gwp")
+    core = msgpack.unpackb(policy.core)
+    newer = msgpack.packb({**core, "format": 7})
+    with pytest.raises(PolicyFormatError, match="policy format 7 is newer not supported"):
+        decode_core(newer, "core")
+    with pytest.raises(PolicyFormatError, match=r"not a Guesswork policy \(wrong magic"):
+        decode_core(msgpack.packb({**core, "magic": "other"}), "core")
+    with pytest.raises(PolicyFormatError, match="unknown game 'chess'"):
+        decode_core(msgpack.packb({**core, "game": {"id": "chess", "length": 5}}), "core")
+
+
+def _crafted(policy: Policy, **changes: np.ndarray) -> bytes:
+    arrays = {**policy.data.arrays, **changes}
+    return encode_core(replace(policy.data, arrays=arrays))
+
+
+def test_crafted_trees_are_refused_before_any_walk(policy: Policy) -> None:
+    a = policy.data.arrays
+    cycle = a["edge_child"].copy()
+    cycle[5] = 0  # an edge back to the root: a walk could loop forever
+    far = a["node_guess"].copy()
+    far[3] = 10**6
+    reply = a["edge_reply"].copy()
+    reply[0] = 99
+    order = a["target_order"].copy()
+    order[0] = order[1]
+    sizes = a["node_size"].copy()
+    sizes[1] += 1
+    cases = {
+        "a child does not come after its parent": {"edge_child": cycle},
+        "a guess index is outside the word lists": {"node_guess": far},
+        "a reply code is outside the game's replies": {"edge_reply": reply},
+        "target order is not a permutation": {"target_order": order},
+        "node sizes do not add up": {"node_size": sizes},
+        "node_first has": {"node_first": a["node_first"][:-1]},
+    }
+    for message, change in cases.items():
+        with pytest.raises(PolicyFormatError, match=message):
+            decode_core(_crafted(policy, **change), "crafted")
+        with pytest.raises(PolicyFormatError, match=message):
+            load_policy_bytes(file_of(policy, _crafted(policy, **change)), "crafted.gwp")
+
+
+def test_word_lists_must_match_their_hashes(policy: Policy) -> None:
+    body = msgpack.unpackb(file_of(policy)[HEADER.size :])
+    key = policy.data.targets.sha256
+    body["words"][key] = body["words"][key].replace(b"DRAPE", b"DRIPE")
+    with pytest.raises(PolicyFormatError, match="fails its SHA-256"):
+        load_policy_bytes(with_body(msgpack.packb(body)), "words.gwp")
