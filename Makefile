@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench catalog clean
+.PHONY: serve run test lint bench catalog protos clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# The main job until the service lands: reproduce the seeds' Wordle table.
+# The main job: the lookup service on the shipped catalog (127.0.0.1:50051).
+serve: $(STAMP)
+	$(BIN)/guesswork-serve
+
+# Reproduce the seeds' Wordle table.
 run: $(STAMP)
 	@for mode in hard normal; do for metric in max expectation neg_entropy; do \
 		$(BIN)/guesswork-build evaluate --game wordle --targets wordle-answers-2309 \
@@ -21,7 +25,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict builder client
+	$(BIN)/mypy --strict builder client service
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
@@ -31,6 +35,10 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_greedy.py
 	$(BIN)/python benchmarks/bench_probe.py
+
+# Regenerate the gRPC code from protos/guesswork/v1/guesswork.proto (a test checks it).
+protos: $(STAMP)
+	$(BIN)/python scripts/gen_protos.py
 
 # Rebuild the shipped catalog (a test checks it is reproduced byte for byte).
 catalog: $(STAMP)

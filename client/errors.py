@@ -13,17 +13,44 @@ from __future__ import annotations
 class GuessworkError(Exception):
     """Base class of every error raised by Guesswork."""
 
+    #: Stable machine-readable reason, sent by the service in its error details.
+    reason = "INVALID_ARGUMENT"
+
 
 class InvalidWordError(GuessworkError, ValueError):
     """A word is not valid for a game (wrong length, non-letters, repeats)."""
+
+    reason = "INVALID_WORD"
 
 
 class InvalidReplyError(GuessworkError, ValueError):
     """A reply text cannot be parsed, or describes an impossible reply."""
 
+    reason = "INVALID_REPLY"
+
+
+class ImpossibleReplyError(InvalidReplyError):
+    """A well-formed reply that no target could produce (e.g. four greens and a yellow)."""
+
+    reason = "IMPOSSIBLE_REPLY"
+
+
+class UnknownWordError(GuessworkError, ValueError):
+    """A word is valid for the game but not in the policy's word lists."""
+
+    reason = "UNKNOWN_WORD"
+
+
+class ContradictoryHistoryError(GuessworkError, ValueError):
+    """No target of the list gives every reply of a history."""
+
+    reason = "CONTRADICTORY_HISTORY"
+
 
 class UnknownGameError(GuessworkError, KeyError):
     """No game is registered under the requested id."""
+
+    reason = "UNKNOWN_GAME"
 
     def __str__(self) -> str:  # KeyError would quote the message.
         return str(self.args[0]) if self.args else ""
@@ -39,6 +66,8 @@ class PolicyError(GuessworkError):
 
 class PolicyNotFoundError(PolicyError, KeyError):
     """No policy of that name is in the catalog."""
+
+    reason = "POLICY_NOT_FOUND"
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
@@ -58,6 +87,45 @@ class OffTreeError(PolicyError, KeyError):
 class GameOverError(PolicyError, ValueError):
     """The history already ends with the winning reply: there is no next guess."""
 
+    reason = "GAME_OVER"
+
 
 class PolicyFormatError(PolicyError):
     """A catalog or policy file is corrupt, truncated, crafted or of another version."""
+
+    reason = "BAD_POLICY_DATA"
+
+
+class HistoryTooLongError(GuessworkError, ValueError):
+    """A history has more turns than any game of the policy can last."""
+
+    reason = "HISTORY_TOO_LONG"
+
+
+class RequestTooLargeError(GuessworkError):
+    """A request is larger than the service accepts."""
+
+    reason = "REQUEST_TOO_LARGE"
+
+
+class TooManyCallsError(GuessworkError):
+    """The service is at its concurrency limit; retry with backoff."""
+
+    reason = "TOO_MANY_CALLS"
+
+
+class ServiceUnavailableError(GuessworkError):
+    """The service is not serving (starting, shutting down or unreachable)."""
+
+    reason = "UNAVAILABLE"
+
+
+def error_for_reason(reason: str) -> type[GuessworkError]:
+    """Return the error class whose ``reason`` is ``reason`` (GuessworkError if none)."""
+    pending: list[type[GuessworkError]] = [GuessworkError]
+    while pending:
+        cls = pending.pop()
+        if cls.__dict__.get("reason") == reason and cls is not GuessworkError:
+            return cls
+        pending.extend(cls.__subclasses__())
+    return GuessworkError

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from client.errors import InvalidReplyError
+from client.errors import ImpossibleReplyError, InvalidReplyError
 
 # The same values as client.games; defined here because client.games imports this module.
 MISS, YELLOW, GREEN = 0, 1, 2
@@ -150,7 +150,7 @@ def parse_colours(text: str, length: int, guess: str | None = None) -> tuple[int
 
     non_green = [colour for colour in colours if colour != GREEN]
     if non_green == [YELLOW]:
-        raise InvalidReplyError(
+        raise ImpossibleReplyError(
             f"impossible reply {cleaned!r}: when {length - 1} letters are green the other "
             "letter cannot be yellow (its letter would have to be somewhere else in the "
             "word, but every other position is already green)"
@@ -158,7 +158,9 @@ def parse_colours(text: str, length: int, guess: str | None = None) -> tuple[int
     if word is not None:
         problem = _guess_problem(tuple(colours), word)
         if problem is not None:
-            raise InvalidReplyError(f"impossible reply {cleaned!r} for guess {word!r}: {problem}")
+            raise ImpossibleReplyError(
+                f"impossible reply {cleaned!r} for guess {word!r}: {problem}"
+            )
     return tuple(colours)
 
 
@@ -198,11 +200,11 @@ def parse_count(text: str, length: int) -> int:
         )
     count = int(match.group(1))
     if count < 0:
-        raise InvalidReplyError(
+        raise ImpossibleReplyError(
             f"Jotto reply {stripped!r} is impossible: counts cannot be negative"
         )
     if count > length:
-        raise InvalidReplyError(
+        raise ImpossibleReplyError(
             f"Jotto reply {stripped!r} is impossible: words have only {length} letters"
         )
     return count

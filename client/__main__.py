@@ -1,0 +1,5 @@
+"""Run the player/bot command line: ``python -m client``."""
+
+from client.cli import main
+
+main()

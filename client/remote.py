@@ -1,0 +1,152 @@
+"""A Python client for the lookup service, with deadlines and typed errors.
+
+    >>> from client.remote import RemoteClient
+    >>> with RemoteClient("127.0.0.1:50051") as remote:        # doctest: +SKIP
+    ...     remote.suggest("wordle-2309-normal-neg-entropy", [("raise", ".Y...")]).guess
+    'CLOUT'
+
+Every call has a deadline (``timeout`` seconds, default 5). A failed call
+raises the same error class the service raised (PolicyNotFoundError,
+InvalidReplyError, ContradictoryHistoryError, ...), recovered from the
+status's stable reason; an unreachable or stopping server raises
+ServiceUnavailableError. A RemoteClient may be shared between threads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Any
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from client.errors import GuessworkError, ServiceUnavailableError, error_for_reason
+from client.suggestion import LIVE, STORED, Suggestion
+from protos.guesswork.v1 import guesswork_pb2 as pb
+from protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+
+History = Sequence[tuple[str, str]]
+
+
+def error_from_rpc(error: grpc.RpcError) -> GuessworkError:
+    """Return the typed error a failed call stands for."""
+    code = error.code() if hasattr(error, "code") else None
+    message = error.details() if hasattr(error, "details") else str(error)
+    status = rpc_status.from_call(error) if hasattr(error, "trailing_metadata") else None
+    for detail in status.details if status else ():
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return error_for_reason(info.reason)(message)
+    if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+        return ServiceUnavailableError(f"service unavailable ({code.name}): {message}")
+    return GuessworkError(f"{code.name if code else 'error'}: {message}")
+
+
+class RemoteClient:
+    """A connection to a Guesswork service."""
+
+    def __init__(
+        self, address: str, *, timeout: float = 5.0, root_certificates: bytes | None = None
+    ) -> None:
+        self.address = address
+        self.timeout = timeout
+        if root_certificates is None:
+            self._channel = grpc.insecure_channel(address)
+        else:
+            credentials = grpc.ssl_channel_credentials(root_certificates)
+            self._channel = grpc.secure_channel(address, credentials)
+        self._stub = pb_grpc.GuessworkStub(self._channel)
+
+    def __enter__(self) -> RemoteClient:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the channel."""
+        self._channel.close()
+
+    def _call(self, method: str, request: Any) -> Any:
+        try:
+            return getattr(self._stub, method)(request, timeout=self.timeout)
+        except grpc.RpcError as error:
+            raise error_from_rpc(error) from None
+
+    @staticmethod
+    def _turns(history: History) -> list[Any]:
+        return [pb.Turn(guess=guess, reply=reply) for guess, reply in history]
+
+    def list_policies(self, game: str = "") -> list[Any]:
+        """Return the service's policies (pb.Policy messages), optionally of one game."""
+        return list(self._call("ListPolicies", pb.ListPoliciesRequest(game=game)).policies)
+
+    def get_policy(self, name: str) -> Any:
+        """Return one policy (a pb.Policy message).
+
+        Raises:
+            PolicyNotFoundError: no such policy.
+        """
+        return self._call("GetPolicy", pb.GetPolicyRequest(name=name)).policy
+
+    def suggest(self, policy: str, history: History = (), alternatives: int = 5) -> Suggestion:
+        """Return the next guess for ``history`` under ``policy``.
+
+        Raises:
+            PolicyNotFoundError, InvalidReplyError, InvalidWordError,
+            UnknownWordError, ContradictoryHistoryError, GameOverError,
+            ServiceUnavailableError: as the service reports them.
+        """
+        response = self._call(
+            "SuggestGuess",
+            pb.SuggestGuessRequest(
+                policy=policy, history=self._turns(history), max_alternatives=alternatives
+            ),
+        )
+        return Suggestion(
+            guess=response.guess,
+            remaining=response.remaining,
+            solved=response.solved,
+            alternatives=tuple(response.alternatives),
+            source=LIVE if response.source == pb.SOURCE_LIVE else STORED,
+            turn=response.turn,
+        )
+
+    def score(self, policy: str, guess: str, target: str) -> tuple[str, int, bool]:
+        """Return (reply text, reply code, solved) for ``guess`` against ``target``."""
+        response = self._call(
+            "ScoreGuess", pb.ScoreGuessRequest(policy=policy, guess=guess, target=target)
+        )
+        return response.reply, response.reply_code, response.solved
+
+    def check(
+        self, policy: str, history: History, guess: str, *, nyt: bool = False
+    ) -> tuple[bool, str, int]:
+        """Return (legal, reason, remaining) for ``guess`` under a hard-mode rule."""
+        rule = pb.HARD_RULE_NYT if nyt else pb.HARD_RULE_CONSISTENT
+        response = self._call(
+            "CheckGuess",
+            pb.CheckGuessRequest(
+                policy=policy, history=self._turns(history), guess=guess, rule=rule
+            ),
+        )
+        return response.legal, response.reason, response.remaining
+
+    def evil_reply(self, policy: str, history: History, guess: str) -> tuple[str, int, int, bool]:
+        """Return the Evil replier's (reply text, code, remaining, solved)."""
+        response = self._call(
+            "EvilReply",
+            pb.EvilReplyRequest(policy=policy, history=self._turns(history), guess=guess),
+        )
+        return response.reply, response.reply_code, response.remaining, response.solved
+
+    def ping(self) -> None:
+        """Do a no-op call (raises ServiceUnavailableError if the service is unreachable)."""
+        self._call("Ping", pb.PingRequest())

@@ -1,0 +1,285 @@
+"""The gRPC server: a thin shell that parses requests, asks the engine, maps errors.
+
+``create_server(...) -> (server, port)`` builds and starts a server (port 0
+picks a free port, as tests do); ``serve()`` runs one until SIGTERM/SIGINT.
+Health checking reports NOT_SERVING until the catalog is loaded and verified
+and again from the moment shutdown begins; server reflection is always on.
+A concurrency limit rejects excess calls at once with RESOURCE_EXHAUSTED
+(reason TOO_MANY_CALLS) instead of queueing them.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+import time
+from collections.abc import Callable
+from concurrent import futures
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from builder.greedy import warm_up
+from client.catalog import Catalog, open_catalog
+from client.errors import RequestTooLargeError, ServiceUnavailableError, TooManyCallsError
+from client.suggestion import LIVE
+from protos.guesswork.v1 import guesswork_pb2 as pb
+from protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from service.engine import DEFAULT_ALTERNATIVES, Engine, PolicyEngine
+from service.errors import abort
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Guesswork"].full_name
+log = logging.getLogger("guesswork.service")
+Request = TypeVar("Request")
+
+
+@dataclass(frozen=True)
+class ServerOptions:
+    """How a server runs; every field has a flag and an environment variable."""
+
+    address: str = "127.0.0.1:50051"
+    catalog: str | None = None
+    #: Calls served at once; more are rejected with RESOURCE_EXHAUSTED.
+    max_concurrent: int = 64
+    #: Largest request accepted, in bytes (RESOURCE_EXHAUSTED beyond).
+    max_request_bytes: int = 64 * 1024
+    #: Seconds in-flight calls get to finish after SIGTERM.
+    grace: float = 5.0
+    tls_cert: str | None = None
+    tls_key: str | None = None
+
+
+def _history(request: Any) -> list[tuple[str, str]]:
+    return [(turn.guess, turn.reply) for turn in request.history]
+
+
+class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
+    """Parses requests into engine calls and engine answers into responses."""
+
+    def __init__(self, options: ServerOptions) -> None:
+        self._loaded: Engine | None = None
+        self._options = options
+        self._slots = threading.BoundedSemaphore(options.max_concurrent)
+
+    def load(self, engine: Engine) -> None:
+        """Start answering with ``engine`` (calls before this get UNAVAILABLE)."""
+        self._loaded = engine
+
+    @property
+    def _engine(self) -> Engine:
+        if self._loaded is None:
+            raise ServiceUnavailableError("the catalog is still loading; retry shortly")
+        return self._loaded
+
+    def _policy_message(self, engine: PolicyEngine) -> pb.Policy:
+        policy = engine.policy
+        data, stats = policy.data, policy.stats
+        return pb.Policy(
+            name=f"policies/{policy.name}",
+            game=policy.game.id,
+            length=policy.game.length,
+            mode=data.mode,
+            metric=data.metric,
+            targets_list=data.targets.name,
+            targets_sha256=data.targets.sha256,
+            guesses_list=data.guesses.name,
+            guesses_sha256=data.guesses.sha256,
+            target_count=data.targets.count,
+            guess_count=data.guesses.count,
+            mean=stats["mean"],
+            stdev=stats["stdev"],
+            median=stats["median"],
+            worst=stats["worst"],
+            best=stats["best"],
+            histogram={int(s): int(c) for s, c in stats["histogram"]},
+            content_hash=policy.content_hash,
+            builder=data.builder,
+        )
+
+    def ListPolicies(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
+        engines = [self._engine.policy(name) for name in self._engine.catalog.names()]
+        return pb.ListPoliciesResponse(
+            policies=[
+                self._policy_message(e)
+                for e in engines
+                if not request.game or e.game.id == request.game
+            ]
+        )
+
+    def GetPolicy(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
+        return pb.GetPolicyResponse(policy=self._policy_message(self._engine.policy(request.name)))
+
+    def SuggestGuess(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
+        alternatives = (
+            request.max_alternatives if request.max_alternatives else DEFAULT_ALTERNATIVES
+        )
+        answer = self._engine.policy(request.policy).suggest(_history(request), alternatives)
+        return pb.SuggestGuessResponse(
+            guess=answer.guess,
+            remaining=answer.remaining,
+            solved=answer.solved,
+            alternatives=answer.alternatives,
+            source=pb.SOURCE_LIVE if answer.source == LIVE else pb.SOURCE_STORED,
+            turn=answer.turn,
+        )
+
+    def ScoreGuess(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
+        reply, code, solved = self._engine.policy(request.policy).score(
+            request.guess, request.target
+        )
+        return pb.ScoreGuessResponse(reply=reply, reply_code=code, solved=solved)
+
+    def CheckGuess(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
+        engine = self._engine.policy(request.policy)
+        nyt = request.rule == pb.HARD_RULE_NYT
+        legal, reason, remaining = engine.check(_history(request), request.guess, nyt)
+        return pb.CheckGuessResponse(legal=legal, reason=reason, remaining=remaining)
+
+    def EvilReply(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
+        engine = self._engine.policy(request.policy)
+        reply, code, remaining, solved = engine.evil_reply(_history(request), request.guess)
+        return pb.EvilReplyResponse(
+            reply=reply, reply_code=code, remaining=remaining, solved=solved
+        )
+
+    def Ping(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
+        return pb.PingResponse()
+
+
+def _guarded(servicer: GuessworkServicer, name: str) -> Callable[[Any, grpc.ServicerContext], Any]:
+    """Wrap one RPC with the concurrency limit, the size limit and the error mapping."""
+    method = getattr(servicer, name)
+    options = servicer._options
+
+    @functools.wraps(method)
+    def call(request: Any, context: grpc.ServicerContext) -> Any:
+        if not servicer._slots.acquire(blocking=False):
+            abort(
+                context,
+                TooManyCallsError(f"more than {options.max_concurrent} calls at once; retry later"),
+                name,
+            )
+        try:
+            if request.ByteSize() > options.max_request_bytes:
+                raise RequestTooLargeError(
+                    f"request of {request.ByteSize()} bytes exceeds {options.max_request_bytes}"
+                )
+            return method(request, context)
+        except Exception as error:
+            abort(context, error, name)
+        finally:
+            servicer._slots.release()
+
+    return call
+
+
+class GuessworkServer:
+    """A started gRPC server with its health service; stop() shuts it down gracefully."""
+
+    def __init__(
+        self, server: grpc.Server, health_servicer: health.HealthServicer, port: int
+    ) -> None:
+        self.grpc_server = server
+        self.health = health_servicer
+        self.port = port
+
+    def set_serving(self, serving: bool) -> None:
+        """Report SERVING or NOT_SERVING for the whole server and the Guesswork service."""
+        status = (
+            health_pb2.HealthCheckResponse.SERVING
+            if serving
+            else health_pb2.HealthCheckResponse.NOT_SERVING
+        )
+        for service in ("", SERVICE_NAME):
+            self.health.set(service, status)
+
+    def stop(self, grace: float, drain: float = 0.2) -> threading.Event:
+        """Turn health to NOT_SERVING, then refuse new calls and give in-flight ones ``grace`` s.
+
+        The ``drain`` pause lets health watchers (load balancers) see
+        NOT_SERVING before the server stops accepting calls.
+        """
+        self.set_serving(False)
+        time.sleep(min(drain, grace))
+        done: threading.Event = self.grpc_server.stop(grace)
+        return done
+
+    def wait(self) -> None:
+        """Block until the server has stopped."""
+        self.grpc_server.wait_for_termination()
+
+
+def _credentials(options: ServerOptions) -> grpc.ServerCredentials | None:
+    if not options.tls_cert and not options.tls_key:
+        return None
+    if not (options.tls_cert and options.tls_key):
+        raise ValueError("TLS needs both a certificate and a key")
+    key, cert = Path(options.tls_key).read_bytes(), Path(options.tls_cert).read_bytes()
+    return grpc.ssl_server_credentials([(key, cert)])
+
+
+def create_server(
+    options: ServerOptions, catalog: Catalog | None = None
+) -> tuple[GuessworkServer, int]:
+    """Start a server; return it and its bound port.
+
+    Health is NOT_SERVING until the catalog (given, or opened from
+    ``options.catalog``) is loaded and verified, then SERVING.
+
+    Raises:
+        PolicyFormatError: the catalog is missing or fails verification.
+        ValueError / OSError: bad TLS settings or the address cannot be bound.
+    """
+    pool = futures.ThreadPoolExecutor(
+        max_workers=options.max_concurrent + 8, thread_name_prefix="guesswork"
+    )
+    max_message = max(options.max_request_bytes * 4, 1 << 20)
+    server = grpc.server(
+        pool,
+        # A backstop: calls beyond this are refused by gRPC itself, ours come first.
+        maximum_concurrent_rpcs=options.max_concurrent + 8,
+        options=[
+            ("grpc.max_receive_message_length", max_message),
+            ("grpc.max_send_message_length", 16 << 20),
+        ],
+    )
+    health_servicer = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+    )
+    credentials = _credentials(options)
+    if credentials is None:
+        port = server.add_insecure_port(options.address)
+    else:
+        port = server.add_secure_port(options.address, credentials)
+    if port == 0:
+        raise OSError(f"cannot bind {options.address}")
+    servicer = GuessworkServicer(options)
+    for name in pb.DESCRIPTOR.services_by_name["Guesswork"].methods_by_name:
+        setattr(servicer, name, _guarded(servicer, name))
+    pb_grpc.add_GuessworkServicer_to_server(servicer, server)
+    wrapper = GuessworkServer(server, health_servicer, port)
+    wrapper.set_serving(False)
+    server.start()
+    try:
+        engine = Engine(catalog if catalog is not None else open_catalog(options.catalog))
+    except Exception:
+        server.stop(0)
+        raise
+    servicer.load(engine)
+    wrapper.set_serving(True)
+    # Load the compiled kernels for live answers in the background, not at start-up.
+    games = {type(p.game)(p.game.length) for p in engine.catalog}
+
+    def warm_all() -> None:
+        for game in games:
+            warm_up(game)
+
+    threading.Thread(target=warm_all, daemon=True).start()
+    return wrapper, port

@@ -1,0 +1,35 @@
+"""A real server on an ephemeral loopback port, shared by the service tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import grpc
+import pytest
+
+from client.catalog import Catalog, open_catalog
+from protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from service.server import GuessworkServer, ServerOptions, create_server
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    return open_catalog()
+
+
+@pytest.fixture(scope="session")
+def server(catalog: Catalog) -> Iterator[tuple[GuessworkServer, int]]:
+    started = create_server(ServerOptions(address="127.0.0.1:0"), catalog)
+    yield started
+    started[0].stop(0, drain=0)
+
+
+@pytest.fixture(scope="session")
+def channel(server: tuple[GuessworkServer, int]) -> Iterator[grpc.Channel]:
+    with grpc.insecure_channel(f"127.0.0.1:{server[1]}") as opened:
+        yield opened
+
+
+@pytest.fixture(scope="session")
+def stub(channel: grpc.Channel) -> pb_grpc.GuessworkStub:
+    return pb_grpc.GuessworkStub(channel)
