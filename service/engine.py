@@ -44,6 +44,7 @@ MAX_TURNS = 64
 MAX_ALTERNATIVES = 50
 DEFAULT_ALTERNATIVES = 5
 _LIVE_CACHE_SIZE = 10_000
+_TURN_CACHE_SIZE = 100_000
 _ORDINALS = ("1st", "2nd", "3rd", *(f"{n}th" for n in range(4, 16)))
 
 
@@ -79,6 +80,8 @@ class PolicyEngine:
         self._matrix: np.ndarray | None = None
         self._lock = threading.Lock()
         self._alternatives: dict[int, tuple[str, ...]] = {}
+        # Parsing reply text dominates a stored lookup, and players repeat turns.
+        self._turn_cache: dict[tuple[str, str], Turn] = {}
         self._live: OrderedDict[tuple[tuple[int, int], ...], Suggestion] = OrderedDict()
 
     # -- checking input ---------------------------------------------------
@@ -110,11 +113,16 @@ class PolicyEngine:
             )
         checked = []
         for number, (guess, reply) in enumerate(history, start=1):
-            word, index = self.word_index(guess)
-            code = self.game.parse_reply(reply, word)
-            if code == self.game.win_reply and number < len(history):
-                raise GameOverError(f"turn {number} ({word}) already won; the history goes on")
-            checked.append(Turn(word, index, code))
+            turn = self._turn_cache.get((guess, reply))
+            if turn is None:
+                word, index = self.word_index(guess)
+                turn = Turn(word, index, self.game.parse_reply(reply, word))
+                if len(self._turn_cache) >= _TURN_CACHE_SIZE:
+                    self._turn_cache.clear()  # crude but bounded; parsing is cheap to redo
+                self._turn_cache[(guess, reply)] = turn
+            if turn.code == self.game.win_reply and number < len(history):
+                raise GameOverError(f"turn {number} ({turn.word}) already won; the history goes on")
+            checked.append(turn)
         return checked
 
     # -- the reply matrix and live ranking --------------------------------

@@ -1,0 +1,166 @@
+"""Load benchmark for the lookup service, on loopback, against a same-run no-op baseline.
+
+Starts ``guesswork-serve`` in its own process on a free loopback port, then an
+asyncio gRPC load generator (this process) measures QPS and p50/p99 latency of
+SuggestGuess on stored trees (histories taken from real games) and of the
+no-op Ping on the same server, at several concurrency levels. Then the
+latency of live answers to first-guess deviations on the 2309-word normal
+Wordle policy (each history distinct, so none is cached), and the start-up
+time with the whole shipped catalog.
+
+Usage: python benchmarks/bench_service.py [--requests N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import grpc  # noqa: E402
+from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
+
+from client.catalog import open_catalog  # noqa: E402
+from protos.guesswork.v1 import guesswork_pb2 as pb  # noqa: E402
+from protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc  # noqa: E402
+
+POLICY = "wordle-2309-normal-neg-entropy"
+CONCURRENCY = (1, 8, 32)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(address: str) -> tuple[subprocess.Popen[bytes], float]:
+    """Start the service; return it and the seconds until health said SERVING."""
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service", "--address", address, "--max-concurrent", "256",
+         "--log-level", "WARNING"],
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    with grpc.insecure_channel(address) as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        while True:
+            try:
+                status = health.Check(health_pb2.HealthCheckRequest(), timeout=1).status
+                if status == health_pb2.HealthCheckResponse.SERVING:
+                    return process, time.perf_counter() - started
+            except grpc.RpcError:
+                pass
+            time.sleep(0.01)
+
+
+def stored_requests(count: int) -> list[Any]:
+    """SuggestGuess requests for prefixes of real games (all on the stored tree)."""
+    with open_catalog() as catalog:
+        policy = catalog.policy(POLICY)
+        game = policy.game
+        rng = random.Random(1)
+        requests = []
+        for target in rng.sample(policy.targets, min(count, len(policy.targets))):
+            guesses = policy.play(target)
+            depth = rng.randrange(len(guesses))
+            turns = [pb.Turn(guess=g, reply=game.format_reply(game.reply(g, target)))
+                     for g in guesses[:depth]]  # fmt: skip
+            requests.append(pb.SuggestGuessRequest(policy=POLICY, history=turns))
+    return requests
+
+
+async def run_load(
+    address: str, method: str, requests: list[Any], concurrency: int, total: int
+) -> tuple[float, float, float]:
+    """Return (QPS, p50 ms, p99 ms) for ``total`` calls with ``concurrency`` in flight."""
+    latencies: list[float] = []
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = getattr(pb_grpc.GuessworkStub(channel), method)
+        counter = iter(range(total))
+
+        async def worker() -> None:
+            for index in counter:
+                request = requests[index % len(requests)]
+                began = time.perf_counter()
+                await call(request)
+                latencies.append(time.perf_counter() - began)
+
+        for _ in range(min(200, total)):  # warm the connection
+            await call(requests[0])
+        started = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        elapsed = time.perf_counter() - started
+    latencies.sort()
+    return (
+        total / elapsed,
+        latencies[len(latencies) // 2] * 1e3,
+        latencies[int(len(latencies) * 0.99)] * 1e3,
+    )
+
+
+def live_latencies(address: str) -> list[float]:
+    """Seconds per live answer for distinct first-guess deviations (no cache hits)."""
+    with open_catalog() as catalog:
+        policy = catalog.policy(POLICY)
+        game = policy.game
+        openings = [w for w in policy.guesses if w != "RAISE"][::23][:60]
+    rng = random.Random(2)
+    seconds = []
+    with grpc.insecure_channel(address) as channel:
+        stub = pb_grpc.GuessworkStub(channel)
+        for opening in openings:
+            target = rng.choice(policy.targets)
+            turn = pb.Turn(guess=opening, reply=game.format_reply(game.reply(opening, target)))
+            began = time.perf_counter()
+            answer = stub.SuggestGuess(pb.SuggestGuessRequest(policy=POLICY, history=[turn]))
+            seconds.append(time.perf_counter() - began)
+            assert answer.source == pb.SOURCE_LIVE
+    return seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=4000, help="calls per measurement")
+    args = parser.parse_args()
+    address = f"127.0.0.1:{free_port()}"
+    process, startup = start_server(address)
+    try:
+        print(f"start-up with the whole shipped catalog, process start to SERVING: {startup:.2f} s")
+        suggestions = stored_requests(1000)
+        asyncio.run(
+            run_load(address, "SuggestGuess", suggestions, 8, len(suggestions))
+        )  # fill caches
+        ping = [pb.PingRequest()]
+        print(f"{'calls':<14}{'in flight':>10}{'QPS':>10}{'p50 ms':>9}{'p99 ms':>9}")
+        for concurrency in CONCURRENCY:
+            noop = asyncio.run(run_load(address, "Ping", ping, concurrency, args.requests))
+            ours = asyncio.run(
+                run_load(address, "SuggestGuess", suggestions, concurrency, args.requests)
+            )
+            for name, (qps, p50, p99) in (("Ping (no-op)", noop), ("SuggestGuess", ours)):
+                print(f"{name:<14}{concurrency:>10}{qps:>10.0f}{p50:>9.2f}{p99:>9.2f}")
+            print(f"{'':<14}{'':>10}  suggestion / no-op throughput: {ours[0] / noop[0]:.0%}")
+        live = live_latencies(address)
+        print(
+            f"live answers to {len(live)} first-guess deviations ({POLICY}): "
+            f"median {statistics.median(live) * 1e3:.1f} ms, worst {max(live) * 1e3:.1f} ms"
+        )
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()

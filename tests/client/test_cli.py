@@ -1,0 +1,157 @@
+"""The guesswork command line: same answers from a server and a store; play; errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from client.catalog import open_catalog
+from client.cli import parse_history, run
+from service.server import ServerOptions, create_server
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+@pytest.fixture(scope="module")
+def address() -> Iterator[str]:
+    server, port = create_server(ServerOptions(address="127.0.0.1:0"), open_catalog())
+    yield f"127.0.0.1:{port}"
+    server.stop(0, drain=0)
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = run(list(args))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.mark.parametrize(
+    ("policy", "history", "source"),
+    [
+        ("wordle-2309-normal-neg-entropy", "", "stored"),
+        ("wordle-2309-normal-neg-entropy", "raise:.Y...,clout:G....", "stored"),
+        ("wordle-2309-normal-neg-entropy", "crane:⬛🟨⬛⬛⬛", "live"),
+        ("wordle-2309-hard-max", "arise:GGGGG", "stored"),
+        ("jotto-2309-hard-max", "drape:2", "stored"),
+        ("jotto-2309-hard-max", "south:1,drape:2", "live"),
+    ],
+)
+def test_suggest_is_the_same_from_server_and_store(
+    capsys: pytest.CaptureFixture[str], address: str, policy: str, history: str, source: str
+) -> None:
+    answers = []
+    for where in (["--server", address], ["--store", str(ROOT / "policies/catalog.sqlite")], []):
+        status, out, err = cli(
+            capsys, "suggest", *where, "--policy", policy, "--history", history, "--json"
+        )
+        assert (status, err) == (0, "")
+        answers.append(json.loads(out))
+    assert answers[0] == answers[1] == answers[2]
+    for key in ("guess", "remaining", "solved", "alternatives", "source"):
+        assert key in answers[0]
+    assert answers[0]["source"] == source
+
+
+def test_suggest_from_a_policy_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from builder.store import export_bytes
+
+    with open_catalog() as catalog:
+        (tmp_path / "p.gwp").write_bytes(export_bytes(catalog.policy("wordle-2309-hard-max")))
+    status, out, _ = cli(
+        capsys,
+        "suggest",
+        "--store",
+        str(tmp_path / "p.gwp"),
+        "--policy",
+        "wordle-2309-hard-max",
+        "--json",
+    )
+    assert (status, json.loads(out)["guess"]) == (0, "ARISE")
+
+
+@pytest.mark.parametrize(
+    ("args", "status", "message"),
+    [
+        (["suggest", "--policy", "chess"], 1, "no policy 'chess'"),
+        (
+            ["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise"],
+            2,
+            "is not GUESS:REPLY",
+        ),
+        (
+            ["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise:GGGGY"],
+            1,
+            "impossible reply",
+        ),
+        (
+            ["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise:.....,arise:GGGGG"],
+            1,
+            "contradicts",
+        ),
+        (
+            ["suggest", "--policy", "x", "--store", "/nonexistent/catalog.sqlite"],
+            1,
+            "no such catalog file",
+        ),
+        (
+            ["suggest", "--policy", "x", "--server", "127.0.0.1:9", "--timeout", "1"],
+            1,
+            "unavailable",
+        ),
+        (["suggest"], 2, "--policy"),
+    ],
+)
+def test_errors_are_one_line(
+    capsys: pytest.CaptureFixture[str], args: list[str], status: int, message: str
+) -> None:
+    got, out, err = cli(capsys, *args)
+    assert (got, out) == (status, "")
+    assert err.startswith("guesswork: error:") and err.count("\n") == 1
+    assert message in err
+
+
+def test_parse_history() -> None:
+    assert parse_history("") == []
+    assert parse_history(" raise : .Y... , clout:G....") == [("raise", ".Y..."), ("clout", "G....")]
+
+
+def test_play_through_stdin(address: str) -> None:
+    """The evil game, with a refused guess (blank line), a bad reply, and another word."""
+    lines = [
+        ".....",         # ARISE
+        "",              # the game refuses BLOND: take the next alternative
+        "bogus",         # not a reply: asked again
+        "blond .....",   # the player typed BLOND after all
+        ".YYY.",         # DUMPY
+        ".GGGG",         # CHUMP
+        "GGGGG",         # THUMP
+    ]  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-m", "client", "play", "--server", address, "--policy", "wordle-2309-normal-max"],
+        input="\n".join(lines) + "\n", env=ENV, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "Guess 1: ARISE  (2309 possible)" in out
+    assert "Guess 2: BLOND  (167 possible)" in out
+    assert "(alternative 1)" in out
+    assert "Not accepted:" in out
+    assert "Guess 3: DUMPY" in out and "Guess 5: THUMP" in out
+    assert out.rstrip().endswith("Solved in 5 guesses.")
+
+
+def test_play_ends_quietly_at_end_of_input() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "client", "play", "--policy", "jotto-2309-hard-max"],
+        input="2\n", env=ENV, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0
+    assert "Guess 1: DRAPE" in result.stdout and "Guess 2:" in result.stdout
+    assert result.stderr == ""
