@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -134,6 +135,9 @@ def run(argv: Sequence[str] | None = None) -> int:
         if args.catalog is None:
             args.catalog = default_catalog()
         outcome = commands.COMMANDS[args.command](args)
+        print(json.dumps(outcome.data, indent=2) if args.json else "\n".join(outcome.lines))
+        sys.stdout.flush()
+        return outcome.status
     except (UsageError, SpecError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
@@ -143,8 +147,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
-    print(json.dumps(outcome.data, indent=2) if args.json else "\n".join(outcome.lines))
-    return outcome.status
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 def main() -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, Protocol
@@ -214,10 +215,13 @@ def run(argv: Sequence[str] | None = None) -> int:
             RemoteBackend(args.server, args.timeout) if args.server else LocalBackend(args.store)
         )
         if args.command == "suggest":
-            return _suggest(backend, args)
-        if args.command == "policies":
-            return _policies(backend, args)
-        return play(backend, args.policy)
+            status = _suggest(backend, args)
+        elif args.command == "policies":
+            status = _policies(backend, args)
+        else:
+            status = play(backend, args.policy)
+        sys.stdout.flush()  # surface a closed pipe here, inside the handler
+        return status
     except UsageError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
@@ -227,6 +231,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 def main() -> None:

@@ -155,3 +155,16 @@ def test_play_ends_quietly_at_end_of_input() -> None:
     assert result.returncode == 0
     assert "Guess 1: DRAPE" in result.stdout and "Guess 2:" in result.stdout
     assert result.stderr == ""
+
+
+def test_a_closed_pipe_is_not_a_traceback() -> None:
+    """`guesswork policies | head -1` and the like: the reader is gone before the output."""
+    for command in (["-m", "client", "policies"], ["-m", "builder", "list"]):
+        read_end, write_end = os.pipe()
+        os.close(read_end)  # nobody will ever read: every write fails with EPIPE
+        try:
+            writer = subprocess.run([sys.executable, *command], env=ENV, stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120)
+        finally:
+            os.close(write_end)
+        assert "Traceback" not in writer.stderr
+        assert writer.returncode == 141
