@@ -163,7 +163,14 @@ def test_a_closed_pipe_is_not_a_traceback() -> None:
         read_end, write_end = os.pipe()
         os.close(read_end)  # nobody will ever read: every write fails with EPIPE
         try:
-            writer = subprocess.run([sys.executable, *command], env=ENV, stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120)
+            writer = subprocess.run(
+                [sys.executable, *command],
+                env=ENV,
+                stdout=write_end,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=120,
+            )
         finally:
             os.close(write_end)
         assert "Traceback" not in writer.stderr

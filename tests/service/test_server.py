@@ -93,6 +93,13 @@ def test_suggestions_match_the_probe_for_every_target(
             assert (answer.guess, answer.remaining, answer.solved, answer.source) == (
                 guesses[depth], policy.remaining_count(node), False, pb.SOURCE_STORED,
             )  # fmt: skip
+            if policy.data.mode == "hard":  # a hard policy's guesses are always legal
+                check = stub.CheckGuess(
+                    pb.CheckGuessRequest(
+                        policy=name, history=turns(history[:depth]), guess=guesses[depth]
+                    )
+                )
+                assert (check.legal, check.remaining) == (True, policy.remaining_count(node))
         done = stub.SuggestGuess(pb.SuggestGuessRequest(policy=name, history=turns(history)))
         assert (done.solved, done.guess, done.turn) == (True, target, len(history))
         score = stub.ScoreGuess(pb.ScoreGuessRequest(policy=name, guess=guesses[0], target=target))
