@@ -1,0 +1,125 @@
+"""The top Spelling Bee honeycombs: the seed's points table and branch and bound,
+extended to the top N honeycombs and vectorised.
+
+The seed's ideas: a honeycomb's letters must be some pangram's letterset; a
+*points table* maps each letterset to the points of all words with exactly
+those letters, so a honeycomb's score is the sum over its letter subsets that
+contain the centre; and *branch and bound*: a letterset's score with no centre
+requirement bounds all seven of its honeycombs, so a letterset whose bound
+cannot beat the N-th best score so far is skipped. Lettersets are visited in
+the seed's order (first appearance in the word list), so the count of
+honeycombs examined matches the seed's (every letterset's bound, plus seven
+per letterset explored).
+
+Lettersets are 26-bit masks. For every pangram letterset the points of all
+its 127 letter subsets are looked up at once with numpy; each bound and each
+centre's score is then a masked sum over those subsets.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+import numpy as np
+
+from client.spelling_bee import ALPHABET, MIN_WORD, Honeycomb
+
+# SUBSETS[k, i]: does subset k (1..127) of a letterset's 7 letters include letter i?
+_SUBSETS = ((np.arange(128)[:, None] >> np.arange(7)[None, :]) & 1).astype(bool)
+# The seed's letter_subsets use subsets of 2 to 7 letters (a word has two or more).
+_COUNTED = _SUBSETS.sum(axis=1) >= 2
+
+
+@dataclass(frozen=True)
+class SearchCounts:
+    """The counts the seed reports for a word list."""
+
+    valid_words: int
+    pangram_words: int
+    pangram_lettersets: int
+    candidate_honeycombs: int
+    honeycombs_examined: int
+
+
+_BIT = {letter: 1 << i for i, letter in enumerate(ALPHABET)}
+
+
+def points_table(words: list[str], allow_s: bool = False) -> tuple[dict[int, int], int, int]:
+    """Return (letterset mask -> total points, valid words, pangram words) in one pass.
+
+    Only valid Spelling Bee words count (client.spelling_bee rules); the table
+    keeps the lettersets in order of first appearance, as the seed's dict does.
+    """
+    allowed = frozenset(ALPHABET if allow_s else ALPHABET.replace("S", ""))
+    table: dict[int, int] = {}
+    get = table.get
+    valid = pangrams = 0
+    for word in words:
+        if len(word) < MIN_WORD:
+            continue
+        letters = set(word.upper())
+        if len(letters) > 7 or not letters <= allowed:
+            continue
+        key = 0
+        for letter in letters:
+            key |= _BIT[letter]
+        pangram = len(letters) == 7
+        # word_score, inlined: this loop is most of the search's time.
+        points = 1 if len(word) == MIN_WORD else len(word) + (7 if pangram else 0)
+        table[key] = get(key, 0) + points
+        valid += 1
+        pangrams += pangram
+    return table, valid, pangrams
+
+
+def top_honeycombs(
+    words: list[str], n: int = 1, allow_s: bool = False
+) -> tuple[list[tuple[int, Honeycomb]], SearchCounts]:
+    """Return the ``n`` best (score, honeycomb) pairs, best first, and the search counts.
+
+    ``words`` may be any word list: only its valid Spelling Bee words count.
+    Ties keep the order in which the search met them (the seed keeps the first).
+
+    Raises:
+        ValueError: ``n`` is less than 1.
+    """
+    if n < 1:
+        raise ValueError("n must be at least 1")
+    table, valid, pangram_words = points_table(words, allow_s)
+    pangram_sets = np.array([key for key in table if key.bit_count() == 7], dtype=np.int64)
+    keys = np.array(sorted(table), dtype=np.int64)
+    values = np.array([table[key] for key in keys.tolist()], dtype=np.int64)
+    # Each pangram letterset's 7 letter positions, lowest letter first (the seed's centre order).
+    present = (pangram_sets[:, None] >> np.arange(26)[None, :]) & 1
+    positions = np.nonzero(present)[1].reshape(-1, 7)
+    bits = np.left_shift(1, positions).astype(np.int64)
+    subset_masks = bits @ _SUBSETS.T.astype(np.int64)  # disjoint bits: the sum is the union
+    found = np.searchsorted(keys, subset_masks).clip(max=len(keys) - 1)
+    subset_points = np.where(keys[found] == subset_masks, values[found], 0) * _COUNTED
+    bounds = subset_points.sum(axis=1)
+    # by_center[l, i]: score of letterset l with its i-th letter as the centre.
+    by_center = subset_points @ _SUBSETS.astype(np.int64)
+    best: list[tuple[int, int, Honeycomb]] = []  # min-heap of (score, -order, honeycomb)
+    explored = order = 0
+    for index, bound in enumerate(bounds.tolist()):
+        if len(best) == n and bound <= best[0][0]:
+            continue
+        explored += 1
+        letters = "".join(ALPHABET[i] for i in positions[index].tolist())
+        for position, score in enumerate(by_center[index].tolist()):
+            order += 1
+            entry = (score, -order, Honeycomb(letters, letters[position]))
+            if len(best) < n:
+                heapq.heappush(best, entry)
+            elif score > best[0][0]:
+                heapq.heapreplace(best, entry)
+    ranked = [(score, honeycomb) for score, _, honeycomb in sorted(best, reverse=True)]
+    counts = SearchCounts(
+        valid_words=valid,
+        pangram_words=pangram_words,
+        pangram_lettersets=len(pangram_sets),
+        candidate_honeycombs=7 * len(pangram_sets),
+        honeycombs_examined=len(pangram_sets) + 7 * explored,
+    )
+    return ranked, counts

@@ -1,0 +1,165 @@
+"""Spelling Bee rules: honeycombs, valid words, scores, ranks and hint tables.
+
+A honeycomb is seven distinct letters, one of them the centre. A word counts
+for it when it has at least four letters, uses only the honeycomb's letters
+and contains the centre. A four-letter word scores 1, a longer word its
+length, and a *pangram* (all seven letters) 7 more. As in the seed, S is
+excluded unless allowed, and a valid honeycomb makes at least one pangram.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from client.errors import GuessworkError
+
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MIN_WORD = 4
+
+#: NYT ranks: the fraction of the puzzle's maximum score each one needs.
+RANKS: tuple[tuple[str, float], ...] = (
+    ("Beginner", 0.0),
+    ("Good Start", 0.02),
+    ("Moving Up", 0.05),
+    ("Good", 0.08),
+    ("Solid", 0.15),
+    ("Nice", 0.25),
+    ("Great", 0.40),
+    ("Amazing", 0.50),
+    ("Genius", 0.70),
+    ("Queen Bee", 1.0),
+)
+
+
+class InvalidHoneycombError(GuessworkError, ValueError):
+    """A honeycomb is not seven distinct allowed letters with its centre among them."""
+
+    reason = "INVALID_HONEYCOMB"
+
+
+def letterset(word: str) -> str:
+    """Return the distinct letters of ``word``, sorted (the seed's Letterset)."""
+    return "".join(sorted(set(word)))
+
+
+def is_valid_word(word: str, allow_s: bool = False) -> bool:
+    """Return True if ``word`` (upper case) can be a Spelling Bee word at all."""
+    return (
+        len(word) >= MIN_WORD
+        and word.isascii()
+        and word.isalpha()
+        and word.isupper()
+        and (allow_s or "S" not in word)
+        and len(set(word)) <= 7
+    )
+
+
+def is_pangram(word: str) -> bool:
+    """Return True if ``word`` uses seven distinct letters."""
+    return len(set(word)) == 7
+
+
+def word_score(word: str) -> int:
+    """Return a word's points: 1 for four letters, else its length, +7 for a pangram."""
+    return (1 if len(word) == MIN_WORD else len(word)) + (7 if is_pangram(word) else 0)
+
+
+def valid_words(words: Iterable[str], allow_s: bool = False) -> list[str]:
+    """Return the valid Spelling Bee words of ``words`` (upper-cased), in order."""
+    allowed = frozenset(ALPHABET if allow_s else ALPHABET.replace("S", ""))
+    kept = []
+    for word in words:
+        upper = word.upper()
+        if len(upper) >= MIN_WORD:
+            letters = set(upper)
+            if len(letters) <= 7 and letters <= allowed:
+                kept.append(upper)
+    return kept
+
+
+@dataclass(frozen=True, order=True)
+class Honeycomb:
+    """Seven distinct letters (sorted) and the centre letter."""
+
+    letters: str
+    center: str
+
+    def can_make(self, word: str) -> bool:
+        """Return True if ``word`` contains the centre and only honeycomb letters."""
+        return self.center in word and set(word) <= set(self.letters)
+
+
+def make_honeycomb(letters: str, center: str, allow_s: bool = False) -> Honeycomb:
+    """Return the honeycomb of ``letters`` (any order and case) and ``center``.
+
+    Raises:
+        InvalidHoneycombError: not 7 letters, a repeated letter, a non-letter,
+            a centre not among the letters, or an S when S is excluded.
+    """
+    upper, middle = letters.strip().upper(), center.strip().upper()
+    if not upper.isascii() or not upper.isalpha():
+        raise InvalidHoneycombError(f"honeycomb {letters!r} must be letters A-Z only")
+    if len(upper) != 7:
+        raise InvalidHoneycombError(f"a honeycomb has 7 letters, not {len(upper)} ({upper})")
+    repeated = sorted(letter for letter, n in Counter(upper).items() if n > 1)
+    if repeated:
+        raise InvalidHoneycombError(f"honeycomb {upper} repeats {', '.join(repeated)}")
+    if len(middle) != 1 or middle not in upper:
+        raise InvalidHoneycombError(f"the centre {center!r} must be one of the letters {upper}")
+    if "S" in upper and not allow_s:
+        raise InvalidHoneycombError(f"honeycomb {upper} has an S, which is excluded (allow S)")
+    return Honeycomb(letterset(upper), middle)
+
+
+def rank_thresholds(maximum: int) -> dict[str, int]:
+    """Return rank name -> points needed, for a puzzle worth ``maximum`` points."""
+    return {name: round(fraction * maximum) for name, fraction in RANKS}
+
+
+@dataclass(frozen=True)
+class HoneycombScore:
+    """Everything a honeycomb makes from a word list."""
+
+    honeycomb: Honeycomb
+    score: int
+    words: tuple[str, ...]
+    pangrams: tuple[str, ...]
+    #: letterset -> the words with exactly those letters, as the seed's report groups them.
+    groups: dict[str, tuple[str, ...]] = field(repr=False)
+
+    @property
+    def ranks(self) -> dict[str, int]:
+        """Return the NYT rank thresholds in points."""
+        return rank_thresholds(self.score)
+
+
+def score_honeycomb(honeycomb: Honeycomb, words: Iterable[str]) -> HoneycombScore:
+    """Return the score, words, pangrams and letterset groups of ``honeycomb``."""
+    made = sorted(word for word in words if honeycomb.can_make(word))
+    groups: dict[str, list[str]] = defaultdict(list)
+    for word in made:
+        groups[letterset(word)].append(word)
+    return HoneycombScore(
+        honeycomb=honeycomb,
+        score=sum(map(word_score, made)),
+        words=tuple(made),
+        pangrams=tuple(word for word in made if is_pangram(word)),
+        groups={key: tuple(group) for key, group in sorted(groups.items())},
+    )
+
+
+def hints(result: HoneycombScore) -> dict[str, dict[str, dict[str, int]] | dict[str, int]]:
+    """Return the hint tables players use: words by first letter and length, and
+    the counts of each two-letter start."""
+    grid: dict[str, dict[str, int]] = defaultdict(dict)
+    for word in result.words:
+        row = grid[word[0]]
+        row[str(len(word))] = row.get(str(len(word)), 0) + 1
+    starts = Counter(word[:2] for word in result.words)
+    return {
+        "grid": {letter: dict(sorted(row.items(), key=lambda kv: int(kv[0])))
+                 for letter, row in sorted(grid.items())},
+        "two_letter": dict(sorted(starts.items())),
+    }  # fmt: skip
