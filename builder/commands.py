@@ -24,7 +24,16 @@ from builder.evaluate import (
 )
 from builder.policies import DEFAULT_SPECS, PolicySpec, build_policy, load_list
 from builder.progress import Progress
-from builder.store import StoredPolicy, catalog_path, export_bytes, merged, publish_catalog
+from builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
+from builder.store import (
+    StoredBeeTable,
+    StoredPolicy,
+    catalog_path,
+    export_bytes,
+    kept_bee_tables,
+    merged,
+    publish_catalog,
+)
 from builder.verify import verify_policy
 from builder.wordlists import SHIPPED, WordList, shipped_words
 from client.catalog import Catalog, open_catalog, open_policy_file
@@ -190,7 +199,7 @@ def build(args: argparse.Namespace) -> Outcome:
         stored, seconds = _stored(spec, progress)
     finally:
         progress.close()
-    path = publish_catalog(args.catalog, merged(catalog, [stored]))
+    path = publish_catalog(args.catalog, merged(catalog, [stored]), kept_bee_tables(catalog))
     info = {
         "name": stored.data.name,
         "catalog": str(path),
@@ -216,9 +225,12 @@ def build_all(args: argparse.Namespace) -> Outcome:
         if not args.quiet:
             done = f"[{number}/{len(DEFAULT_SPECS)}] {stored.data.name} {seconds:.2f} s"
             print(done, file=sys.stderr)
-    path = publish_catalog(args.catalog, stored_policies)
+    bees = [StoredBeeTable(*build_bee_table(name, allow_s)) for name, allow_s in DEFAULT_BEE_TABLES]
+    if not args.quiet:
+        print(f"honeycomb tables: {', '.join(bee.table.key for bee in bees)}", file=sys.stderr)
+    path = publish_catalog(args.catalog, stored_policies, bees)
     lines = [f"{row['name']:<48} {row['seconds']:>8.2f} s" for row in rows]
-    lines.append(f"published {len(rows)} policies to {path}")
+    lines.append(f"published {len(rows)} policies and {len(bees)} honeycomb tables to {path}")
     return Outcome({"catalog": str(path), "policies": rows}, lines)
 
 
@@ -272,7 +284,8 @@ def import_policy(args: argparse.Namespace) -> Outcome:
         if faults:
             raise PolicyFormatError(f"{args.file}: policy {policy.name!r}: {faults[0]}")
         catalog = _existing_catalog(args.catalog)
-        path = publish_catalog(args.catalog, merged(catalog, [StoredPolicy.from_policy(policy)]))
+        additions = [StoredPolicy.from_policy(policy)]
+        path = publish_catalog(args.catalog, merged(catalog, additions), kept_bee_tables(catalog))
     return Outcome({"name": policy.name, "catalog": str(path)},
                    [f"imported {policy.name} into {path}"])  # fmt: skip
 

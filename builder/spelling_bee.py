@@ -23,7 +23,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from client.spelling_bee import ALPHABET, MIN_WORD, Honeycomb
+from builder.wordlists import SHIPPED, shipped_words
+from client.spelling_bee import (
+    ALPHABET,
+    MIN_WORD,
+    BeeTable,
+    Honeycomb,
+    score_honeycomb,
+    valid_words,
+)
 
 # SUBSETS[k, i]: does subset k (1..127) of a letterset's 7 letters include letter i?
 _SUBSETS = ((np.arange(128)[:, None] >> np.arange(7)[None, :]) & 1).astype(bool)
@@ -123,3 +131,35 @@ def top_honeycombs(
         honeycombs_examined=len(pangram_sets) + 7 * explored,
     )
     return ranked, counts
+
+
+#: The shipped catalog's honeycomb tables: (word list, allow S).
+DEFAULT_BEE_TABLES = (("enable1", False), ("enable1", True))
+#: How many top honeycombs each stored table keeps.
+DEFAULT_TOP = 50
+
+
+def build_bee_table(
+    list_name: str, allow_s: bool, n: int = DEFAULT_TOP
+) -> tuple[BeeTable, tuple[str, ...]]:
+    """Return the top-``n`` honeycomb table of a shipped word list, and the list's words.
+
+    Raises:
+        WordListError: unknown list name.
+    """
+    words = shipped_words(list_name)
+    top, counts = top_honeycombs(list(words), n, allow_s)
+    valid = valid_words(words, allow_s)
+    rows = []
+    for score, honeycomb in top:
+        result = score_honeycomb(honeycomb, valid)
+        rows.append({"letters": honeycomb.letters, "center": honeycomb.center, "score": score,
+                     "words": len(result.words), "pangrams": len(result.pangrams)})  # fmt: skip
+    table = BeeTable(
+        list_name=list_name,
+        list_sha256=SHIPPED[list_name].sha256,
+        allow_s=allow_s,
+        counts=dict(counts.__dict__),
+        top=tuple(rows),
+    )
+    return table, words

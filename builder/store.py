@@ -22,9 +22,11 @@ from client.catalog import (
     APPLICATION_ID,
     SCHEMA_VERSION,
     Catalog,
+    honeycombs_table,
     manifest_text,
     meta_table,
     metadata,
+    payload_sha256,
     policies_table,
     seal,
     summary_columns,
@@ -33,6 +35,7 @@ from client.catalog import (
 from client.errors import PolicyError
 from client.policy_format import PolicyData, content_hash, encode_core, encode_file, encode_words
 from client.probe import Policy
+from client.spelling_bee import BeeTable
 
 
 class CatalogWriteError(PolicyError):
@@ -75,6 +78,24 @@ class StoredPolicy:
         return cls(policy.core, data, words)
 
 
+@dataclass(frozen=True)
+class StoredBeeTable:
+    """A top-honeycomb table ready to store, with the words of its list."""
+
+    table: BeeTable
+    words: tuple[str, ...]
+
+
+def kept_bee_tables(catalog: Catalog | None) -> list[StoredBeeTable]:
+    """Return a catalog's honeycomb tables, to carry over into a new publish."""
+    if catalog is None:
+        return []
+    return [
+        StoredBeeTable(table, catalog.word_lists[table.list_sha256][1])
+        for table in catalog.bee_tables.values()
+    ]
+
+
 def catalog_path(location: str) -> Path:
     """Return the file path of a SQLite catalog location (path or sqlite:/// URL).
 
@@ -90,15 +111,18 @@ def catalog_path(location: str) -> Path:
     return Path(location)
 
 
-def _write_database(path: Path, policies: list[StoredPolicy]) -> None:
+def _write_database(path: Path, policies: list[StoredPolicy], bees: list[StoredBeeTable]) -> None:
     """Write a complete catalog into the new file ``path``."""
     wordlists: dict[str, tuple[str, tuple[str, ...]]] = {}
     for policy in sorted(policies, key=lambda p: p.data.name):
         for sha, (name, words) in sorted(policy.words.items()):
             wordlists.setdefault(sha, (name, words))
+    for bee in sorted(bees, key=lambda b: b.table.key):
+        wordlists.setdefault(bee.table.list_sha256, (bee.table.list_name, bee.words))
     manifest = manifest_text(
         {p.data.name: p.content_hash for p in policies},
         {sha: len(words) for sha, (_, words) in wordlists.items()},
+        {bee.table.key: payload_sha256(bee.table.payload()) for bee in bees},
     )
     manifest_sha256 = hashlib.sha256(manifest.encode()).hexdigest()
     engine = sa.create_engine(f"sqlite+pysqlite:///{path}", poolclass=sa.pool.NullPool)
@@ -131,6 +155,14 @@ def _write_database(path: Path, policies: list[StoredPolicy]) -> None:
             ]
             if rows:
                 connection.execute(policies_table.insert(), rows)
+            honeycomb_rows = [
+                {"key": bee.table.key, "list_name": bee.table.list_name,
+                 "list_sha256": bee.table.list_sha256, "allow_s": int(bee.table.allow_s),
+                 "payload": bee.table.payload()}
+                for bee in sorted(bees, key=lambda b: b.table.key)
+            ]  # fmt: skip
+            if honeycomb_rows:
+                connection.execute(honeycombs_table.insert(), honeycomb_rows)
         with engine.connect() as connection:
             connection.exec_driver_sql("VACUUM")
     finally:
@@ -164,8 +196,10 @@ def _fsync(path: Path) -> None:
         os.close(descriptor)
 
 
-def publish_catalog(location: str, policies: Iterable[StoredPolicy]) -> Path:
-    """Write ``policies`` as the whole catalog at ``location``, atomically.
+def publish_catalog(
+    location: str, policies: Iterable[StoredPolicy], bees: Iterable[StoredBeeTable] = ()
+) -> Path:
+    """Write ``policies`` and honeycomb tables as the whole catalog at ``location``, atomically.
 
     Returns the catalog's path.
 
@@ -173,7 +207,7 @@ def publish_catalog(location: str, policies: Iterable[StoredPolicy]) -> Path:
         CatalogWriteError: not a SQLite location, or the file cannot be written.
     """
     path = catalog_path(location)
-    items = list(policies)
+    items, bee_items = list(policies), list(bees)
     names = [p.data.name for p in items]
     if len(set(names)) != len(names):
         raise CatalogWriteError(f"{location}: two policies share a name")
@@ -182,7 +216,7 @@ def publish_catalog(location: str, policies: Iterable[StoredPolicy]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         _remove_stale_temporaries(path)
         temporary.unlink(missing_ok=True)
-        _write_database(temporary, items)
+        _write_database(temporary, items, bee_items)
         with temporary.open("r+b") as handle:
             handle.seek(0, os.SEEK_END)
             handle.write(seal(temporary.read_bytes()))

@@ -1,6 +1,6 @@
 """The policy catalog: one SQLite file (any SQLAlchemy URL) of word lists and policies.
 
-Tables (schema version 1):
+Tables (schema version 2):
 
 The SQLite header's application id is ``GWPC`` (0x47575043) and its user
 version the schema version; both are checked before anything else.
@@ -14,7 +14,11 @@ version the schema version; both are checked before anything else.
   the summary columns repeat what the blob (the policy core, see
   client.policy_format) says, for queries; the blob is authoritative.
 
-Later issues add tables (Spelling Bee, Guess My Word) and bump the version.
+* ``honeycombs(key, list_name, list_sha256, allow_s, payload)``: a word
+  list's top Spelling Bee honeycombs and search counts, as canonical JSON
+  (client.spelling_bee.BeeTable), whose SHA-256 the manifest lists.
+
+Later issues add tables (Guess My Word) and bump the version.
 
 Opening verifies everything, because SQLite's own integrity check does not
 notice a flipped byte inside stored data: the file's seal (a trailer holding
@@ -38,7 +42,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import SQLAlchemyError
 
-from client.errors import PolicyFormatError, PolicyNotFoundError
+from client.errors import PolicyFormatError, PolicyNotFoundError, WordListNotFoundError
 from client.policy_format import (
     ListRef,
     PolicyData,
@@ -49,8 +53,9 @@ from client.policy_format import (
     read_file_bytes,
 )
 from client.probe import Policy, PolicyInfo
+from client.spelling_bee import BeeTable
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: SQLite header "application id" of a Guesswork catalog ("GWPC"): the file's magic.
 APPLICATION_ID = 0x47575043
 #: A catalog file ends with this and the SHA-256 of every byte before it.
@@ -94,6 +99,17 @@ policies_table = sa.Table(
 )
 
 
+honeycombs_table = sa.Table(
+    "honeycombs",
+    metadata,
+    sa.Column("key", sa.String, primary_key=True),
+    sa.Column("list_name", sa.String, nullable=False),
+    sa.Column("list_sha256", sa.String(64), nullable=False),
+    sa.Column("allow_s", sa.Integer, nullable=False),
+    sa.Column("payload", sa.Text, nullable=False),
+)
+
+
 def default_catalog() -> str:
     """Return the catalog used when none is named: $GUESSWORK_CATALOG or the shipped one."""
     return os.environ.get("GUESSWORK_CATALOG") or str(SHIPPED_CATALOG)
@@ -118,13 +134,26 @@ def summary_columns(policy: PolicyData, hash_hex: str) -> dict[str, Any]:
     }
 
 
-def manifest_text(policies: dict[str, str], wordlists: dict[str, int]) -> str:
-    """Return the canonical manifest JSON for policy hashes and word-list counts."""
+def manifest_text(
+    policies: dict[str, str], wordlists: dict[str, int], honeycombs: dict[str, str]
+) -> str:
+    """Return the canonical manifest JSON: policy hashes, word-list counts, and
+    honeycomb-table payload hashes."""
     return json.dumps(
-        {"schema_version": SCHEMA_VERSION, "policies": policies, "wordlists": wordlists},
+        {
+            "schema_version": SCHEMA_VERSION,
+            "policies": policies,
+            "wordlists": wordlists,
+            "honeycombs": honeycombs,
+        },
         sort_keys=True,
         separators=(",", ":"),
     )
+
+
+def payload_sha256(payload: str) -> str:
+    """Return the SHA-256 (hex) of a honeycomb table's payload."""
+    return hashlib.sha256(payload.encode()).hexdigest()
 
 
 class Catalog:
@@ -134,9 +163,37 @@ class Catalog:
     database again, so a Catalog may be shared between threads.
     """
 
-    def __init__(self, location: str, policies: dict[str, Policy]) -> None:
+    def __init__(
+        self,
+        location: str,
+        policies: dict[str, Policy],
+        word_lists: dict[str, tuple[str, tuple[str, ...]]] | None = None,
+        bee_tables: dict[str, BeeTable] | None = None,
+    ) -> None:
         self.location = location
         self._policies = policies
+        #: sha256 -> (name, words) of every stored word list.
+        self.word_lists = word_lists or {}
+        #: key (e.g. "enable1/no-s") -> the stored top-honeycomb table.
+        self.bee_tables = bee_tables or {}
+
+    def words(self, name: str) -> tuple[str, ...]:
+        """Return the stored word list called ``name``.
+
+        Raises:
+            WordListNotFoundError: the catalog has no list of that name.
+        """
+        for list_name, words in self.word_lists.values():
+            if list_name == name:
+                return words
+        names = sorted({list_name for list_name, _ in self.word_lists.values()})
+        raise WordListNotFoundError(
+            f"no word list {name!r} in {self.location}; it has: {', '.join(names)}"
+        )
+
+    def bee_table(self, name: str, allow_s: bool) -> BeeTable | None:
+        """Return the stored top-honeycomb table of list ``name``, if there is one."""
+        return self.bee_tables.get(f"{name}/{'s' if allow_s else 'no-s'}")
 
     def __enter__(self) -> Catalog:
         return self
@@ -227,8 +284,8 @@ def _engine_url(location: str) -> str:
     return f"sqlite+pysqlite:///file:{path}?mode=ro&uri=true"
 
 
-def _read_tables(location: str) -> tuple[dict[str, str], list[Any], list[Any]]:
-    """Return (meta, word-list rows, policy rows) from the database."""
+def _read_tables(location: str) -> tuple[dict[str, str], list[Any], list[Any], list[Any]]:
+    """Return (meta, word-list rows, policy rows, honeycomb rows) from the database."""
     engine = sa.create_engine(_engine_url(location), poolclass=sa.pool.NullPool)
     try:
         with engine.connect() as connection:
@@ -249,14 +306,15 @@ def _read_tables(location: str) -> tuple[dict[str, str], list[Any], list[Any]]:
             meta = {str(row.key): row.value for row in connection.execute(sa.select(meta_table))}
             wordlists = list(connection.execute(sa.select(wordlists_table)))
             policies = list(connection.execute(sa.select(policies_table)))
-    except SQLAlchemyError as error:
-        reason = str(getattr(error, "orig", error)).splitlines()[0]
+            honeycombs = list(connection.execute(sa.select(honeycombs_table)))
+    except (SQLAlchemyError, UnicodeDecodeError) as error:
+        reason = (str(getattr(error, "orig", error)).splitlines() or ["unreadable"])[0]
         raise PolicyFormatError(
             f"{location}: not a readable Guesswork catalog ({reason})"
         ) from None
     finally:
         engine.dispose()
-    return meta, wordlists, policies
+    return meta, wordlists, policies, honeycombs
 
 
 def _check_manifest(location: str, meta: dict[str, str]) -> dict[str, Any]:
@@ -273,6 +331,7 @@ def _check_manifest(location: str, meta: dict[str, str]) -> dict[str, Any]:
             manifest["schema_version"] == SCHEMA_VERSION
             and isinstance(manifest["policies"], dict)
             and isinstance(manifest["wordlists"], dict)
+            and isinstance(manifest["honeycombs"], dict)
         )
     except (ValueError, KeyError, TypeError):
         valid = False
@@ -290,15 +349,17 @@ def open_catalog(location: str | Path | None = None) -> Catalog:
             schema version, or fails any check (named in the message).
     """
     where = str(location) if location is not None else default_catalog()
-    meta, wordlist_rows, policy_rows = _read_tables(where)
+    meta, wordlist_rows, policy_rows, honeycomb_rows = _read_tables(where)
     manifest = _check_manifest(where, meta)
     words: dict[str, tuple[str, ...]] = {}
+    names: dict[str, str] = {}
     for row in wordlist_rows:
         _check_types(where, row, {"sha256": str, "name": str, "count": int, "words": bytes})
         ref = ListRef(row.name, row.sha256, row.count)
         if manifest["wordlists"].get(row.sha256) != row.count:
             raise PolicyFormatError(f"{where}: word list {row.name!r} is not in the manifest")
         words[row.sha256] = decode_words(row.words, ref, where)
+        names[row.sha256] = row.name
     if len(words) != len(manifest["wordlists"]):
         raise PolicyFormatError(f"{where}: word lists are missing")
     policies: dict[str, Policy] = {}
@@ -315,7 +376,35 @@ def open_catalog(location: str | Path | None = None) -> Catalog:
         policies[row.name] = _make_policy(data, row.blob, hash_hex, words, label)
     if len(policies) != len(manifest["policies"]):
         raise PolicyFormatError(f"{where}: policies listed in the manifest are missing")
-    return Catalog(where, policies)
+    tables = _bee_tables(where, honeycomb_rows, manifest, names)
+    word_lists = {sha: (names[sha], listed) for sha, listed in words.items()}
+    return Catalog(where, policies, word_lists, tables)
+
+
+def _bee_tables(
+    where: str, rows: list[Any], manifest: dict[str, Any], names: dict[str, str]
+) -> dict[str, BeeTable]:
+    """Return the verified honeycomb tables."""
+    tables: dict[str, BeeTable] = {}
+    for row in rows:
+        _check_types(where, row, {"key": str, "list_name": str, "list_sha256": str,
+                                  "allow_s": int, "payload": str})  # fmt: skip
+        if manifest["honeycombs"].get(row.key) != payload_sha256(row.payload):
+            raise PolicyFormatError(f"{where}: honeycomb table {row.key!r} fails its checksum")
+        if names.get(row.list_sha256) != row.list_name:
+            raise PolicyFormatError(f"{where}: honeycomb table {row.key!r} lacks its word list")
+        try:
+            table = BeeTable.from_payload(
+                row.list_name, row.list_sha256, bool(row.allow_s), row.payload
+            )
+        except (ValueError, KeyError, TypeError):
+            raise PolicyFormatError(f"{where}: honeycomb table {row.key!r} is malformed") from None
+        if table.key != row.key:
+            raise PolicyFormatError(f"{where}: honeycomb table {row.key!r} has the wrong key")
+        tables[row.key] = table
+    if len(tables) != len(manifest["honeycombs"]):
+        raise PolicyFormatError(f"{where}: honeycomb tables listed in the manifest are missing")
+    return tables
 
 
 def _check_types(where: str, row: Any, columns: dict[str, type]) -> None:

@@ -3,6 +3,8 @@
     guesswork suggest --policy NAME --history "RAISE:.Y...,CLOUT:G...." [--json]
     guesswork play --policy NAME          # an interactive helper
     guesswork policies [--json]
+    guesswork bee top [--words enable1] [--allow-s] [-n N] [--json]
+    guesswork bee score --letters AEGINRT --center R [--json]     (also: bee hints)
 
 Each works against a service (``--server HOST:PORT``) or directly on a
 catalog or policy file (``--store PATH``, default: the shipped catalog), with
@@ -42,6 +44,12 @@ class Backend(Protocol):
 
     def policies(self) -> list[dict[str, Any]]: ...
 
+    def bee_top(self, word_list: str, allow_s: bool, count: int) -> list[dict[str, Any]]: ...
+
+    def bee_score(
+        self, letters: str, center: str, word_list: str, allow_s: bool
+    ) -> dict[str, Any]: ...
+
 
 class RemoteBackend:
     """Answers from a running service."""
@@ -63,23 +71,48 @@ class RemoteBackend:
             for p in self._client.list_policies()
         ]  # fmt: skip
 
+    def bee_top(self, word_list: str, allow_s: bool, count: int) -> list[dict[str, Any]]:
+        return self._client.top_honeycombs(word_list, allow_s, count)[0]
+
+    def bee_score(self, letters: str, center: str, word_list: str, allow_s: bool) -> dict[str, Any]:
+        return self._client.score_honeycomb(letters, center, word_list, allow_s)
+
 
 class LocalBackend:
     """Answers from a catalog or policy file, computing off-tree answers in process."""
 
     def __init__(self, path: str | None) -> None:
         from client.catalog import default_catalog, open_catalog, open_policy_file
+        from service.bee import BeeEngine
         from service.engine import Engine  # the deliberate exception: see the module docstring
 
         location = path or default_catalog()
         opener = open_policy_file if _is_policy_file(location) else open_catalog
         self._engine = Engine(opener(location))
+        self._bee = BeeEngine(self._engine.catalog)
 
     def suggest(self, policy: str, history: History, alternatives: int) -> Suggestion:
         return self._engine.policy(policy).suggest(history, alternatives)
 
     def policies(self) -> list[dict[str, Any]]:
         return [info.to_json() for info in self._engine.catalog.list()]
+
+    def bee_top(self, word_list: str, allow_s: bool, count: int) -> list[dict[str, Any]]:
+        return [dict(row) for row in self._bee.top(word_list, allow_s, count).top]
+
+    def bee_score(self, letters: str, center: str, word_list: str, allow_s: bool) -> dict[str, Any]:
+        from client.spelling_bee import hints
+
+        result = self._bee.score(letters, center, word_list, allow_s)
+        return {
+            "letters": result.honeycomb.letters,
+            "center": result.honeycomb.center,
+            "score": result.score,
+            "words": list(result.words),
+            "pangrams": list(result.pangrams),
+            "ranks": result.ranks,
+            "hints": hints(result).to_json(),
+        }
 
 
 def _is_policy_file(path: str) -> bool:
@@ -128,6 +161,47 @@ def _policies(backend: Backend, args: argparse.Namespace) -> int:
         for row in rows:
             print(f"{row['name']:<48} {row['count']:>5} targets  mean {row['mean']:.2f} "
                   f"worst {row['worst']}")  # fmt: skip
+    return 0
+
+
+def _bee(backend: Backend, args: argparse.Namespace) -> int:
+    if args.bee_command == "top":
+        rows = backend.bee_top(args.words, args.allow_s, args.n)
+        if args.json:
+            print(json.dumps(rows, indent=2))
+        else:
+            for row in rows:
+                print(f"{row['letters']}/{row['center']}  {row['score']:>6} points  "
+                      f"{row['words']:>5} words  {row['pangrams']:>3} pangrams")  # fmt: skip
+        return 0
+    result = backend.bee_score(args.letters, args.center, args.words, args.allow_s)
+    if args.bee_command == "hints":
+        hints = result["hints"]
+        if args.json:
+            print(json.dumps(hints, indent=2))
+        else:
+            lengths = sorted({int(n) for row in hints["grid"].values() for n in row})
+            print("     " + "".join(f"{n:>4}" for n in lengths) + "   all")
+            for letter, row in hints["grid"].items():
+                cells = "".join(f"{row.get(str(n), '-'):>4}" for n in lengths)
+                print(f"  {letter}: {cells}  {sum(row.values()):>4}")
+            print("  " + "  ".join(f"{start}-{n}" for start, n in hints["two_letter"].items()))
+        return 0
+    summary = {
+        "letters": result["letters"],
+        "center": result["center"],
+        "score": result["score"],
+        "words": len(result["words"]),
+        "pangrams": len(result["pangrams"]),
+        "ranks": result["ranks"],
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(f"{summary['letters']}/{summary['center']}: {summary['score']} points, "
+              f"{summary['words']} words, {summary['pangrams']} pangrams "
+              f"({', '.join(result['pangrams'])})")  # fmt: skip
+        print("ranks: " + ", ".join(f"{name} {points}" for name, points in result["ranks"].items()))
     return 0
 
 
@@ -204,6 +278,29 @@ def build_parser() -> argparse.ArgumentParser:
     interactive.add_argument("--policy", default="wordle-2309-normal-neg-entropy")
     policies = command("policies", "list the policies")
     policies.add_argument("--json", action="store_true", help="print a JSON array")
+    bee = sub.add_parser("bee", help="Spelling Bee: top honeycombs, scores and hints")
+    bee_sub = bee.add_subparsers(dest="bee_command", required=True, parser_class=Parser)
+    bee_commands = {
+        "top": "the best honeycombs of a word list",
+        "score": "a honeycomb's score, words, pangrams and ranks",
+        "hints": "a honeycomb's hint grid and two-letter starts",
+    }
+    for name, help_text in bee_commands.items():
+        sub_bee = bee_sub.add_parser(name, help=help_text, description=help_text)
+        where = sub_bee.add_mutually_exclusive_group()
+        where.add_argument("--server", help="HOST:PORT of a running guesswork-serve")
+        where.add_argument("--store", help="catalog file (default: the shipped catalog)")
+        sub_bee.add_argument("--timeout", type=float, default=5.0, help="seconds per call")
+        sub_bee.add_argument("--words", default="enable1", help="word list name (default enable1)")
+        sub_bee.add_argument(
+            "--allow-s", action="store_true", help="allow S in words and honeycombs"
+        )
+        sub_bee.add_argument("--json", action="store_true", help="print JSON")
+        if name == "top":
+            sub_bee.add_argument("-n", type=int, default=10, help="how many (default 10)")
+        else:
+            sub_bee.add_argument("--letters", required=True, help="the seven letters")
+            sub_bee.add_argument("--center", required=True, help="the centre letter")
     return parser
 
 
@@ -216,6 +313,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         )
         if args.command == "suggest":
             status = _suggest(backend, args)
+        elif args.command == "bee":
+            status = _bee(backend, args)
         elif args.command == "policies":
             status = _policies(backend, args)
         else:

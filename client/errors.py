@@ -96,6 +96,21 @@ class PolicyFormatError(PolicyError):
     reason = "BAD_POLICY_DATA"
 
 
+class InvalidHoneycombError(GuessworkError, ValueError):
+    """A honeycomb is not seven distinct allowed letters with its centre among them."""
+
+    reason = "INVALID_HONEYCOMB"
+
+
+class WordListNotFoundError(GuessworkError, KeyError):
+    """No word list of that name is stored in the catalog."""
+
+    reason = "WORD_LIST_NOT_FOUND"
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 class HistoryTooLongError(GuessworkError, ValueError):
     """A history has more turns than any game of the policy can last."""
 

@@ -147,6 +147,53 @@ class RemoteClient:
         )
         return response.reply, response.reply_code, response.remaining, response.solved
 
+    def top_honeycombs(
+        self, word_list: str = "enable1", allow_s: bool = False, count: int = 10
+    ) -> tuple[list[dict[str, Any]], dict[str, int]]:
+        """Return (top honeycombs best first, search counts) for a stored word list.
+
+        Each honeycomb is ``{"letters", "center", "score", "words", "pangrams"}``.
+        """
+        response = self._call(
+            "TopHoneycombs",
+            pb.TopHoneycombsRequest(word_list=word_list, allow_s=allow_s, count=count),
+        )
+        rows = [
+            {"letters": h.letters, "center": h.center, "score": h.score, "words": h.words,
+             "pangrams": h.pangrams}
+            for h in response.honeycombs
+        ]  # fmt: skip
+        counts = {field.name: value for field, value in response.counts.ListFields()}
+        return rows, counts
+
+    def score_honeycomb(
+        self, letters: str, center: str, word_list: str = "enable1", allow_s: bool = False
+    ) -> dict[str, Any]:
+        """Return a honeycomb's score, word and pangram lists, rank thresholds and hints.
+
+        Raises:
+            InvalidHoneycombError: bad letters or centre.
+            WordListNotFoundError: the service has no such list.
+        """
+        response = self._call(
+            "ScoreHoneycomb",
+            pb.ScoreHoneycombRequest(
+                letters=letters, center=center, word_list=word_list, allow_s=allow_s
+            ),
+        )
+        grid: dict[str, dict[str, int]] = {}
+        for cell in response.grid:
+            grid.setdefault(cell.letter, {})[str(cell.length)] = cell.count
+        return {
+            "letters": response.honeycomb.letters,
+            "center": response.honeycomb.center,
+            "score": response.honeycomb.score,
+            "words": list(response.words),
+            "pangrams": list(response.pangrams),
+            "ranks": {rank.name: rank.points for rank in response.ranks},
+            "hints": {"grid": grid, "two_letter": dict(sorted(response.two_letter_starts.items()))},
+        }
+
     def ping(self) -> None:
         """Do a no-op call (raises ServiceUnavailableError if the service is unreachable)."""
         self._call("Ping", pb.PingRequest())

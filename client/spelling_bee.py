@@ -9,11 +9,12 @@ excluded unless allowed, and a valid honeycomb makes at least one pangram.
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from client.errors import GuessworkError
+from client.errors import InvalidHoneycombError
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MIN_WORD = 4
@@ -31,12 +32,6 @@ RANKS: tuple[tuple[str, float], ...] = (
     ("Genius", 0.70),
     ("Queen Bee", 1.0),
 )
-
-
-class InvalidHoneycombError(GuessworkError, ValueError):
-    """A honeycomb is not seven distinct allowed letters with its centre among them."""
-
-    reason = "INVALID_HONEYCOMB"
 
 
 def letterset(word: str) -> str:
@@ -150,16 +145,82 @@ def score_honeycomb(honeycomb: Honeycomb, words: Iterable[str]) -> HoneycombScor
     )
 
 
-def hints(result: HoneycombScore) -> dict[str, dict[str, dict[str, int]] | dict[str, int]]:
-    """Return the hint tables players use: words by first letter and length, and
-    the counts of each two-letter start."""
-    grid: dict[str, dict[str, int]] = defaultdict(dict)
+@dataclass(frozen=True)
+class Hints:
+    """The hint tables players use for a honeycomb."""
+
+    #: first letter -> word length -> number of words.
+    grid: dict[str, dict[int, int]]
+    #: two-letter start -> number of words.
+    two_letter: dict[str, int]
+
+    def to_json(self) -> dict[str, dict[str, dict[str, int]] | dict[str, int]]:
+        """Return the tables as JSON-ready values (lengths as strings)."""
+        return {
+            "grid": {
+                letter: {str(n): c for n, c in row.items()} for letter, row in self.grid.items()
+            },
+            "two_letter": dict(self.two_letter),
+        }
+
+
+def hints(result: HoneycombScore) -> Hints:
+    """Return the hint tables: words by first letter and length, and two-letter starts."""
+    grid: dict[str, dict[int, int]] = defaultdict(dict)
     for word in result.words:
         row = grid[word[0]]
-        row[str(len(word))] = row.get(str(len(word)), 0) + 1
+        row[len(word)] = row.get(len(word), 0) + 1
     starts = Counter(word[:2] for word in result.words)
-    return {
-        "grid": {letter: dict(sorted(row.items(), key=lambda kv: int(kv[0])))
-                 for letter, row in sorted(grid.items())},
-        "two_letter": dict(sorted(starts.items())),
-    }  # fmt: skip
+    return Hints(
+        grid={letter: dict(sorted(row.items())) for letter, row in sorted(grid.items())},
+        two_letter=dict(sorted(starts.items())),
+    )
+
+
+@dataclass(frozen=True)
+class BeeTable:
+    """A stored table of a word list's top honeycombs, with the search's counts.
+
+    ``top`` holds, best first, ``{"letters", "center", "score", "words",
+    "pangrams"}`` (word and pangram counts).
+    """
+
+    list_name: str
+    list_sha256: str
+    allow_s: bool
+    counts: dict[str, int]
+    top: tuple[dict[str, object], ...]
+
+    @property
+    def key(self) -> str:
+        """Return the table's catalog key, e.g. ``enable1/no-s``."""
+        return f"{self.list_name}/{'s' if self.allow_s else 'no-s'}"
+
+    def payload(self) -> str:
+        """Return the canonical JSON stored in the catalog."""
+        return json.dumps(
+            {"counts": self.counts, "top": list(self.top)}, sort_keys=True, separators=(",", ":")
+        )
+
+    @classmethod
+    def from_payload(
+        cls, list_name: str, list_sha256: str, allow_s: bool, payload: str
+    ) -> BeeTable:
+        """Return the table stored as ``payload``.
+
+        Raises:
+            ValueError: the payload is not a table (JSON or shape).
+        """
+        data = json.loads(payload)
+        top = data["top"]
+        fields = {"letters": str, "center": str, "score": int, "words": int, "pangrams": int}
+        if (
+            not isinstance(data["counts"], dict)
+            or not isinstance(top, list)
+            or not all(
+                isinstance(row, dict) and all(isinstance(row.get(k), t) for k, t in fields.items())
+                for row in top
+            )
+        ):
+            raise ValueError("malformed honeycomb table")
+        return cls(list_name, list_sha256, allow_s, dict(data["counts"]), tuple(top))

@@ -21,6 +21,7 @@ from client.errors import (
     GameOverError,
     GuessworkError,
     HistoryTooLongError,
+    InvalidHoneycombError,
     InvalidReplyError,
     InvalidWordError,
     PolicyFormatError,
@@ -30,6 +31,7 @@ from client.errors import (
     TooManyCallsError,
     UnknownGameError,
     UnknownWordError,
+    WordListNotFoundError,
 )
 
 DOMAIN = "guesswork.v1"
@@ -39,6 +41,8 @@ log = logging.getLogger("guesswork.service")
 STATUS_TABLE: tuple[tuple[type[BaseException], grpc.StatusCode, int], ...] = (
     (PolicyNotFoundError, grpc.StatusCode.NOT_FOUND, logging.INFO),
     (UnknownGameError, grpc.StatusCode.NOT_FOUND, logging.INFO),
+    (WordListNotFoundError, grpc.StatusCode.NOT_FOUND, logging.INFO),
+    (InvalidHoneycombError, grpc.StatusCode.INVALID_ARGUMENT, logging.INFO),
     (InvalidReplyError, grpc.StatusCode.INVALID_ARGUMENT, logging.INFO),
     (InvalidWordError, grpc.StatusCode.INVALID_ARGUMENT, logging.INFO),
     (UnknownWordError, grpc.StatusCode.INVALID_ARGUMENT, logging.INFO),

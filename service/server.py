@@ -27,9 +27,11 @@ from grpc_reflection.v1alpha import reflection
 from builder.greedy import warm_up
 from client.catalog import Catalog, open_catalog
 from client.errors import RequestTooLargeError, ServiceUnavailableError, TooManyCallsError
+from client.spelling_bee import hints
 from client.suggestion import LIVE
 from protos.guesswork.v1 import guesswork_pb2 as pb
 from protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from service.bee import DEFAULT_COUNT, BeeEngine
 from service.engine import DEFAULT_ALTERNATIVES, Engine, PolicyEngine
 from service.errors import abort
 
@@ -54,6 +56,14 @@ class ServerOptions:
     tls_key: str | None = None
 
 
+def _summary(row: dict[str, object]) -> Any:
+    """Return a stored top-table row as a HoneycombSummary message."""
+    return pb.HoneycombSummary(
+        letters=str(row["letters"]), center=str(row["center"]), score=int(str(row["score"])),
+        words=int(str(row["words"])), pangrams=int(str(row["pangrams"])),
+    )  # fmt: skip
+
+
 def _history(request: Any) -> list[tuple[str, str]]:
     return [(turn.guess, turn.reply) for turn in request.history]
 
@@ -68,7 +78,13 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
 
     def load(self, engine: Engine) -> None:
         """Start answering with ``engine`` (calls before this get UNAVAILABLE)."""
+        self._bee_engine = BeeEngine(engine.catalog)
         self._loaded = engine
+
+    @property
+    def _bee(self) -> BeeEngine:
+        self._engine  # noqa: B018 - raises ServiceUnavailableError while loading
+        return self._bee_engine
 
     @property
     def _engine(self) -> Engine:
@@ -149,6 +165,33 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
 
     def Ping(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
         return pb.PingResponse()
+
+    def TopHoneycombs(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
+        count = request.count or DEFAULT_COUNT
+        table = self._bee.top(request.word_list, request.allow_s, count)
+        return pb.TopHoneycombsResponse(
+            honeycombs=[_summary(row) for row in table.top],
+            counts=pb.SearchCounts(**table.counts),
+        )
+
+    def ScoreHoneycomb(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
+        result = self._bee.score(
+            request.letters, request.center, request.word_list, request.allow_s
+        )
+        tables = hints(result)
+        return pb.ScoreHoneycombResponse(
+            honeycomb=pb.HoneycombSummary(
+                letters=result.honeycomb.letters, center=result.honeycomb.center,
+                score=result.score, words=len(result.words), pangrams=len(result.pangrams),
+            ),
+            ranks=[pb.RankThreshold(name=name, points=points)
+                   for name, points in result.ranks.items()],
+            words=result.words,
+            pangrams=result.pangrams,
+            grid=[pb.HintCell(letter=letter, length=length, count=count)
+                  for letter, row in tables.grid.items() for length, count in row.items()],
+            two_letter_starts=tables.two_letter,
+        )  # fmt: skip
 
 
 def _guarded(servicer: GuessworkServicer, name: str) -> Callable[[Any, grpc.ServicerContext], Any]:

@@ -16,8 +16,10 @@ import pytest
 
 from builder.cli import run
 from builder.policies import DEFAULT_SPECS, PolicySpec, build_policy
-from builder.store import StoredPolicy, export_bytes, publish_catalog
+from builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
+from builder.store import StoredBeeTable, StoredPolicy, export_bytes, publish_catalog
 from client.catalog import (
+    SCHEMA_VERSION,
     SEAL_MAGIC,
     SHIPPED_CATALOG,
     Catalog,
@@ -63,10 +65,12 @@ def test_build_all_reproduces_the_shipped_catalog_byte_for_byte(tmp_path: Path) 
     """CI's reproducibility check, and the three-way round trip on every policy."""
     built = {spec.name(): build_policy(spec) for spec in DEFAULT_SPECS}
     rebuilt = tmp_path / "catalog.sqlite"
+    bees = [StoredBeeTable(*build_bee_table(name, allow_s)) for name, allow_s in DEFAULT_BEE_TABLES]
     publish_catalog(
         str(rebuilt),
         [StoredPolicy.from_data(b.data, b.tree.targets.words, b.tree.guesses.words)
          for b in built.values()],
+        bees,
     )  # fmt: skip
     assert rebuilt.read_bytes() == SHIPPED_CATALOG.read_bytes(), (
         "policies/catalog.sqlite is stale: run `make catalog` and commit it"
@@ -230,8 +234,10 @@ def _sql_and_reseal(path: Path, statement: str, sealed: bool = True) -> None:
 def test_newer_schema_and_foreign_files_are_refused(small_catalog: Path, tmp_path: Path) -> None:
     newer = tmp_path / "newer.sqlite"
     shutil.copy(small_catalog, newer)
-    _sql_and_reseal(newer, "PRAGMA user_version = 2")
-    with pytest.raises(PolicyFormatError, match="catalog schema 2 is newer not supported"):
+    _sql_and_reseal(newer, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(
+        PolicyFormatError, match=f"catalog schema {SCHEMA_VERSION + 1} is newer not"
+    ):
         open_catalog(newer)
     edited = tmp_path / "edited.sqlite"
     shutil.copy(small_catalog, edited)
@@ -350,3 +356,33 @@ def test_kill_9_while_publishing_leaves_the_previous_catalog(
     # The next publish clears what killed ones left behind.
     assert subprocess.run(command, env=env, capture_output=True).returncode == 0
     assert not list(tmp_path.glob(".catalog.sqlite.*.tmp"))
+
+
+def test_honeycomb_tables_are_stored_and_checked(tmp_path: Path) -> None:
+    with open_catalog(SHIPPED_CATALOG) as catalog:
+        table = catalog.bee_table("enable1", allow_s=False)
+        with_s = catalog.bee_table("enable1", allow_s=True)
+        assert table is not None and with_s is not None
+        assert table.top[0] == {
+            "letters": "AEGINRT",
+            "center": "R",
+            "score": 3898,
+            "words": 537,
+            "pangrams": 50,
+        }
+        assert with_s.top[0] == {
+            "letters": "AEINRST",
+            "center": "E",
+            "score": 8681,
+            "words": 1179,
+            "pangrams": 86,
+        }
+        assert (table.counts["valid_words"], table.counts["pangram_lettersets"]) == (44_585, 7_986)
+        assert len(table.top) == 50 and len(catalog.words("enable1")) == 172_820
+    edited = tmp_path / "edited.sqlite"
+    shutil.copy(SHIPPED_CATALOG, edited)
+    _sql_and_reseal(edited, "UPDATE honeycombs SET payload = replace(payload, '3898', '3899')")
+    with pytest.raises(
+        PolicyFormatError, match="honeycomb table 'enable1/no-s' fails its checksum"
+    ):
+        open_catalog(edited)

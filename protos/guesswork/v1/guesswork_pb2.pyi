@@ -196,6 +196,105 @@ class EvilReplyResponse(_message.Message):
     solved: bool
     def __init__(self, reply: _Optional[str] = ..., reply_code: _Optional[int] = ..., remaining: _Optional[int] = ..., solved: _Optional[bool] = ...) -> None: ...
 
+class TopHoneycombsRequest(_message.Message):
+    __slots__ = ("word_list", "allow_s", "count")
+    WORD_LIST_FIELD_NUMBER: _ClassVar[int]
+    ALLOW_S_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    word_list: str
+    allow_s: bool
+    count: int
+    def __init__(self, word_list: _Optional[str] = ..., allow_s: _Optional[bool] = ..., count: _Optional[int] = ...) -> None: ...
+
+class HoneycombSummary(_message.Message):
+    __slots__ = ("letters", "center", "score", "words", "pangrams")
+    LETTERS_FIELD_NUMBER: _ClassVar[int]
+    CENTER_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    WORDS_FIELD_NUMBER: _ClassVar[int]
+    PANGRAMS_FIELD_NUMBER: _ClassVar[int]
+    letters: str
+    center: str
+    score: int
+    words: int
+    pangrams: int
+    def __init__(self, letters: _Optional[str] = ..., center: _Optional[str] = ..., score: _Optional[int] = ..., words: _Optional[int] = ..., pangrams: _Optional[int] = ...) -> None: ...
+
+class SearchCounts(_message.Message):
+    __slots__ = ("valid_words", "pangram_words", "pangram_lettersets", "candidate_honeycombs", "honeycombs_examined")
+    VALID_WORDS_FIELD_NUMBER: _ClassVar[int]
+    PANGRAM_WORDS_FIELD_NUMBER: _ClassVar[int]
+    PANGRAM_LETTERSETS_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATE_HONEYCOMBS_FIELD_NUMBER: _ClassVar[int]
+    HONEYCOMBS_EXAMINED_FIELD_NUMBER: _ClassVar[int]
+    valid_words: int
+    pangram_words: int
+    pangram_lettersets: int
+    candidate_honeycombs: int
+    honeycombs_examined: int
+    def __init__(self, valid_words: _Optional[int] = ..., pangram_words: _Optional[int] = ..., pangram_lettersets: _Optional[int] = ..., candidate_honeycombs: _Optional[int] = ..., honeycombs_examined: _Optional[int] = ...) -> None: ...
+
+class TopHoneycombsResponse(_message.Message):
+    __slots__ = ("honeycombs", "counts")
+    HONEYCOMBS_FIELD_NUMBER: _ClassVar[int]
+    COUNTS_FIELD_NUMBER: _ClassVar[int]
+    honeycombs: _containers.RepeatedCompositeFieldContainer[HoneycombSummary]
+    counts: SearchCounts
+    def __init__(self, honeycombs: _Optional[_Iterable[_Union[HoneycombSummary, _Mapping]]] = ..., counts: _Optional[_Union[SearchCounts, _Mapping]] = ...) -> None: ...
+
+class ScoreHoneycombRequest(_message.Message):
+    __slots__ = ("letters", "center", "word_list", "allow_s")
+    LETTERS_FIELD_NUMBER: _ClassVar[int]
+    CENTER_FIELD_NUMBER: _ClassVar[int]
+    WORD_LIST_FIELD_NUMBER: _ClassVar[int]
+    ALLOW_S_FIELD_NUMBER: _ClassVar[int]
+    letters: str
+    center: str
+    word_list: str
+    allow_s: bool
+    def __init__(self, letters: _Optional[str] = ..., center: _Optional[str] = ..., word_list: _Optional[str] = ..., allow_s: _Optional[bool] = ...) -> None: ...
+
+class RankThreshold(_message.Message):
+    __slots__ = ("name", "points")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    points: int
+    def __init__(self, name: _Optional[str] = ..., points: _Optional[int] = ...) -> None: ...
+
+class HintCell(_message.Message):
+    __slots__ = ("letter", "length", "count")
+    LETTER_FIELD_NUMBER: _ClassVar[int]
+    LENGTH_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    letter: str
+    length: int
+    count: int
+    def __init__(self, letter: _Optional[str] = ..., length: _Optional[int] = ..., count: _Optional[int] = ...) -> None: ...
+
+class ScoreHoneycombResponse(_message.Message):
+    __slots__ = ("honeycomb", "ranks", "words", "pangrams", "grid", "two_letter_starts")
+    class TwoLetterStartsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: int
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[int] = ...) -> None: ...
+    HONEYCOMB_FIELD_NUMBER: _ClassVar[int]
+    RANKS_FIELD_NUMBER: _ClassVar[int]
+    WORDS_FIELD_NUMBER: _ClassVar[int]
+    PANGRAMS_FIELD_NUMBER: _ClassVar[int]
+    GRID_FIELD_NUMBER: _ClassVar[int]
+    TWO_LETTER_STARTS_FIELD_NUMBER: _ClassVar[int]
+    honeycomb: HoneycombSummary
+    ranks: _containers.RepeatedCompositeFieldContainer[RankThreshold]
+    words: _containers.RepeatedScalarFieldContainer[str]
+    pangrams: _containers.RepeatedScalarFieldContainer[str]
+    grid: _containers.RepeatedCompositeFieldContainer[HintCell]
+    two_letter_starts: _containers.ScalarMap[str, int]
+    def __init__(self, honeycomb: _Optional[_Union[HoneycombSummary, _Mapping]] = ..., ranks: _Optional[_Iterable[_Union[RankThreshold, _Mapping]]] = ..., words: _Optional[_Iterable[str]] = ..., pangrams: _Optional[_Iterable[str]] = ..., grid: _Optional[_Iterable[_Union[HintCell, _Mapping]]] = ..., two_letter_starts: _Optional[_Mapping[str, int]] = ...) -> None: ...
+
 class PingRequest(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...

@@ -70,6 +70,16 @@ class GuessworkStub:
                 request_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.PingRequest.SerializeToString,
                 response_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.PingResponse.FromString,
                 _registered_method=True)
+        self.TopHoneycombs = channel.unary_unary(
+                '/guesswork.v1.Guesswork/TopHoneycombs',
+                request_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsRequest.SerializeToString,
+                response_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsResponse.FromString,
+                _registered_method=True)
+        self.ScoreHoneycomb = channel.unary_unary(
+                '/guesswork.v1.Guesswork/ScoreHoneycomb',
+                request_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombRequest.SerializeToString,
+                response_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombResponse.FromString,
+                _registered_method=True)
 
 
 class GuessworkServicer:
@@ -120,7 +130,21 @@ class GuessworkServicer:
 
     def Ping(self, request, context):
         """Does nothing: a baseline for latency and throughput measurements.
-        Spelling Bee and Guess My Word calls will be added here (a later issue).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def TopHoneycombs(self, request, context):
+        """Returns a word list's top Spelling Bee honeycombs, best first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ScoreHoneycomb(self, request, context):
+        """Scores any Spelling Bee honeycomb: points, words, pangrams, ranks and hints.
+        Guess My Word calls will be added here (a later issue).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -163,6 +187,16 @@ def add_GuessworkServicer_to_server(servicer, server):
                     servicer.Ping,
                     request_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.PingRequest.FromString,
                     response_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.PingResponse.SerializeToString,
+            ),
+            'TopHoneycombs': grpc.unary_unary_rpc_method_handler(
+                    servicer.TopHoneycombs,
+                    request_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsRequest.FromString,
+                    response_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsResponse.SerializeToString,
+            ),
+            'ScoreHoneycomb': grpc.unary_unary_rpc_method_handler(
+                    servicer.ScoreHoneycomb,
+                    request_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombRequest.FromString,
+                    response_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -355,6 +389,60 @@ class Guesswork:
             '/guesswork.v1.Guesswork/Ping',
             protos_dot_guesswork_dot_v1_dot_guesswork__pb2.PingRequest.SerializeToString,
             protos_dot_guesswork_dot_v1_dot_guesswork__pb2.PingResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def TopHoneycombs(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/guesswork.v1.Guesswork/TopHoneycombs',
+            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsRequest.SerializeToString,
+            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ScoreHoneycomb(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/guesswork.v1.Guesswork/ScoreHoneycomb',
+            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombRequest.SerializeToString,
+            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombResponse.FromString,
             options,
             channel_credentials,
             insecure,
