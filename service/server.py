@@ -278,14 +278,16 @@ def create_server(
         PolicyFormatError: the catalog is missing or fails verification.
         ValueError / OSError: bad TLS settings or the address cannot be bound.
     """
+    # Enough workers that calls over our limit still reach the handler, which
+    # rejects them at once with a stable reason; gRPC's own limit (a plain
+    # RESOURCE_EXHAUSTED without our reason) only backs that up under extreme load.
     pool = futures.ThreadPoolExecutor(
-        max_workers=options.max_concurrent + 8, thread_name_prefix="guesswork"
+        max_workers=options.max_concurrent + 32, thread_name_prefix="guesswork"
     )
     max_message = max(options.max_request_bytes * 4, 1 << 20)
     server = grpc.server(
         pool,
-        # A backstop: calls beyond this are refused by gRPC itself, ours come first.
-        maximum_concurrent_rpcs=options.max_concurrent + 8,
+        maximum_concurrent_rpcs=4 * options.max_concurrent + 64,
         options=[
             ("grpc.max_receive_message_length", max_message),
             ("grpc.max_send_message_length", 16 << 20),

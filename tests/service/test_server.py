@@ -238,8 +238,10 @@ def test_too_many_concurrent_calls_are_rejected_at_once(catalog: Catalog) -> Non
                     outcomes.append("ok")
                 except grpc.RpcError as error:
                     info = error_details_pb2.ErrorInfo()
-                    rpc_status.from_call(error).details[0].Unpack(info)
-                    outcomes.append(f"{error.code().name}/{info.reason}")
+                    status = rpc_status.from_call(error)
+                    if status is not None and status.details:
+                        status.details[0].Unpack(info)
+                    outcomes.append(f"{error.code().name}/{info.reason or 'NO_REASON'}")
 
             threads = [threading.Thread(target=call, args=(w,)) for w in openings]
             for thread in threads:
@@ -248,6 +250,7 @@ def test_too_many_concurrent_calls_are_rejected_at_once(catalog: Catalog) -> Non
                 thread.join()
     finally:
         server.stop(0, drain=0)
+    assert len(outcomes) == len(openings)
     assert set(outcomes) <= {"ok", "RESOURCE_EXHAUSTED/TOO_MANY_CALLS"}
     assert "ok" in outcomes and "RESOURCE_EXHAUSTED/TOO_MANY_CALLS" in outcomes
 
