@@ -35,6 +35,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_greedy.py
 	$(BIN)/python benchmarks/bench_probe.py
+	$(BIN)/python benchmarks/bench_bee.py
 	$(BIN)/python benchmarks/bench_service.py
 
 # Regenerate the gRPC code from protos/guesswork/v1/guesswork.proto (a test checks it).
