@@ -81,8 +81,24 @@ def _add_list_options(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
-def _add_tree_options(parser: argparse.ArgumentParser) -> None:
+def _add_tree_options(parser: argparse.ArgumentParser, *, guess_my_word: bool = False) -> None:
     _add_list_options(parser)
+    if guess_my_word:
+        for action in parser._actions:
+            if action.dest == "game":
+                action.choices = [*sorted(GAMES), "guess-my-word"]
+        parser.add_argument(
+            "--strategy", choices=("binary", "adjacent-merge", "optimal"),
+            help="guess-my-word only: the tree (default optimal)",
+        )  # fmt: skip
+        parser.add_argument(
+            "--variant", choices=("deduce", "live"),
+            help="guess-my-word only: deduce (the seed's) or live (a right guess wins; default)",
+        )  # fmt: skip
+        parser.add_argument(
+            "--samples", type=int, default=100_000,
+            help="guess-my-word only: games sampled for the seed's estimate (default 100000)",
+        )  # fmt: skip
     parser.add_argument("--mode", default="normal", choices=("hard", "normal"))
     parser.add_argument("--metric", default="neg_entropy", choices=list(METRICS))
     parser.add_argument(
@@ -103,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
         _add_common(subparser)
         return subparser
 
-    _add_tree_options(command("evaluate", "build a greedy tree and report its scores"))
+    _add_tree_options(command("evaluate", "build a tree and report its scores"), guess_my_word=True)
     first = command("first-guesses", "rank every first guess by each metric")
     _add_list_options(first)
     first.add_argument(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,17 @@ from builder.evaluate import (
     first_guess_values,
     format_cumulative,
     score_stats,
+)
+from builder.guess_my_word import (
+    adjacent_merge,
+    binary_search,
+    confidence_interval_95,
+    entropy,
+    expected_guesses,
+    guess_counts,
+    optimal_alphabetic,
+    optimal_bst,
+    sample_guesses,
 )
 from builder.policies import DEFAULT_SPECS, PolicySpec, build_policy, load_list
 from builder.progress import Progress
@@ -35,6 +47,7 @@ from builder.store import (
     publish_catalog,
 )
 from builder.verify import verify_policy
+from builder.weighted_lists import load_weighted_list, shipped_weighted_list
 from builder.wordlists import SHIPPED, WordList, shipped_words
 from client.catalog import Catalog, open_catalog, open_policy_file
 from client.errors import GuessworkError, PolicyFormatError
@@ -72,6 +85,10 @@ def spec_from_args(args: argparse.Namespace) -> PolicySpec:
 
 def evaluate(args: argparse.Namespace) -> Outcome:
     """Build the tree the options describe and report its scores."""
+    if args.game == "guess-my-word":
+        return evaluate_guess_my_word(args)
+    if args.strategy or args.variant:
+        raise UsageError("--strategy and --variant apply to --game guess-my-word only")
     spec = spec_from_args(args)
     progress = Progress(f"{spec.game} {spec.mode} {spec.metric}", enabled=not args.quiet)
     try:
@@ -118,6 +135,50 @@ def evaluate(args: argparse.Namespace) -> Outcome:
         f"cumulative: {format_cumulative(stats)}",
         "evil replier's game: " + ", ".join(f"{guess} {reply}" for guess, reply in evil),
         f"built in {built.seconds:.3f} s ({tree.node_count:,} nodes)",
+    ]
+    return Outcome(report, lines)
+
+
+def evaluate_guess_my_word(args: argparse.Namespace) -> Outcome:
+    """Build a Guess My Word tree and report its exact and sampled expected guesses."""
+    strategy, variant = args.strategy or "optimal", args.variant or "deduce"
+    if args.samples < 1:
+        raise UsageError("--samples must be at least 1")
+    shipped = args.targets in (None, "wordle-answers-2309")  # the evaluate default
+    weights = shipped_weighted_list() if shipped else load_weighted_list(args.targets)
+    started = time.perf_counter()
+    if strategy == "binary":
+        tree = binary_search(weights, variant)
+    elif strategy == "adjacent-merge":
+        tree = adjacent_merge(weights)
+    else:
+        tree = optimal_alphabetic(weights) if variant == "deduce" else optimal_bst(weights)
+    seconds = time.perf_counter() - started
+    mean = expected_guesses(tree, weights, variant)
+    counts = guess_counts(tree, variant)
+    sampled = sample_guesses(tree, weights, variant, args.samples, args.seed)
+    sample_mean, low, high = confidence_interval_95(sampled)
+    report = {
+        "game": "guess-my-word",
+        "targets": len(weights.words),
+        "targets_list": "common-words" if shipped else args.targets,
+        "strategy": strategy,
+        "variant": variant,
+        "first_guess": tree.first_guess,
+        "mean": mean,
+        "entropy": entropy(weights),
+        "worst": int(counts.max()),
+        "best": int(counts.min()),
+        "sampled": {"samples": args.samples, "mean": sample_mean, "low": low, "high": high},
+        "seconds": round(seconds, 4),
+    }
+    lines = [
+        f"guess-my-word ({variant}): {len(weights.words):,} weighted words, {strategy} tree",
+        f'first guess: "{tree.first_guess}"',
+        f"expected guesses {mean:.3f} (entropy {report['entropy']:.3f} bits), worst "
+        f"{report['worst']}, best {report['best']}",
+        f"sampled over {args.samples:,} games: {sample_mean:.3f} (95% interval {low:.3f} to "
+        f"{high:.3f})",
     ]
     return Outcome(report, lines)
 

@@ -165,3 +165,27 @@ def test_progress_goes_to_stderr_only_for_long_builds(capsys: pytest.CaptureFixt
     silent = Progress("off", enabled=False, delay=0.0)
     silent.update(1, 10, 100.0)
     assert capsys.readouterr().err == ""
+
+
+def test_guess_my_word_evaluate_on_the_shipped_list(capsys: pytest.CaptureFixture[str]) -> None:
+    means = {}
+    for strategy in ("binary", "adjacent-merge", "optimal"):
+        status, out, _ = run_cli(capsys, "evaluate", "--game", "guess-my-word", "--strategy", strategy,
+                                 "--variant", "deduce", "--samples", "2000", "--json")  # fmt: skip
+        report = json.loads(out)
+        assert status == 0 and report["targets"] == 4788 and report["variant"] == "deduce"
+        means[strategy] = report["mean"]
+    assert report["entropy"] <= means["optimal"] <= means["adjacent-merge"] <= means["binary"]
+    status, out, _ = run_cli(capsys, "evaluate", "--game", "guess-my-word", "--variant", "live",
+                             "--samples", "2000", "--json")  # fmt: skip
+    assert json.loads(out)["mean"] < means["binary"]
+
+
+def test_guess_my_word_options_are_checked(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert run_cli(capsys, "evaluate", "--strategy", "binary")[0] == 2
+    bad = tmp_path / "weights.txt"
+    bad.write_text("apple 3\napple 4\n")
+    status, out, err = run_cli(capsys, "evaluate", "--game", "guess-my-word", "--targets", str(bad))
+    assert (status, out) == (1, "") and "apple" in err and err.count("\n") == 1
