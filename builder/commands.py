@@ -24,6 +24,7 @@ from builder.evaluate import (
     score_stats,
 )
 from builder.guess_my_word import (
+    Variant,
     adjacent_merge,
     binary_search,
     confidence_interval_95,
@@ -141,7 +142,8 @@ def evaluate(args: argparse.Namespace) -> Outcome:
 
 def evaluate_guess_my_word(args: argparse.Namespace) -> Outcome:
     """Build a Guess My Word tree and report its exact and sampled expected guesses."""
-    strategy, variant = args.strategy or "optimal", args.variant or "deduce"
+    strategy = args.strategy or "optimal"
+    variant: Variant = "live" if args.variant == "live" else "deduce"
     if args.samples < 1:
         raise UsageError("--samples must be at least 1")
     shipped = args.targets in (None, "wordle-answers-2309")  # the evaluate default
