@@ -93,7 +93,7 @@ def _add_tree_options(parser: argparse.ArgumentParser, *, guess_my_word: bool = 
         )  # fmt: skip
         parser.add_argument(
             "--variant", choices=("deduce", "live"),
-            help="guess-my-word only: deduce (the seed's) or live (a right guess wins; default)",
+            help="guess-my-word only: deduce (the seed's; default) or live (a right guess wins)",
         )  # fmt: skip
         parser.add_argument(
             "--samples", type=int, default=100_000,
