@@ -47,6 +47,18 @@ class ScoreStats:
             result[g] = 100.0 * done / self.count
         return result
 
+    def to_policy_stats(self) -> dict[str, object]:
+        """Return the statistics as a policy stores them (see client.policy_format)."""
+        return {
+            "count": self.count,
+            "mean": self.mean,
+            "stdev": self.stdev,
+            "median": float(self.median),
+            "worst": self.worst,
+            "best": self.best,
+            "histogram": [[score, count] for score, count in self.histogram.items()],
+        }
+
     def to_json(self) -> dict[str, object]:
         """Return the statistics as JSON-ready values (histogram keys as strings)."""
         return {

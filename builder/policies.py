@@ -195,15 +195,7 @@ def policy_data(spec: PolicySpec, tree: GuessTree, arithmetic: str) -> PolicyDat
         guesses=ListRef(tree.guesses.name, tree.guesses.sha256, len(tree.guesses)),
         extra_words=tree.vocabulary[len(tree.guesses) :],
         builder=BUILDER,
-        stats={
-            "count": stats.count,
-            "mean": stats.mean,
-            "stdev": stats.stdev,
-            "median": float(stats.median),
-            "worst": stats.worst,
-            "best": stats.best,
-            "histogram": [[score, count] for score, count in stats.histogram.items()],
-        },
+        stats=stats.to_policy_stats(),
         arrays={
             "node_guess": tree.node_guess,
             "node_size": tree.node_size,

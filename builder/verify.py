@@ -41,17 +41,8 @@ def verify_policy(policy: Policy) -> list[str]:
     faults = []
     if not np.array_equal(visits, size):
         faults.append("node sizes disagree with the targets that reach them")
-    stats = score_stats(scores)
     stored = policy.stats
-    recomputed = {
-        "count": stats.count,
-        "mean": stats.mean,
-        "stdev": stats.stdev,
-        "median": float(stats.median),
-        "worst": stats.worst,
-        "best": stats.best,
-        "histogram": [[score, count] for score, count in stats.histogram.items()],
-    }
+    recomputed = score_stats(scores).to_policy_stats()
     for key, value in recomputed.items():
         if stored.get(key) != value:
             faults.append(f"stored {key} {stored.get(key)!r} differs from the replay's {value!r}")
