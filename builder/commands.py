@@ -24,7 +24,6 @@ from builder.evaluate import (
     score_stats,
 )
 from builder.guess_my_word import (
-    Variant,
     adjacent_merge,
     binary_search,
     confidence_interval_95,
@@ -53,6 +52,7 @@ from builder.wordlists import SHIPPED, WordList, shipped_words
 from client.catalog import Catalog, open_catalog, open_policy_file
 from client.errors import GuessworkError, PolicyFormatError
 from client.games import Game, make_game
+from client.guess_my_word import Variant
 
 
 class UsageError(GuessworkError):

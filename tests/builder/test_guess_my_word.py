@@ -14,9 +14,6 @@ from hypothesis import strategies as st
 from builder import guess_my_word
 from builder import weighted_lists as weighted_lists_module
 from builder.guess_my_word import (
-    GuessMyWordError,
-    Variant,
-    WordTree,
     adjacent_merge,
     binary_search,
     confidence_interval_95,
@@ -24,11 +21,8 @@ from builder.guess_my_word import (
     exhaustive_expected_guesses,
     expected_guesses,
     guess_counts,
-    next_guess,
     optimal_alphabetic,
     optimal_bst,
-    play,
-    reply,
     sample_guesses,
     target_at,
 )
@@ -39,6 +33,7 @@ from builder.weighted_lists import (
     parse_weighted_list,
     shipped_weighted_list,
 )
+from client import guess_my_word as client_guess_my_word
 from client.errors import (
     ContradictoryHistoryError,
     GameOverError,
@@ -47,6 +42,14 @@ from client.errors import (
     OffTreeError,
     UnknownWordError,
     WordListError,
+)
+from client.guess_my_word import (
+    GuessMyWordError,
+    Variant,
+    WordTree,
+    next_guess,
+    play,
+    reply,
 )
 
 TOLERANCE = 1e-9
@@ -395,6 +398,7 @@ def test_adjacent_merge_can_lose_to_binary_search() -> None:
 
 def test_module_examples() -> None:
     assert doctest.testmod(guess_my_word).failed == 0
+    assert doctest.testmod(client_guess_my_word).failed == 0
     assert doctest.testmod(weighted_lists_module).failed == 0
 
 
