@@ -24,6 +24,7 @@ from builder.evaluate import (
     score_stats,
 )
 from builder.guess_my_word import (
+    DEFAULT_WORD_TREES,
     adjacent_merge,
     binary_search,
     confidence_interval_95,
@@ -33,6 +34,7 @@ from builder.guess_my_word import (
     optimal_alphabetic,
     optimal_bst,
     sample_guesses,
+    stored_tree,
 )
 from builder.policies import DEFAULT_SPECS, PolicySpec, build_policy, load_list
 from builder.progress import Progress
@@ -40,13 +42,15 @@ from builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
 from builder.store import (
     StoredBeeTable,
     StoredPolicy,
+    StoredWordTree,
     catalog_path,
     export_bytes,
     kept_bee_tables,
+    kept_word_trees,
     merged,
     publish_catalog,
 )
-from builder.verify import verify_policy
+from builder.verify import verify_policy, verify_word_tree
 from builder.weighted_lists import load_weighted_list, shipped_weighted_list
 from builder.wordlists import SHIPPED, WordList, shipped_words
 from client.catalog import Catalog, open_catalog, open_policy_file
@@ -185,6 +189,12 @@ def evaluate_guess_my_word(args: argparse.Namespace) -> Outcome:
     return Outcome(report, lines)
 
 
+def default_word_tree(strategy: str, variant: Variant) -> StoredWordTree:
+    """Return a shipped Guess My Word tree with its words, ready to publish."""
+    tree = stored_tree(strategy, variant)
+    return StoredWordTree(tree, tree.tree.words)
+
+
 def _lists_for(args: argparse.Namespace) -> tuple[Game, WordList, WordList]:
     if args.guesses == "-" and args.targets == "-":
         raise UsageError("standard input can supply only one of --targets and --guesses")
@@ -262,7 +272,9 @@ def build(args: argparse.Namespace) -> Outcome:
         stored, seconds = _stored(spec, progress)
     finally:
         progress.close()
-    path = publish_catalog(args.catalog, merged(catalog, [stored]), kept_bee_tables(catalog))
+    path = publish_catalog(
+        args.catalog, merged(catalog, [stored]), kept_bee_tables(catalog), kept_word_trees(catalog)
+    )
     info = {
         "name": stored.data.name,
         "catalog": str(path),
@@ -291,9 +303,13 @@ def build_all(args: argparse.Namespace) -> Outcome:
     bees = [StoredBeeTable(*build_bee_table(name, allow_s)) for name, allow_s in DEFAULT_BEE_TABLES]
     if not args.quiet:
         print(f"honeycomb tables: {', '.join(bee.table.key for bee in bees)}", file=sys.stderr)
-    path = publish_catalog(args.catalog, stored_policies, bees)
+    word_trees = [default_word_tree(strategy, variant) for strategy, variant in DEFAULT_WORD_TREES]
+    path = publish_catalog(args.catalog, stored_policies, bees, word_trees)
     lines = [f"{row['name']:<48} {row['seconds']:>8.2f} s" for row in rows]
-    lines.append(f"published {len(rows)} policies and {len(bees)} honeycomb tables to {path}")
+    lines.append(
+        f"published {len(rows)} policies, {len(bees)} honeycomb tables and "
+        f"{len(word_trees)} Guess My Word trees to {path}"
+    )
     return Outcome({"catalog": str(path), "policies": rows}, lines)
 
 
@@ -310,9 +326,12 @@ def list_policies(args: argparse.Namespace) -> Outcome:
 
 
 def verify(args: argparse.Namespace) -> Outcome:
-    """Replay every target through every stored policy; exit 1 on any fault."""
+    """Replay every target through every stored policy and Guess My Word tree; exit 1
+    on any fault."""
     with open_catalog(args.catalog) as catalog:
         results = [{"name": p.name, "faults": verify_policy(p)} for p in catalog]
+        results += [{"name": name, "faults": verify_word_tree(stored)}
+                    for name, stored in sorted(catalog.word_trees.items())]  # fmt: skip
     failed = [r for r in results if r["faults"]]
     lines = [
         f"{'FAULT' if r['faults'] else 'ok':<6}{r['name']}"
@@ -348,7 +367,10 @@ def import_policy(args: argparse.Namespace) -> Outcome:
             raise PolicyFormatError(f"{args.file}: policy {policy.name!r}: {faults[0]}")
         catalog = _existing_catalog(args.catalog)
         additions = [StoredPolicy.from_policy(policy)]
-        path = publish_catalog(args.catalog, merged(catalog, additions), kept_bee_tables(catalog))
+        path = publish_catalog(
+            args.catalog, merged(catalog, additions), kept_bee_tables(catalog),
+            kept_word_trees(catalog),
+        )  # fmt: skip
     return Outcome({"name": policy.name, "catalog": str(path)},
                    [f"imported {policy.name} into {path}"])  # fmt: skip
 

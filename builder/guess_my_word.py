@@ -50,10 +50,13 @@ import numpy as np
 
 from builder.weighted_lists import (
     WeightedList,
+    shipped_weighted_list,
 )
+from builder.wordlists import content_sha256
 from client.guess_my_word import (
     VARIANTS,
     GuessMyWordError,
+    StoredTree,
     Variant,
     WordTree,
     _check_variant,
@@ -501,3 +504,56 @@ def exhaustive_expected_guesses(weights: WeightedList, variant: Variant) -> floa
                 best = min(cost[i][r] + cost[r + 1][j] for r in range(i, j))
             cost[i][j] = best + prefix[j] - prefix[i]
     return cost[0][n] / prefix[n]
+
+
+# ------------------------------------------------------------- for the catalog
+
+#: The shipped catalog's Guess My Word trees: (strategy, variant).
+DEFAULT_WORD_TREES: tuple[tuple[str, Variant], ...] = (
+    ("binary", "deduce"),
+    ("adjacent-merge", "deduce"),
+    ("optimal", "deduce"),
+    ("binary", "live"),
+    ("adjacent-merge", "live"),
+    ("optimal", "live"),
+)
+
+
+def build_tree(weights: WeightedList, strategy: str, variant: Variant) -> WordTree:
+    """Return the tree of ``strategy`` for ``variant``: ``optimal`` is Garsia-Wachs for
+    ``deduce`` and Knuth's optimal binary search tree for ``live``.
+
+    Raises:
+        GuessMyWordError: unknown strategy.
+    """
+    if strategy == "binary":
+        return binary_search(weights, variant)
+    if strategy == "adjacent-merge":
+        return adjacent_merge(weights)  # a deduce-shaped tree, played in either variant
+    if strategy == "optimal":
+        return optimal_alphabetic(weights) if variant == "deduce" else optimal_bst(weights)
+    raise GuessMyWordError(f"unknown strategy {strategy!r}; use binary, adjacent-merge or optimal")
+
+
+def stored_tree(strategy: str, variant: Variant, list_name: str = "common-words") -> StoredTree:
+    """Return the shipped list's tree of ``strategy`` in ``variant``, ready to store."""
+    weights = shipped_weighted_list()
+    tree = build_tree(weights, strategy, variant)
+    counts = guess_counts(tree, variant)
+    stats = {
+        "mean": expected_guesses(tree, weights, variant),
+        "entropy": entropy(weights),
+        "worst": float(counts.max()),
+        "best": float(counts.min()),
+        "count": float(len(weights.words)),
+    }
+    return StoredTree(
+        name=f"guess-my-word-{list_name}-{strategy}-{variant}",
+        list_name=list_name,
+        list_sha256=content_sha256(weights.words),
+        strategy=strategy,
+        variant=variant,
+        counts=tuple(int(c) for c in weights.counts),
+        stats=stats,
+        tree=tree,
+    )

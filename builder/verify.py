@@ -11,7 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from builder.evaluate import score_stats
-from client.errors import OffTreeError
+from builder.guess_my_word import entropy, expected_guesses, guess_counts
+from builder.weighted_lists import WeightedList
+from client.errors import GuessworkError, OffTreeError
+from client.guess_my_word import StoredTree, play
 from client.probe import SOLVED, Policy
 
 
@@ -47,3 +50,25 @@ def verify_policy(policy: Policy) -> list[str]:
         if stored.get(key) != value:
             faults.append(f"stored {key} {stored.get(key)!r} differs from the replay's {value!r}")
     return faults
+
+
+def verify_word_tree(stored: StoredTree) -> list[str]:
+    """Return the faults of a stored Guess My Word tree: every word must be reached,
+    and the stored figures must equal the ones recomputed from the tree."""
+    weights = WeightedList(stored.tree.words, stored.counts)
+    try:
+        for word in stored.tree.words:
+            played = play(stored.tree, word, stored.variant)
+            if stored.variant == "live" and played[-1] != (word, "correct"):
+                return [f"{word} is not won by the tree"]
+        mean = expected_guesses(stored.tree, weights, stored.variant)
+        counts = guess_counts(stored.tree, stored.variant)
+    except GuessworkError as error:
+        return [f"the tree does not play its words: {error}"]
+    recomputed = {"mean": mean, "worst": float(counts.max()), "best": float(counts.min()),
+                  "entropy": entropy(weights), "count": float(len(weights.words))}  # fmt: skip
+    return [
+        f"stored {key} {stored.stats.get(key)!r} differs from the replay's {value!r}"
+        for key, value in recomputed.items()
+        if stored.stats.get(key) != value
+    ]

@@ -1,6 +1,6 @@
 """The policy catalog: one SQLite file (any SQLAlchemy URL) of word lists and policies.
 
-Tables (schema version 2):
+Tables (schema version 3):
 
 The SQLite header's application id is ``GWPC`` (0x47575043) and its user
 version the schema version; both are checked before anything else.
@@ -18,7 +18,9 @@ version the schema version; both are checked before anything else.
   list's top Spelling Bee honeycombs and search counts, as canonical JSON
   (client.spelling_bee.BeeTable), whose SHA-256 the manifest lists.
 
-Later issues add tables (Guess My Word) and bump the version.
+* ``guess_my_word(name, list_name, list_sha256, payload)``: Guess My Word
+  trees over a stored weighted list (client.guess_my_word.StoredTree), as
+  canonical JSON whose SHA-256 the manifest lists.
 
 Opening verifies everything, because SQLite's own integrity check does not
 notice a flipped byte inside stored data: the file's seal (a trailer holding
@@ -43,6 +45,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import SQLAlchemyError
 
 from client.errors import PolicyFormatError, PolicyNotFoundError, WordListNotFoundError
+from client.guess_my_word import StoredTree
 from client.policy_format import (
     ListRef,
     PolicyData,
@@ -55,7 +58,7 @@ from client.policy_format import (
 from client.probe import Policy, PolicyInfo
 from client.spelling_bee import BeeTable
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: SQLite header "application id" of a Guesswork catalog ("GWPC"): the file's magic.
 APPLICATION_ID = 0x47575043
 #: A catalog file ends with this and the SHA-256 of every byte before it.
@@ -110,6 +113,16 @@ honeycombs_table = sa.Table(
 )
 
 
+guess_my_word_table = sa.Table(
+    "guess_my_word",
+    metadata,
+    sa.Column("name", sa.String, primary_key=True),
+    sa.Column("list_name", sa.String, nullable=False),
+    sa.Column("list_sha256", sa.String(64), nullable=False),
+    sa.Column("payload", sa.Text, nullable=False),
+)
+
+
 def default_catalog() -> str:
     """Return the catalog used when none is named: $GUESSWORK_CATALOG or the shipped one."""
     return os.environ.get("GUESSWORK_CATALOG") or str(SHIPPED_CATALOG)
@@ -135,16 +148,20 @@ def summary_columns(policy: PolicyData, hash_hex: str) -> dict[str, Any]:
 
 
 def manifest_text(
-    policies: dict[str, str], wordlists: dict[str, int], honeycombs: dict[str, str]
+    policies: dict[str, str],
+    wordlists: dict[str, int],
+    honeycombs: dict[str, str],
+    guess_my_word: dict[str, str],
 ) -> str:
-    """Return the canonical manifest JSON: policy hashes, word-list counts, and
-    honeycomb-table payload hashes."""
+    """Return the canonical manifest JSON: policy hashes, word-list counts, and the
+    payload hashes of honeycomb tables and Guess My Word trees."""
     return json.dumps(
         {
             "schema_version": SCHEMA_VERSION,
             "policies": policies,
             "wordlists": wordlists,
             "honeycombs": honeycombs,
+            "guess_my_word": guess_my_word,
         },
         sort_keys=True,
         separators=(",", ":"),
@@ -169,6 +186,7 @@ class Catalog:
         policies: dict[str, Policy],
         word_lists: dict[str, tuple[str, tuple[str, ...]]] | None = None,
         bee_tables: dict[str, BeeTable] | None = None,
+        word_trees: dict[str, StoredTree] | None = None,
     ) -> None:
         self.location = location
         self._policies = policies
@@ -176,6 +194,8 @@ class Catalog:
         self.word_lists = word_lists or {}
         #: key (e.g. "enable1/no-s") -> the stored top-honeycomb table.
         self.bee_tables = bee_tables or {}
+        #: policy name -> a stored Guess My Word tree.
+        self.word_trees = word_trees or {}
 
     def words(self, name: str) -> tuple[str, ...]:
         """Return the stored word list called ``name``.
@@ -284,8 +304,10 @@ def _engine_url(location: str) -> str:
     return f"sqlite+pysqlite:///file:{path}?mode=ro&uri=true"
 
 
-def _read_tables(location: str) -> tuple[dict[str, str], list[Any], list[Any], list[Any]]:
-    """Return (meta, word-list rows, policy rows, honeycomb rows) from the database."""
+def _read_tables(
+    location: str,
+) -> tuple[dict[str, str], list[Any], list[Any], list[Any], list[Any]]:
+    """Return (meta, word-list, policy, honeycomb, Guess My Word rows) from the database."""
     engine = sa.create_engine(_engine_url(location), poolclass=sa.pool.NullPool)
     try:
         with engine.connect() as connection:
@@ -307,6 +329,7 @@ def _read_tables(location: str) -> tuple[dict[str, str], list[Any], list[Any], l
             wordlists = list(connection.execute(sa.select(wordlists_table)))
             policies = list(connection.execute(sa.select(policies_table)))
             honeycombs = list(connection.execute(sa.select(honeycombs_table)))
+            word_trees = list(connection.execute(sa.select(guess_my_word_table)))
     except (SQLAlchemyError, UnicodeDecodeError) as error:
         reason = (str(getattr(error, "orig", error)).splitlines() or ["unreadable"])[0]
         raise PolicyFormatError(
@@ -314,7 +337,7 @@ def _read_tables(location: str) -> tuple[dict[str, str], list[Any], list[Any], l
         ) from None
     finally:
         engine.dispose()
-    return meta, wordlists, policies, honeycombs
+    return meta, wordlists, policies, honeycombs, word_trees
 
 
 def _check_manifest(location: str, meta: dict[str, str]) -> dict[str, Any]:
@@ -332,6 +355,7 @@ def _check_manifest(location: str, meta: dict[str, str]) -> dict[str, Any]:
             and isinstance(manifest["policies"], dict)
             and isinstance(manifest["wordlists"], dict)
             and isinstance(manifest["honeycombs"], dict)
+            and isinstance(manifest["guess_my_word"], dict)
         )
     except (ValueError, KeyError, TypeError):
         valid = False
@@ -349,7 +373,7 @@ def open_catalog(location: str | Path | None = None) -> Catalog:
             schema version, or fails any check (named in the message).
     """
     where = str(location) if location is not None else default_catalog()
-    meta, wordlist_rows, policy_rows, honeycomb_rows = _read_tables(where)
+    meta, wordlist_rows, policy_rows, honeycomb_rows, tree_rows = _read_tables(where)
     manifest = _check_manifest(where, meta)
     words: dict[str, tuple[str, ...]] = {}
     names: dict[str, str] = {}
@@ -378,7 +402,39 @@ def open_catalog(location: str | Path | None = None) -> Catalog:
         raise PolicyFormatError(f"{where}: policies listed in the manifest are missing")
     tables = _bee_tables(where, honeycomb_rows, manifest, names)
     word_lists = {sha: (names[sha], listed) for sha, listed in words.items()}
-    return Catalog(where, policies, word_lists, tables)
+    word_trees = _word_trees(where, tree_rows, manifest, word_lists)
+    if set(word_trees) & set(policies):
+        raise PolicyFormatError(f"{where}: a Guess My Word tree and a policy share a name")
+    return Catalog(where, policies, word_lists, tables, word_trees)
+
+
+def _word_trees(
+    where: str,
+    rows: list[Any],
+    manifest: dict[str, Any],
+    word_lists: dict[str, tuple[str, tuple[str, ...]]],
+) -> dict[str, StoredTree]:
+    """Return the verified Guess My Word trees."""
+    trees: dict[str, StoredTree] = {}
+    for row in rows:
+        _check_types(where, row, {"name": str, "list_name": str, "list_sha256": str,
+                                  "payload": str})  # fmt: skip
+        if manifest["guess_my_word"].get(row.name) != payload_sha256(row.payload):
+            raise PolicyFormatError(f"{where}: Guess My Word tree {row.name!r} fails its checksum")
+        stored_list = word_lists.get(row.list_sha256)
+        if stored_list is None or stored_list[0] != row.list_name:
+            raise PolicyFormatError(f"{where}: Guess My Word tree {row.name!r} lacks its word list")
+        try:
+            trees[row.name] = StoredTree.from_payload(
+                row.name, row.list_name, row.list_sha256, stored_list[1], row.payload
+            )
+        except (ValueError, KeyError, TypeError):
+            raise PolicyFormatError(
+                f"{where}: Guess My Word tree {row.name!r} is malformed"
+            ) from None
+    if len(trees) != len(manifest["guess_my_word"]):
+        raise PolicyFormatError(f"{where}: Guess My Word trees listed in the manifest are missing")
+    return trees
 
 
 def _bee_tables(

@@ -95,7 +95,18 @@ class LocalBackend:
         return self._engine.policy(policy).suggest(history, alternatives)
 
     def policies(self) -> list[dict[str, Any]]:
-        return [info.to_json() for info in self._engine.catalog.list()]
+        from client.catalog import payload_sha256
+
+        rows = [info.to_json() for info in self._engine.catalog.list()]
+        for name, stored in self._engine.catalog.word_trees.items():
+            rows.append({
+                "name": name, "game": "guess-my-word", "length": 0, "mode": stored.variant,
+                "metric": stored.strategy, "targets": stored.list_name,
+                "guesses": stored.list_name, "count": len(stored.tree.words),
+                "mean": stored.stats["mean"], "worst": int(stored.stats["worst"]),
+                "content_hash": payload_sha256(stored.payload()),
+            })  # fmt: skip
+        return sorted(rows, key=lambda row: str(row["name"]))
 
     def bee_top(self, word_list: str, allow_s: bool, count: int) -> list[dict[str, Any]]:
         return [dict(row) for row in self._bee.top(word_list, allow_s, count).top]

@@ -15,6 +15,7 @@ Trees are built by builder.guess_my_word; this module only plays them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -147,8 +148,13 @@ def play(tree: WordTree, target: Word, variant: Variant | None = None) -> list[t
             raise UnknownWordError(f"{target!r} is not in the tree's word list")
 
 
-def next_guess(tree: WordTree, history: Sequence[Turn], variant: Variant | None = None) -> str:
-    """Return the word ``tree`` guesses after ``history``, a list of (guess, reply).
+def walk(
+    tree: WordTree, history: Sequence[Turn], variant: Variant | None = None
+) -> tuple[int, bool]:
+    """Return (node, solved): where ``history`` leads in ``tree``.
+
+    ``solved`` is True after a ``"correct"`` reply, and in the ``deduce``
+    variant once a single word is left (the target is known).
 
     Replies are ``"before"``, ``"after"`` or (``live`` only) ``"correct"``.
     In the ``deduce`` variant, once the replies leave a single word the target
@@ -187,7 +193,7 @@ def next_guess(tree: WordTree, history: Sequence[Turn], variant: Variant | None 
                 )
             if turn < len(history):
                 raise GameOverError(f"turn {turn} was 'correct': the game is over, no turn follows")
-            raise GameOverError(f"the game is over: {guess!r} was correct")
+            return node, True
         if deduce_leaf:  # played live: the leaf word was the only word left
             child = -1
         else:
@@ -198,4 +204,107 @@ def next_guess(tree: WordTree, history: Sequence[Turn], variant: Variant | None 
                 f"and gives the earlier replies"
             )
         node = child
+    return node, tree.variant == "deduce" and variant == "deduce" and tree.is_leaf(node)
+
+
+def next_guess(tree: WordTree, history: Sequence[Turn], variant: Variant | None = None) -> str:
+    """Return the word ``tree`` guesses after ``history``, a list of (guess, reply).
+
+    Replies are ``"before"``, ``"after"`` or (``live`` only) ``"correct"``.
+    In the ``deduce`` variant, once the replies leave a single word the target
+    is known and that word is returned: the seed counts no guess for it.
+
+    Raises:
+        GameOverError: the last reply was ``"correct"``; and the errors of :func:`walk`.
+    """
+    node, solved = walk(tree, history, variant)
+    if solved and history and history[-1][1] == "correct":
+        raise GameOverError(f"the game is over: {history[-1][0]!r} was correct")
     return tree.word(node)
+
+
+def subtree_words(tree: WordTree) -> np.ndarray:
+    """Return, for each node, how many words its subtree can still be."""
+    sizes = np.zeros(tree.node_count, dtype=np.int64)
+    # Children come after their parents (breadth-first numbering): sum backwards.
+    for node in range(tree.node_count - 1, -1, -1):
+        own = 1 if (tree.variant == "live" or tree.is_leaf(node)) else 0
+        below = sum(
+            int(sizes[c]) for c in (tree.node_before[node], tree.node_after[node]) if c >= 0
+        )
+        sizes[node] = own + below
+    return sizes
+
+
+@dataclass(frozen=True, eq=False)
+class StoredTree:
+    """A Guess My Word tree as the catalog stores it: the tree, its list and figures.
+
+    ``name`` is the policy name (``guess-my-word-{list}-{strategy}-{variant}``);
+    ``stats`` holds ``mean`` (exact expected guesses), ``entropy``, ``worst``,
+    ``best`` and ``count``.
+    """
+
+    name: str
+    list_name: str
+    list_sha256: str
+    strategy: str
+    #: The variant the tree is played in (a deduce-shaped tree can be played live).
+    variant: Variant
+    counts: tuple[int, ...]
+    stats: dict[str, float]
+    tree: WordTree
+
+    def payload(self) -> str:
+        """Return the canonical JSON stored in the catalog (words are in the list)."""
+        tree = self.tree
+        return json.dumps(
+            {
+                "strategy": self.strategy,
+                "variant": self.variant,
+                "shape": tree.variant,
+                "counts": list(self.counts),
+                "stats": self.stats,
+                "node_word": tree.node_word.tolist(),
+                "node_before": tree.node_before.tolist(),
+                "node_after": tree.node_after.tolist(),
+                "node_depth": tree.node_depth.tolist(),
+            },
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_payload(
+        cls, name: str, list_name: str, list_sha256: str, words: tuple[str, ...], payload: str
+    ) -> StoredTree:
+        """Return the stored tree in ``payload`` over ``words``, after checking its shape.
+
+        Raises:
+            ValueError: malformed JSON, or a tree whose indices are out of range
+                or whose children do not come after their parents.
+        """
+        data = json.loads(payload)
+        variant, shape = data["variant"], data["shape"]
+        if variant not in VARIANTS or shape not in VARIANTS or len(data["counts"]) != len(words):
+            raise ValueError("wrong variant or counts")
+        arrays = [np.array(data[key], dtype=np.int64)
+                  for key in ("node_word", "node_before", "node_after", "node_depth")]  # fmt: skip
+        word, before, after, depth = arrays
+        n = len(word)
+        if n == 0 or any(len(a) != n for a in arrays) or ((word < 0) | (word >= len(words))).any():
+            raise ValueError("tree arrays are inconsistent")
+        index = np.arange(n)
+        for child in (before, after):
+            if ((child >= 0) & (child <= index)).any() or (child >= n).any():
+                raise ValueError("a child does not come after its parent")  # a walk must end
+        tree = WordTree(shape, words, word, before, after, depth)
+        try:
+            _check_variant(tree, variant)
+        except GuessMyWordError as error:
+            raise ValueError(str(error)) from None
+        stats = {str(k): float(v) for k, v in dict(data["stats"]).items()}
+        counts = tuple(int(c) for c in data["counts"])
+        return cls(
+            name, list_name, list_sha256, str(data["strategy"]), variant, counts, stats, tree
+        )

@@ -21,8 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from builder.guess_my_word import build_tree
 from builder.matrices import reply_matrix
 from builder.partitions import ARITHMETIC, METRIC_RANDOM, METRICS, metric_values
+from builder.weighted_lists import WeightedList
 from builder.wordlists import WordList
 from client.catalog import Catalog
 from client.errors import (
@@ -30,11 +32,16 @@ from client.errors import (
     GameOverError,
     GuessworkError,
     HistoryTooLongError,
+    ImpossibleReplyError,
+    InvalidReplyError,
+    InvalidWordError,
     OffTreeError,
     PolicyNotFoundError,
     UnknownWordError,
 )
 from client.games import GREEN, MISS, Wordle, code_to_colours
+from client.guess_my_word import REPLIES, StoredTree, subtree_words, walk
+from client.guess_my_word import reply as guess_my_word_reply
 from client.probe import SOLVED, Policy
 from client.suggestion import LIVE, STORED, Suggestion
 
@@ -340,13 +347,21 @@ def _nyt_problem(game: Wordle, turns: Sequence[Turn], word: str) -> tuple[bool, 
 
 
 class Engine:
-    """Answers for every policy of a catalog."""
+    """Answers for every policy and Guess My Word tree of a catalog."""
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
-        self._engines = {policy.name: PolicyEngine(policy) for policy in catalog}
+        self._engines: dict[str, PolicyEngine | WordTreeEngine] = {
+            policy.name: PolicyEngine(policy) for policy in catalog
+        }
+        for name, stored in catalog.word_trees.items():
+            self._engines[name] = WordTreeEngine(stored)
 
-    def policy(self, name: str) -> PolicyEngine:
+    def names(self) -> list[str]:
+        """Return every policy and tree name, sorted."""
+        return sorted(self._engines)
+
+    def policy(self, name: str) -> PolicyEngine | WordTreeEngine:
         """Return the engine of the policy ``name`` (``policies/`` prefix allowed).
 
         Raises:
@@ -360,3 +375,109 @@ class Engine:
                 f"there are"
             )
         return engine
+
+
+class WordTreeEngine:
+    """Answers for a stored Guess My Word tree (replies before/after/correct). Thread-safe.
+
+    A history that follows the tree is answered from it; one that leaves it (the
+    player guessed another word) is answered live: the words consistent with
+    every reply, and the first guess of the same strategy's tree over them.
+    """
+
+    def __init__(self, stored: StoredTree) -> None:
+        self.stored = stored
+        self.name = stored.name
+        self._sizes = subtree_words(stored.tree)
+        self._live: dict[tuple[tuple[str, str], ...], Suggestion] = {}
+
+    def _turns(self, history: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+        turns: list[tuple[str, str]] = []
+        if len(history) > MAX_TURNS:
+            raise HistoryTooLongError(
+                f"history has {len(history)} turns; at most {MAX_TURNS} are accepted"
+            )
+        for number, (guess, reply_text) in enumerate(history, start=1):
+            word = guess.strip().lower()
+            if not word.isascii() or not word.isalpha():
+                raise InvalidWordError(f"turn {number}: {guess!r} is not a word of letters a-z")
+            answer = reply_text.strip().lower()
+            if answer not in REPLIES:
+                raise InvalidReplyError(
+                    f"turn {number}: reply {reply_text!r} is not one of {', '.join(REPLIES)}"
+                )
+            turns.append((word, answer))
+        return turns
+
+    def suggest(self, history: Sequence[tuple[str, str]], alternatives: int) -> Suggestion:
+        """Return the next guess after ``history`` (alternatives are not ranked here).
+
+        Raises:
+            BadRequestError, HistoryTooLongError, InvalidWordError,
+            InvalidReplyError, ImpossibleReplyError, GameOverError,
+            ContradictoryHistoryError.
+        """
+        if not 0 <= alternatives <= MAX_ALTERNATIVES:
+            raise BadRequestError(f"alternatives must be between 0 and {MAX_ALTERNATIVES}")
+        turns = self._turns(history)
+        tree = self.stored.tree
+        try:
+            node, solved = walk(tree, turns, self.stored.variant)
+        except OffTreeError:
+            return self._live_answer(turns)
+        if solved:
+            word = turns[-1][0] if turns and turns[-1][1] == "correct" else tree.word(node)
+            return Suggestion(word, 1, True, (), STORED, len(turns))
+        return Suggestion(tree.word(node), int(self._sizes[node]), False, (), STORED, len(turns))
+
+    def _live_answer(self, turns: list[tuple[str, str]]) -> Suggestion:
+        key = tuple(turns)
+        cached = self._live.get(key)
+        if cached is not None:
+            return cached
+        variant, words = self.stored.variant, self.stored.tree.words
+        if any(answer == "correct" for _, answer in turns[:-1]):
+            raise GameOverError("a turn was 'correct': the game is over, no turn follows")
+        if variant == "deduce" and any(answer == "correct" for _, answer in turns):
+            raise ImpossibleReplyError("the deduce variant never answers 'correct'")
+        alive = list(range(len(words)))
+        for number, (guess, answer) in enumerate(turns, start=1):
+            alive = [i for i in alive if guess_my_word_reply(guess, words[i], variant) == answer]
+            if not alive:
+                raise ContradictoryHistoryError(
+                    f"turn {number} ({guess} {answer}) contradicts "
+                    f"{'the turns before it' if number > 1 else 'the word list'}: no word of "
+                    f"{self.stored.list_name!r} gives all these replies"
+                )
+        if turns and turns[-1][1] == "correct":
+            answer_text = Suggestion(turns[-1][0], 1, True, (), LIVE, len(turns))
+        elif variant == "deduce" and len(alive) == 1:
+            answer_text = Suggestion(words[alive[0]], 1, True, (), LIVE, len(turns))
+        else:
+            left = WeightedList(
+                tuple(words[i] for i in alive), tuple(self.stored.counts[i] for i in alive)
+            )
+            guess = build_tree(left, self.stored.strategy, variant).first_guess
+            answer_text = Suggestion(guess, len(alive), False, (), LIVE, len(turns))
+        if len(self._live) < _LIVE_CACHE_SIZE:
+            self._live[key] = answer_text
+        return answer_text
+
+    def _not_here(self) -> BadRequestError:
+        return BadRequestError(f"{self.name} is a Guess My Word tree: only suggestions apply")
+
+    def score(self, guess: str, target: str) -> tuple[str, int, bool]:
+        """Refuse: scoring is for word-list policies."""
+        raise self._not_here()
+
+    def check(
+        self, history: Sequence[tuple[str, str]], guess: str, nyt: bool
+    ) -> tuple[bool, str, int]:
+        """Refuse: hard-mode rules are for word-list policies."""
+        raise self._not_here()
+
+    def evil_reply(
+        self, history: Sequence[tuple[str, str]], guess: str
+    ) -> tuple[str, int, int, bool]:
+        """Refuse: the Evil replier is for word-list policies."""
+        raise self._not_here()

@@ -25,14 +25,14 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from builder.greedy import warm_up
-from client.catalog import Catalog, open_catalog
+from client.catalog import Catalog, open_catalog, payload_sha256
 from client.errors import RequestTooLargeError, ServiceUnavailableError, TooManyCallsError
 from client.spelling_bee import hints
 from client.suggestion import LIVE
 from protos.guesswork.v1 import guesswork_pb2 as pb
 from protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from service.bee import DEFAULT_COUNT, BeeEngine
-from service.engine import DEFAULT_ALTERNATIVES, Engine, PolicyEngine
+from service.engine import DEFAULT_ALTERNATIVES, Engine, PolicyEngine, WordTreeEngine
 from service.errors import abort
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Guesswork"].full_name
@@ -64,6 +64,19 @@ def _summary(row: dict[str, object]) -> Any:
     )  # fmt: skip
 
 
+def _word_tree_message(engine: WordTreeEngine) -> pb.Policy:
+    """Return a Guess My Word tree's metadata as a Policy message."""
+    stored = engine.stored
+    count = len(stored.tree.words)
+    return pb.Policy(
+        name=f"policies/{stored.name}", game="guess-my-word", length=0, mode=stored.variant,
+        metric=stored.strategy, targets_list=stored.list_name, targets_sha256=stored.list_sha256,
+        guesses_list=stored.list_name, guesses_sha256=stored.list_sha256, target_count=count,
+        guess_count=count, mean=stored.stats["mean"], worst=int(stored.stats["worst"]),
+        best=int(stored.stats["best"]), content_hash=payload_sha256(stored.payload()),
+    )  # fmt: skip
+
+
 def _history(request: Any) -> list[tuple[str, str]]:
     return [(turn.guess, turn.reply) for turn in request.history]
 
@@ -92,7 +105,9 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
             raise ServiceUnavailableError("the catalog is still loading; retry shortly")
         return self._loaded
 
-    def _policy_message(self, engine: PolicyEngine) -> pb.Policy:
+    def _policy_message(self, engine: PolicyEngine | WordTreeEngine) -> pb.Policy:
+        if isinstance(engine, WordTreeEngine):
+            return _word_tree_message(engine)
         policy = engine.policy
         data, stats = policy.data, policy.stats
         return pb.Policy(
@@ -118,13 +133,9 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
         )
 
     def ListPolicies(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
-        engines = [self._engine.policy(name) for name in self._engine.catalog.names()]
+        messages = [self._policy_message(self._engine.policy(n)) for n in self._engine.names()]
         return pb.ListPoliciesResponse(
-            policies=[
-                self._policy_message(e)
-                for e in engines
-                if not request.game or e.game.id == request.game
-            ]
+            policies=[m for m in messages if not request.game or m.game == request.game]
         )
 
     def GetPolicy(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from builder.cli import run
+from builder.commands import default_word_tree
+from builder.guess_my_word import DEFAULT_WORD_TREES
 from builder.policies import DEFAULT_SPECS, PolicySpec, build_policy
 from builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
 from builder.store import StoredBeeTable, StoredPolicy, export_bytes, publish_catalog
@@ -66,11 +68,13 @@ def test_build_all_reproduces_the_shipped_catalog_byte_for_byte(tmp_path: Path) 
     built = {spec.name(): build_policy(spec) for spec in DEFAULT_SPECS}
     rebuilt = tmp_path / "catalog.sqlite"
     bees = [StoredBeeTable(*build_bee_table(name, allow_s)) for name, allow_s in DEFAULT_BEE_TABLES]
+    word_trees = [default_word_tree(strategy, variant) for strategy, variant in DEFAULT_WORD_TREES]
     publish_catalog(
         str(rebuilt),
         [StoredPolicy.from_data(b.data, b.tree.targets.words, b.tree.guesses.words)
          for b in built.values()],
         bees,
+        word_trees,
     )  # fmt: skip
     assert rebuilt.read_bytes() == SHIPPED_CATALOG.read_bytes(), (
         "policies/catalog.sqlite is stale: run `make catalog` and commit it"

@@ -140,6 +140,12 @@ def test_tls(tmp_path: Path) -> None:
         credentials = grpc.ssl_channel_credentials(cert.read_bytes())
         with grpc.secure_channel(f"localhost:{port}", credentials) as channel:
             grpc.channel_ready_future(channel).result(timeout=60)
+            health = health_pb2_grpc.HealthStub(channel)
+            while (
+                health.Check(health_pb2.HealthCheckRequest()).status
+                != health_pb2.HealthCheckResponse.SERVING
+            ):
+                time.sleep(0.05)  # the catalog is still being verified
             stub = pb_grpc.GuessworkStub(channel)
             answer = stub.SuggestGuess(
                 pb.SuggestGuessRequest(policy="wordle-2309-hard-max"), timeout=30

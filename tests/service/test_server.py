@@ -58,7 +58,8 @@ def test_health_and_reflection(channel: grpc.Channel) -> None:
 
 def test_list_and_get_policies(stub: pb_grpc.GuessworkStub, catalog: Catalog) -> None:
     listed = stub.ListPolicies(pb.ListPoliciesRequest()).policies
-    assert [p.name for p in listed] == [f"policies/{n}" for n in catalog.names()]
+    every = sorted([*catalog.names(), *catalog.word_trees])
+    assert [p.name for p in listed] == [f"policies/{n}" for n in every]
     jotto = stub.ListPolicies(pb.ListPoliciesRequest(game="jotto")).policies
     assert jotto and all(p.game == "jotto" for p in jotto)
     policy = stub.GetPolicy(pb.GetPolicyRequest(name="policies/wordle-2309-hard-max")).policy
