@@ -136,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     export = command("export", "write one policy as a standalone policy file")
     export.add_argument("name", help="policy name (see list)")
     export.add_argument("--output", help="file to write (default: NAME.gwp)")
+    gmw = command("gmw-list", "regenerate the shipped Guess My Word list (needs wordfreq)")
+    gmw.add_argument("--top", type=int, default=5000, help="wordfreq words to consider")
+    gmw.add_argument("--output", help="file to write (default: the shipped list)")
     imported = command("import", "add a policy file to the catalog, after verifying it")
     imported.add_argument("file", help="policy file (.gwp or .msgpack)")
     return parser

@@ -375,6 +375,18 @@ def import_policy(args: argparse.Namespace) -> Outcome:
                    [f"imported {policy.name} into {path}"])  # fmt: skip
 
 
+def gmw_list(args: argparse.Namespace) -> Outcome:
+    """Regenerate the shipped Guess My Word list from wordfreq."""
+    from builder.gmw_list import DEFAULT_OUTPUT, write_list
+
+    output = Path(args.output) if args.output else DEFAULT_OUTPUT
+    count, digest = write_list(args.top, output)
+    line = (
+        f"wrote {output}: {count} words, sha256 {digest} (register it in builder/weighted_lists.py)"
+    )
+    return Outcome({"file": str(output), "words": count, "sha256": digest}, [line])
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], Outcome]] = {
     "evaluate": evaluate,
     "first-guesses": first_guesses,
@@ -385,4 +397,5 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], Outcome]] = {
     "verify": verify,
     "export": export,
     "import": import_policy,
+    "gmw-list": gmw_list,
 }

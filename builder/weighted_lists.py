@@ -1,7 +1,7 @@
 """Weighted word lists for Guess My Word: words in alphabetical order with counts.
 
 The shipped list (``builder/data/guess_my_word/common-words.txt``) comes from
-``scripts/make_gmw_list.py`` (wordfreq, an optional extra); its SHA-256 and
+``guesswork-build gmw-list`` (builder/gmw_list.py; wordfreq, an optional extra); its SHA-256 and
 size are checked on every load so it never changes silently.
 """
 
@@ -24,11 +24,11 @@ MAX_TOTAL_COUNT = 2**53
 _DATA_PACKAGE = "builder.data.guess_my_word"
 #: The shipped list: file, word count and SHA-256 of the file's bytes, checked
 #: on every load so that it never changes silently (regenerate it with
-#: scripts/make_gmw_list.py and update these together).
+#: guesswork-build gmw-list and update these together).
 SHIPPED_LIST = (
     "common-words.txt",
     4788,
-    "f3acecd227ec98916251262281960db7d76a22a04f30da3b0471d8faaca06aa6",
+    "64e16caba9ae35216fdc7e030094a0b7ce05e27a8b5f73d10b6cd551fe1907b6",
 )
 
 

@@ -389,6 +389,7 @@ class WordTreeEngine:
         self.stored = stored
         self.name = stored.name
         self._sizes = subtree_words(stored.tree)
+        self._known = frozenset(stored.tree.words)
         self._live: dict[tuple[tuple[str, str], ...], Suggestion] = {}
 
     def _turns(self, history: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -401,6 +402,10 @@ class WordTreeEngine:
             word = guess.strip().lower()
             if not word.isascii() or not word.isalpha():
                 raise InvalidWordError(f"turn {number}: {guess!r} is not a word of letters a-z")
+            if word not in self._known:
+                raise UnknownWordError(
+                    f"turn {number}: {word!r} is not in the word list {self.stored.list_name!r}"
+                )
             answer = reply_text.strip().lower()
             if answer not in REPLIES:
                 raise InvalidReplyError(

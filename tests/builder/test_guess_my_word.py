@@ -543,3 +543,12 @@ def test_mismatched_trees_lists_and_variants_are_refused() -> None:
         play(key, "fox")
     with pytest.raises(UnknownWordError, match="'bat' is not in the tree's word list"):
         play(optimal_alphabetic(weights), "bat")
+
+
+def test_the_shipped_list_regenerates_byte_for_byte(tmp_path: Path) -> None:
+    from builder.gmw_list import DEFAULT_OUTPUT, write_list
+
+    output = tmp_path / "common-words.txt"
+    count, _ = write_list(output=output)
+    assert output.read_bytes() == DEFAULT_OUTPUT.read_bytes()
+    assert count == 4788

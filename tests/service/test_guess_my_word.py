@@ -57,7 +57,7 @@ def test_live_answers_use_the_same_strategy_over_the_words_left(
     name = "guess-my-word-common-words-optimal-live"
     stored = catalog.word_trees[name]
     words, counts = stored.tree.words, stored.counts
-    for history in ([("house", "after")], [("mango", "before"), ("cat", "after")]):
+    for history in ([("house", "after")], [("money", "before"), ("cat", "after")]):
         answer = suggest(stub, name, history)
         left = [i for i, w in enumerate(words) if all(reply(g, w, "live") == r for g, r in history)]
         expected = build_tree(WeightedList(tuple(words[i] for i in left), tuple(counts[i] for i in left)),
@@ -75,7 +75,8 @@ def test_live_answers_use_the_same_strategy_over_the_words_left(
         (TREES[1], [("house", "sideways")], grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REPLY", "not one of before, after, correct"),
         (TREES[0], [("house", "correct")], grpc.StatusCode.INVALID_ARGUMENT, "IMPOSSIBLE_REPLY", "never answers 'correct'"),
         (TREES[1], [("ho1se", "after")], grpc.StatusCode.INVALID_ARGUMENT, "INVALID_WORD", "letters a-z"),
-        (TREES[1], [("zzzzz", "after")], grpc.StatusCode.FAILED_PRECONDITION, "CONTRADICTORY_HISTORY", "turn 1 (zzzzz after)"),
+        (TREES[1], [("zzzzz", "after")], grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_WORD", "'zzzzz' is not in the word list"),
+        (TREES[1], [("house", "after"), ("ability", "before")], grpc.StatusCode.FAILED_PRECONDITION, "CONTRADICTORY_HISTORY", "turn 2 (ability before)"),
         (TREES[1], [("house", "correct"), ("mouse", "after")], grpc.StatusCode.FAILED_PRECONDITION, "GAME_OVER", "game is over"),
     ],
 )  # fmt: skip

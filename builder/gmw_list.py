@@ -1,6 +1,6 @@
 """Regenerate builder/data/guess_my_word/common-words.txt, the shipped Guess My Word list.
 
-Run: python scripts/make_gmw_list.py [--top N] [--output PATH]
+Run: guesswork-build gmw-list [--top N] [--output PATH]
 
 Needs the ``wordfreq`` package (``pip install wordfreq``); the builder itself
 does not. The list is the ``N`` most frequent English words of wordfreq
@@ -9,15 +9,16 @@ three letters long, each with the count ``round(word_frequency * 1e9)``,
 sorted alphabetically, one ``word count`` a line after a header comment that
 names the source, the wordfreq version and the command. The same wordfreq
 version gives the same file byte for byte. After regenerating, update the
-count and SHA-256 registered in ``builder/guess_my_word.py`` (``SHIPPED_LIST``).
+count and SHA-256 registered in ``builder/weighted_lists.py`` (``SHIPPED_LIST``).
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 from importlib import metadata
 from pathlib import Path
+
+from client.errors import GuessworkError
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUTPUT = ROOT / "builder" / "data" / "guess_my_word" / "common-words.txt"
@@ -28,16 +29,22 @@ MIN_LETTERS = 3
 SCALE = 1e9
 
 
+class GmwListError(GuessworkError):
+    """The list cannot be made here (wordfreq is missing)."""
+
+
 def common_words(top: int) -> dict[str, int]:
     """Return {word: count} for the kept words among wordfreq's ``top`` English words.
 
     Raises:
-        SystemExit: wordfreq is not installed.
+        GmwListError: wordfreq is not installed.
     """
     try:
         import wordfreq
     except ImportError:
-        raise SystemExit("this script needs wordfreq: pip install wordfreq") from None
+        raise GmwListError(
+            "making the Guess My Word list needs wordfreq: pip install '.[gmw-list]'"
+        ) from None
     counts: dict[str, int] = {}
     for word in wordfreq.top_n_list("en", top):
         # Apostrophes, digits, accents and one- or two-letter words are not
@@ -52,7 +59,7 @@ def common_words(top: int) -> dict[str, int]:
 def render(counts: dict[str, int], top: int) -> str:
     """Return the file text: the header comment, then ``word count`` lines in alphabetic order."""
     version = metadata.version("wordfreq")
-    command = "python scripts/make_gmw_list.py" + ("" if top == DEFAULT_TOP else f" --top {top}")
+    command = "guesswork-build gmw-list" + ("" if top == DEFAULT_TOP else f" --top {top}")
     header = (
         f"# Guess My Word weighted list: wordfreq {version} top_n_list('en', {top}), "
         f"lower-case a-z words of {MIN_LETTERS}+ letters, "
@@ -61,19 +68,14 @@ def render(counts: dict[str, int], top: int) -> str:
     return header + "".join(f"{word} {counts[word]}\n" for word in sorted(counts))
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Write the list and print its size and SHA-256."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--top", type=int, default=DEFAULT_TOP, help="wordfreq words to consider")
-    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, help="file to write")
-    args = parser.parse_args(argv)
-    counts = common_words(args.top)
-    text = render(counts, args.top)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text, encoding="ascii")
-    digest = hashlib.sha256(text.encode("ascii")).hexdigest()
-    print(f"wrote {args.output}: {len(counts)} words, sha256 {digest}")
+def write_list(top: int = DEFAULT_TOP, output: Path = DEFAULT_OUTPUT) -> tuple[int, str]:
+    """Write the list to ``output``; return (word count, SHA-256 of the file).
 
-
-if __name__ == "__main__":
-    main()
+    Raises:
+        GmwListError: wordfreq is not installed.
+    """
+    counts = common_words(top)
+    text = render(counts, top)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text, encoding="ascii")
+    return len(counts), hashlib.sha256(text.encode("ascii")).hexdigest()
