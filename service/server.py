@@ -35,6 +35,7 @@ from service.bee import DEFAULT_COUNT, BeeEngine
 from service.engine import DEFAULT_ALTERNATIVES, Engine, PolicyEngine, WordTreeEngine
 from service.errors import abort
 
+_ANSWER_CACHE_SIZE = 100_000
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Guesswork"].full_name
 log = logging.getLogger("guesswork.service")
 Request = TypeVar("Request")
@@ -88,6 +89,7 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
         self._loaded: Engine | None = None
         self._options = options
         self._slots = threading.BoundedSemaphore(options.max_concurrent)
+        self._answers: dict[tuple[str, int, tuple[tuple[str, str], ...]], Any] = {}
 
     def load(self, engine: Engine) -> None:
         """Start answering with ``engine`` (calls before this get UNAVAILABLE)."""
@@ -142,11 +144,18 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
         return pb.GetPolicyResponse(policy=self._policy_message(self._engine.policy(request.name)))
 
     def SuggestGuess(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
+        history = _history(request)
+        # Answers are pure functions of the request, and players and bots repeat
+        # the same openings: cache the finished response message (read-only).
+        key = (request.policy, request.max_alternatives, tuple(history))
+        cached = self._answers.get(key)
+        if cached is not None:
+            return cached
         alternatives = (
             request.max_alternatives if request.max_alternatives else DEFAULT_ALTERNATIVES
         )
-        answer = self._engine.policy(request.policy).suggest(_history(request), alternatives)
-        return pb.SuggestGuessResponse(
+        answer = self._engine.policy(request.policy).suggest(history, alternatives)
+        response = pb.SuggestGuessResponse(
             guess=answer.guess,
             remaining=answer.remaining,
             solved=answer.solved,
@@ -154,6 +163,10 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
             source=pb.SOURCE_LIVE if answer.source == LIVE else pb.SOURCE_STORED,
             turn=answer.turn,
         )
+        if len(self._answers) >= _ANSWER_CACHE_SIZE:
+            self._answers.clear()  # bounded; refilling costs only the first call of each
+        self._answers[key] = response
+        return response
 
     def ScoreGuess(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
         reply, code, solved = self._engine.policy(request.policy).score(
