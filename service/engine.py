@@ -59,6 +59,14 @@ class BadRequestError(GuessworkError, ValueError):
     """A request field is out of range (e.g. a negative number of alternatives)."""
 
 
+def _check_length(history: Sequence[tuple[str, str]]) -> None:
+    """Raise HistoryTooLongError for a history longer than any game lasts."""
+    if len(history) > MAX_TURNS:
+        raise HistoryTooLongError(
+            f"history has {len(history)} turns; at most {MAX_TURNS} are accepted"
+        )
+
+
 @dataclass(frozen=True)
 class Turn:
     """One checked turn: the guess's index in the vocabulary and the reply code."""
@@ -114,10 +122,7 @@ class PolicyEngine:
             HistoryTooLongError, InvalidWordError, UnknownWordError,
             InvalidReplyError (or ImpossibleReplyError), GameOverError.
         """
-        if len(history) > MAX_TURNS:
-            raise HistoryTooLongError(
-                f"history has {len(history)} turns; at most {MAX_TURNS} are accepted"
-            )
+        _check_length(history)
         checked = []
         for number, (guess, reply) in enumerate(history, start=1):
             turn = self._turn_cache.get((guess, reply))
@@ -394,10 +399,7 @@ class WordTreeEngine:
 
     def _turns(self, history: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
         turns: list[tuple[str, str]] = []
-        if len(history) > MAX_TURNS:
-            raise HistoryTooLongError(
-                f"history has {len(history)} turns; at most {MAX_TURNS} are accepted"
-            )
+        _check_length(history)
         for number, (guess, reply_text) in enumerate(history, start=1):
             word = guess.strip().lower()
             if not word.isascii() or not word.isalpha():
