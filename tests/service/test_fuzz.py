@@ -12,10 +12,12 @@ from protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 
 POLICIES = st.sampled_from(
     ["wordle-2309-normal-max", "policies/jotto-2309-hard-max", "antiwordle-2309-hard-entropy",
-     "wordle-2315-g12972-normal-neg-entropy", "", "chess", "policies/", "x" * 300]
+     "wordle-2315-g12972-normal-neg-entropy", "guess-my-word-common-words-optimal-live",
+     "policies/guess-my-word-common-words-binary-deduce", "", "chess", "policies/", "x" * 300]
 )  # fmt: skip
 WORDS = st.one_of(
-    st.sampled_from(["RAISE", "arise", "ninny", "DRAPE", "fuzzy", "tiger", "aahed", "xylyl"]),
+    st.sampled_from(["RAISE", "arise", "ninny", "DRAPE", "fuzzy", "tiger", "aahed", "xylyl",
+                     "house", "not", "the", "zzz"]),
     st.text(max_size=12),
 )
 REPLIES = st.one_of(
@@ -44,6 +46,11 @@ REQUESTS = st.one_of(
     st.builds(lambda p, h, g: ("EvilReply", pb.EvilReplyRequest(policy=p, history=h, guess=g)),
               POLICIES, TURNS, WORDS),
     st.builds(lambda n: ("GetPolicy", pb.GetPolicyRequest(name=n)), POLICIES),
+    st.builds(lambda w, s, n: ("TopHoneycombs", pb.TopHoneycombsRequest(word_list=w, allow_s=s, count=n)),
+              st.sampled_from(["enable1", "", "sgb-words", "nope"]), st.booleans(), st.integers(-3, 60)),
+    st.builds(lambda letters, c, w, s: ("ScoreHoneycomb", pb.ScoreHoneycombRequest(letters=letters, center=c, word_list=w, allow_s=s)),
+              st.one_of(st.sampled_from(["AEGINRT", "aeinrst", "AEGINRR"]), st.text(max_size=9)),
+              st.text(max_size=2), st.sampled_from(["enable1", "", "nope"]), st.booleans()),
 )  # fmt: skip
 
 
