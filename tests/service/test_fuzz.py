@@ -16,8 +16,22 @@ POLICIES = st.sampled_from(
      "policies/guess-my-word-common-words-binary-deduce", "", "chess", "policies/", "x" * 300]
 )  # fmt: skip
 WORDS = st.one_of(
-    st.sampled_from(["RAISE", "arise", "ninny", "DRAPE", "fuzzy", "tiger", "aahed", "xylyl",
-                     "house", "not", "the", "zzz"]),
+    st.sampled_from(
+        [
+            "RAISE",
+            "arise",
+            "ninny",
+            "DRAPE",
+            "fuzzy",
+            "tiger",
+            "aahed",
+            "xylyl",
+            "house",
+            "not",
+            "the",
+            "zzz",
+        ]
+    ),
     st.text(max_size=12),
 )
 REPLIES = st.one_of(
