@@ -4,8 +4,8 @@
 targets[t])`` for every pair, as the smallest unsigned dtype that holds the
 game's reply codes. Tree search reads only this matrix, never the words.
 
-Matrices are computed by compiled kernels (numba for Wordle's duplicate rule,
-numpy bit counts for Jotto) and cached twice: in memory for the life of the
+Matrices are computed by compiled kernels (numba for Wordle's duplicate rule
+and Mastermind's pegs, numpy bit counts for Jotto) and cached twice: in memory for the life of the
 process, and on disk under :func:`cache_dir`, keyed by the game and the two
 lists' SHA-256 so a changed list can never reuse a stale matrix. Each cached
 file carries a CRC-32 of its contents; a damaged file is recomputed.
@@ -23,7 +23,7 @@ import numba
 import numpy as np
 
 from builder.wordlists import WordList
-from client.games import Game, Jotto, Wordle
+from client.games import Game, Jotto, Mastermind, Wordle
 
 _FORMAT = "replymatrix-v1"
 _memory_cache: dict[str, np.ndarray] = {}
@@ -72,6 +72,39 @@ def _wordle_kernel(guesses: np.ndarray, targets: np.ndarray, out: np.ndarray) ->
             out[g, t] = code
 
 
+@numba.njit(parallel=True, cache=True)
+def _mastermind_kernel(guesses: np.ndarray, targets: np.ndarray, out: np.ndarray) -> None:
+    """Fill ``out[g, t]`` with the Mastermind reply code (see client.games.mastermind_reply).
+
+    The code is ``black * (length + 1) + white``. White pegs are counted over
+    the non-black places only: there, each colour shared ``min`` times.
+    """
+    n_guesses, length = guesses.shape
+    n_targets = targets.shape[0]
+    for g in numba.prange(n_guesses):
+        guess_left = np.zeros(26, np.int32)
+        target_left = np.zeros(26, np.int32)
+        guess = guesses[g]
+        for t in range(n_targets):
+            target = targets[t]
+            black = 0
+            for p in range(length):
+                if guess[p] == target[p]:
+                    black += 1
+                else:
+                    guess_left[guess[p]] += 1
+                    target_left[target[p]] += 1
+            white = 0
+            for p in range(length):
+                colour = guess[p]
+                if guess_left[colour] > 0:
+                    white += min(guess_left[colour], target_left[colour])
+                    guess_left[colour] = 0
+            for p in range(length):
+                target_left[target[p]] = 0
+            out[g, t] = black * (length + 1) + white
+
+
 def _letter_masks(letters: np.ndarray) -> np.ndarray:
     """Return one bit per letter present in each word (uint32 per word)."""
     bits = np.left_shift(np.uint32(1), letters.astype(np.uint32))
@@ -91,6 +124,10 @@ def compute_reply_matrix(game: Game, guesses: WordList, targets: WordList) -> np
     if isinstance(game, Wordle):
         out = np.empty((len(guesses), len(targets)), dtype=dtype)
         _wordle_kernel(guess_letters, target_letters, out)
+        return out
+    if isinstance(game, Mastermind):
+        out = np.empty((len(guesses), len(targets)), dtype=dtype)
+        _mastermind_kernel(guess_letters, target_letters, out)
         return out
     if isinstance(game, Jotto):
         shared = _letter_masks(guess_letters)[:, None] & _letter_masks(target_letters)[None, :]

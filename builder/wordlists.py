@@ -22,7 +22,7 @@ from importlib import resources
 from pathlib import Path
 
 from client.errors import WordListError
-from client.games import Game, Jotto
+from client.games import Game, Jotto, Mastermind, all_codes
 
 _DATA_PACKAGE = "builder.data.wordlists"
 
@@ -237,3 +237,14 @@ def jotto_allowable(words: Iterable[str], length: int = 5, order: str = "sorted"
             by_letters[frozenset(word)] = word
     kept = list(by_letters.values())
     return sorted(kept) if order == "sorted" else kept
+
+
+def mastermind_codes(game: Mastermind) -> WordList:
+    """Return every code of ``game`` in order, named e.g. ``mastermind-6x4``.
+
+    Mastermind has no dictionary: every code is both a guess and a possible
+    secret, so this one list serves as both (6 colours, 4 pegs: 1296 codes).
+    """
+    return WordList.from_words(
+        f"mastermind-{game.colours}x{game.length}", all_codes(game.colours, game.length)
+    )

@@ -1,4 +1,4 @@
-"""Game rules as values: Wordle (any word length), Antiwordle and Jotto.
+"""Game rules as values: Wordle (any word length), Antiwordle, Jotto and Mastermind.
 
 A game is an immutable object, never a global switch, so two games can be used
 side by side. Every game defines which words are valid, the reply to a
@@ -12,18 +12,36 @@ Reply codes
   letters ``'.....'`` is 0, ``'....G'`` is 2 and ``'GGGGG'`` is 242. Sorting
   codes sorts replies as their digit strings ``'00000'`` .. ``'22222'``.
 * Jotto: the number of letters the guess and the target share (0..k).
+* Mastermind (``k`` pegs): ``black * (k + 1) + white``, where black pegs count
+  the right colour in the right place and white pegs the right colour in the
+  wrong place. So for four pegs ``0B0W`` is 0, ``0B4W`` is 4, ``2B1W`` is 11
+  and the win ``4B0W`` is 20; there are ``(k + 1) ** 2`` codes, of which only
+  ``black + white <= k`` (and never ``k-1`` black with one white) can occur.
+  Codes are words of the first ``colours`` letters, so a 6-colour game's codes
+  are ``AAAA`` .. ``FFFF``.
 
-The Wordle reply rule lives in :func:`wordle_reply`; everything else (the
-vectorised matrices in ``builder``, the service) is checked against it.
+The Wordle reply rule lives in :func:`wordle_reply` and the Mastermind rule in
+:func:`mastermind_reply`; everything else (the vectorised matrices in
+``builder``, the service) is checked against them.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
+import re
+import string
+from collections import Counter
 from dataclasses import dataclass
 from typing import ClassVar
 
 from client import replies
-from client.errors import InvalidWordError, UnknownGameError
+from client.errors import (
+    ImpossibleReplyError,
+    InvalidReplyError,
+    InvalidWordError,
+    UnknownGameError,
+)
 
 Word = str
 ReplyCode = int
@@ -32,6 +50,9 @@ MIN_LENGTH = 2
 MAX_LENGTH = 12
 
 MISS, YELLOW, GREEN = 0, 1, 2
+
+MIN_COLOURS = 2
+MAX_COLOURS = 26
 
 
 def wordle_reply(guess: Word, target: Word) -> tuple[int, ...]:
@@ -77,6 +98,94 @@ def code_to_colours(code: ReplyCode, length: int) -> tuple[int, ...]:
 def jotto_reply(guess: Word, target: Word) -> int:
     """Return the number of letters ``guess`` and ``target`` have in common."""
     return len(set(guess) & set(target))
+
+
+def mastermind_reply(guess: Word, target: Word) -> tuple[int, int]:
+    """Return the (black, white) pegs ``guess`` gets when the secret is ``target``.
+
+    Black pegs count the places where the two codes have the same colour. White
+    pegs count the colours they share in other places, each peg of either code
+    used at most once: the sum over colours of the smaller of the two counts,
+    minus the black pegs. Both codes must have the same length (not checked
+    here: hot path).
+
+    >>> mastermind_reply("AABB", "ABBA")
+    (2, 2)
+    >>> mastermind_reply("ABCD", "DCBA")
+    (0, 4)
+    """
+    black = sum(g == t for g, t in zip(guess, target, strict=False))
+    shared = sum((Counter(guess) & Counter(target)).values())
+    return black, shared - black
+
+
+def _check_colours(colours: int) -> None:
+    if not MIN_COLOURS <= colours <= MAX_COLOURS:
+        raise InvalidWordError(
+            f"mastermind: the number of colours must be between {MIN_COLOURS} and "
+            f"{MAX_COLOURS}, not {colours}"
+        )
+
+
+def all_codes(colours: int, length: int) -> tuple[Word, ...]:
+    """Return every Mastermind code of ``length`` pegs and ``colours`` colours, sorted.
+
+    Colours are the letters A, B, ...; there are ``colours ** length`` codes.
+
+    >>> all_codes(2, 2)
+    ('AA', 'AB', 'BA', 'BB')
+
+    Raises:
+        InvalidWordError: the number of colours is outside 2..26.
+    """
+    _check_colours(colours)
+    letters = string.ascii_uppercase[:colours]
+    return tuple("".join(code) for code in itertools.product(letters, repeat=length))
+
+
+def _fewest_whites(kept: tuple[int, ...], rest: int) -> int:
+    """Return the fewest white pegs over the ``rest`` non-black places.
+
+    ``kept[c]`` is how many non-black places of the guess have colour ``c``;
+    every colour of the game is among them. A secret puts in each such place a
+    colour other than the guess's there, so at most ``rest - kept[c]`` places
+    get colour ``c``, and colour ``c`` earns ``min(kept[c], placed)`` whites.
+    """
+    fewest = {0: 0}  # places filled so far -> fewest whites
+    for count in kept:
+        following: dict[int, int] = {}
+        for filled, whites in fewest.items():
+            for placed in range(min(rest - count, rest - filled) + 1):
+                total = whites + min(count, placed)
+                if total < following.get(filled + placed, rest + 1):
+                    following[filled + placed] = total
+        fewest = following
+    return fewest[rest]
+
+
+@functools.lru_cache(maxsize=256)
+def _possible_pegs(guess_counts: tuple[int, ...], colours: int) -> frozenset[tuple[int, int]]:
+    """Return every (black, white) some secret gives a guess with these colour counts.
+
+    ``guess_counts`` holds how often the guess uses each of its colours (in a
+    canonical order: only the counts matter). For each choice of how many pegs
+    of each colour are *not* black (``kept``), the secret's other places each
+    take a colour other than the guess's there. The most whites is
+    ``min(rest, 2 * (rest - max(kept)))`` (a matching of places to guess pegs
+    of another colour), the fewest is 0 when some colour is absent from those
+    places (fill them with it), else :func:`_fewest_whites`. Changing one
+    place changes the whites by at most one and every filling can reach every
+    other, so every count in between occurs too.
+    """
+    length = sum(guess_counts)
+    lacks_a_colour = colours > len(guess_counts)
+    possible: set[tuple[int, int]] = set()
+    for kept in itertools.product(*(range(count + 1) for count in guess_counts)):
+        rest = sum(kept)
+        most = min(rest, 2 * (rest - max(kept)))
+        fewest = 0 if lacks_a_colour or 0 in kept else _fewest_whites(kept, rest)
+        possible.update((length - rest, white) for white in range(fewest, most + 1))
+    return frozenset(possible)
 
 
 @dataclass(frozen=True)
@@ -230,6 +339,145 @@ class Jotto(Game):
         return str(code)
 
 
+_PEG_NUMBERS = re.compile(r"([0-9]+)\s*(?:,\s*|\s+)([0-9]+)")  # "2 1", "2,1"
+_PEG_LETTERS = re.compile(r"[BW]+")  # "BBW"
+_PEG_COUNT_FIRST = re.compile(r"(?:[0-9]+[BW])+")  # "2B1W"
+_PEG_LETTER_FIRST = re.compile(r"(?:[BW][0-9]+)+")  # "B2W1"
+_PEG_HINT = "write the black then the white pegs, e.g. '2B1W', 'BBW', '2 1' or 'B2W1'"
+
+
+def _parse_pegs(text: str) -> tuple[int, int]:
+    """Return the (black, white) pegs written in ``text`` (not checked against a game)."""
+    stripped = text.strip()
+    if not stripped:
+        raise InvalidReplyError(f"empty Mastermind reply: {_PEG_HINT}")
+    numbers = _PEG_NUMBERS.fullmatch(stripped)
+    if numbers is not None:
+        return int(numbers.group(1)), int(numbers.group(2))
+    compact = re.sub(r"[\s,]", "", stripped).upper()
+    if _PEG_LETTERS.fullmatch(compact):
+        return compact.count("B"), compact.count("W")
+    if _PEG_COUNT_FIRST.fullmatch(compact):
+        pairs = [(letter, int(n)) for n, letter in re.findall(r"([0-9]+)([BW])", compact)]
+    elif _PEG_LETTER_FIRST.fullmatch(compact):
+        pairs = [(letter, int(n)) for letter, n in re.findall(r"([BW])([0-9]+)", compact)]
+    else:
+        raise InvalidReplyError(
+            f"Mastermind reply {stripped!r} is not a count of pegs; {_PEG_HINT}"
+        )
+    counts = dict(pairs)
+    if len(counts) != len(pairs):
+        twice = "black" if [letter for letter, _ in pairs].count("B") > 1 else "white"
+        raise InvalidReplyError(
+            f"Mastermind reply {stripped!r} gives the {twice} pegs twice; {_PEG_HINT}"
+        )
+    return counts.get("B", 0), counts.get("W", 0)
+
+
+@dataclass(frozen=True)
+class Mastermind(Game):
+    """Mastermind: secret codes of ``length`` pegs in ``colours`` colours.
+
+    Codes are words of the first ``colours`` letters (A = the first colour), so
+    the classic game (6 colours, 4 pegs) has the 1296 codes AAAA .. FFFF.
+    Repeated colours are allowed. The reply is the black and white pegs of
+    :func:`mastermind_reply`, as the code ``black * (length + 1) + white``.
+    """
+
+    length: int = 4
+    colours: int = 6
+
+    id: ClassVar[str] = "mastermind"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _check_colours(self.colours)
+
+    @property
+    def name(self) -> str:
+        """Return ``mastermind`` (6 colours, 4 pegs) or e.g. ``mastermind-8x5``."""
+        if (self.colours, self.length) == (6, 4):
+            return self.id
+        return f"{self.id}-{self.colours}x{self.length}"
+
+    def word_problem(self, word: str) -> str | None:
+        problem = super().word_problem(word)
+        if problem is not None:
+            return problem
+        last = string.ascii_uppercase[self.colours - 1]
+        for letter in word.upper():
+            if ord(letter) - ord("A") >= self.colours:
+                return f"uses colour {letter!r}; this game has {self.colours} colours A-{last}"
+        return None
+
+    @property
+    def reply_space(self) -> int:
+        return (self.length + 1) ** 2
+
+    @property
+    def win_reply(self) -> ReplyCode:
+        return self.length * (self.length + 1)
+
+    @property
+    def distinct_replies(self) -> int:
+        """Return how many codes can occur: black + white <= length, except k-1 B 1 W.
+
+        All of them occur with three or more colours (6 colours, 4 pegs: 14);
+        with two colours fewer do (2 colours, 2 pegs: 4, never ``0B1W``).
+        """
+        return (self.length + 1) * (self.length + 2) // 2 - 1
+
+    def reply(self, guess: Word, target: Word) -> ReplyCode:
+        black, white = mastermind_reply(guess, target)
+        return black * (self.length + 1) + white
+
+    def parse_reply(self, text: str, guess: Word | None = None) -> ReplyCode:
+        """Return the reply code of pegs written as ``2B1W``, ``BBW``, ``2 1`` or ``B2W1``.
+
+        Case and spaces do not matter; counts are black first. When ``guess``
+        is given, pegs no secret could give it are refused too (a guess of
+        one colour, for instance, never gets a white peg).
+
+        Raises:
+            InvalidReplyError: malformed text, or pegs that cannot occur
+                (:class:`ImpossibleReplyError` for the latter).
+        """
+        black, white = _parse_pegs(text)
+        shown = text.strip()
+        k = self.length
+        if black + white > k:
+            raise ImpossibleReplyError(
+                f"impossible Mastermind reply {shown!r}: {black} black and {white} white "
+                f"pegs make {black + white}, but codes have only {k} pegs"
+            )
+        if (black, white) == (k - 1, 1):
+            raise ImpossibleReplyError(
+                f"impossible Mastermind reply {shown!r}: when {k - 1} pegs are black the "
+                "last cannot be white (its colour would have to be in another place, but "
+                "every other place is already black)"
+            )
+        if guess is not None:
+            code = guess.strip().upper()
+            problem = self.word_problem(code)
+            if problem is not None:
+                raise InvalidReplyError(
+                    f"guess {guess!r} is not a valid {self.name} code: {problem}"
+                )
+            counts = tuple(sorted(Counter(code).values()))
+            if (black, white) not in _possible_pegs(counts, self.colours):
+                why = " (a guess of one colour never gets white pegs)" if len(counts) == 1 else ""
+                raise ImpossibleReplyError(
+                    f"impossible Mastermind reply {shown!r} for guess {code!r}: no secret "
+                    f"code gives it {black} black and {white} white pegs{why}"
+                )
+        return black * (k + 1) + white
+
+    def format_reply(self, code: ReplyCode, style: str = "letters") -> str:
+        """Return reply ``code`` as black and white pegs, e.g. ``2B1W`` (any style)."""
+        black, white = divmod(code, self.length + 1)
+        return f"{black}B{white}W"
+
+
 def partition(game: Game, guess: Word, targets: list[Word]) -> dict[ReplyCode, list[Word]]:
     """Return the targets grouped by the reply ``guess`` gets from each.
 
@@ -248,19 +496,32 @@ def consistent_targets(
     return [target for target in targets if game.reply(guess, target) == reply]
 
 
-GAMES: dict[str, type[Game]] = {cls.id: cls for cls in (Wordle, Antiwordle, Jotto)}
+GAMES: dict[str, type[Game]] = {cls.id: cls for cls in (Wordle, Antiwordle, Jotto, Mastermind)}
 
 
-def make_game(game_id: str, length: int = 5) -> Game:
+def make_game(game_id: str, length: int | None = None, colours: int | None = None) -> Game:
     """Return the rules object for ``game_id`` with words of ``length`` letters.
+
+    ``length`` defaults to the game's own default: 5 letters, or 4 pegs for
+    Mastermind. ``colours`` is for Mastermind only (default 6), so
+    ``make_game("mastermind")`` is the classic 6-colour, 4-peg game and
+    ``make_game("mastermind", 5, 8)`` has 8 colours and 5 pegs.
 
     Raises:
         UnknownGameError: no such game (the message lists the known ones).
-        InvalidWordError: the length is outside the supported range.
+        InvalidWordError: the length or number of colours is outside the
+            supported range, or colours were given for another game.
     """
     try:
         cls = GAMES[game_id]
     except KeyError:
         known = ", ".join(sorted(GAMES))
         raise UnknownGameError(f"unknown game {game_id!r}; known games: {known}") from None
-    return cls(length=length)
+    if issubclass(cls, Mastermind):
+        return cls(
+            length=Mastermind.length if length is None else length,
+            colours=Mastermind.colours if colours is None else colours,
+        )
+    if colours is not None:
+        raise InvalidWordError(f"{game_id}: only mastermind has a number of colours")
+    return cls() if length is None else cls(length=length)

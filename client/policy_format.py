@@ -5,7 +5,7 @@ file carries; its SHA-256 is the policy's content hash. It is a msgpack map::
 
     magic     "guesswork-policy"          format  1
     name      "wordle-2309-normal-max"    builder "guesswork 0.1.0"
-    game      {"id": "wordle", "length": 5}
+    game      {"id": "wordle", "length": 5}    ("colours": 6 too, for mastermind only)
     mode      "hard" | "normal"
     strategy  {"kind": "greedy", "metric": ..., "window": [low, high|nil] | nil,
                "arithmetic": "2022"|"2020", "jotto_order": ..., "seed": int|nil}
@@ -51,7 +51,7 @@ import msgpack
 import numpy as np
 
 from client.errors import PolicyFormatError
-from client.games import Game, make_game
+from client.games import Game, Mastermind, make_game
 
 CORE_MAGIC = "guesswork-policy"
 FILE_MAGIC = b"GWPOLICY"
@@ -119,7 +119,7 @@ def encode_core(policy: PolicyData) -> bytes:
         "format": FORMAT_VERSION,
         "name": policy.name,
         "builder": policy.builder,
-        "game": {"id": policy.game.id, "length": policy.game.length},
+        "game": _game_map(policy.game),
         "mode": policy.mode,
         "strategy": policy.strategy,
         "targets": _ref_map(policy.targets),
@@ -134,6 +134,18 @@ def encode_core(policy: PolicyData) -> bytes:
     }
     packed: bytes = msgpack.packb(core, use_bin_type=True)
     return packed
+
+
+def _game_map(game: Game) -> dict[str, Any]:
+    """Return the stored game: id and length, and the colours for Mastermind only.
+
+    Other games keep exactly ``{"id", "length"}``, so their cores (and
+    content hashes) are the same as before Mastermind existed.
+    """
+    stored: dict[str, Any] = {"id": game.id, "length": game.length}
+    if isinstance(game, Mastermind):
+        stored["colours"] = game.colours
+    return stored
 
 
 def _ref_map(ref: ListRef) -> dict[str, Any]:
@@ -208,11 +220,16 @@ def decode_core(core: bytes, where: str) -> PolicyData:
             f"format {FORMAT_VERSION} (rebuild or upgrade)"
         )
     game_map = _need(top.get("game"), dict, "game", where)
-    try:
-        game = make_game(
-            _need(game_map.get("id"), str, "game.id", where),
-            _need(game_map.get("length"), int, "game.length", where),
+    game_id = _need(game_map.get("id"), str, "game.id", where)
+    length = _need(game_map.get("length"), int, "game.length", where)
+    colours = game_map.get("colours")
+    if colours is not None or game_id == Mastermind.id:
+        # Only Mastermind stores its colours; older Mastermind cores mean the classic 6.
+        colours = _need(
+            Mastermind.colours if colours is None else colours, int, "game.colours", where
         )
+    try:
+        game = make_game(game_id, length, colours)
     except (KeyError, ValueError) as error:
         raise PolicyFormatError(f"{where}: {error}") from None
     tree = _need(top.get("tree"), dict, "tree", where)

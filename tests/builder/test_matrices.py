@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -11,11 +12,11 @@ from hypothesis import strategies as st
 
 from builder import matrices
 from builder.matrices import code_dtype, compute_reply_matrix, reply_matrix
-from builder.wordlists import WordList, jotto_allowable, load_wordlist
-from client.games import Jotto, Wordle
+from builder.wordlists import WordList, jotto_allowable, load_wordlist, mastermind_codes
+from client.games import Game, Jotto, Mastermind, Wordle, mastermind_reply
 
 
-def python_matrix(game: Wordle | Jotto, guesses: WordList, targets: WordList) -> np.ndarray:
+def python_matrix(game: Game, guesses: WordList, targets: WordList) -> np.ndarray:
     """The reference: the game's own pure-Python rule for every pair."""
     return np.array(
         [[game.reply(g, t) for t in targets.words] for g in guesses.words], dtype=np.int64
@@ -82,6 +83,73 @@ def test_jotto_matrix_on_the_seed_list() -> None:
     assert (
         compute_reply_matrix(Jotto(), sample, words) == python_matrix(Jotto(), sample, words)
     ).all()
+
+
+@st.composite
+def mastermind_cases(draw: st.DrawFn) -> tuple[Mastermind, list[str], list[str]]:
+    """A random game and random codes; few colours in use, so repeats are common."""
+    game = Mastermind(draw(st.integers(2, 12)), draw(st.integers(2, 26)))
+    used = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[: draw(st.integers(1, game.colours))]
+    code = st.text(alphabet=used, min_size=game.length, max_size=game.length)
+    guesses = draw(st.lists(code, min_size=1, max_size=12, unique=True))
+    targets = draw(st.lists(code, min_size=1, max_size=12, unique=True))
+    return game, guesses, targets
+
+
+@settings(max_examples=200, deadline=None)
+@given(mastermind_cases())
+def test_mastermind_matrix_matches_the_rule_on_random_codes(
+    case: tuple[Mastermind, list[str], list[str]],
+) -> None:
+    game, guesses, targets = case
+    guess_list, target_list = WordList.from_words("g", guesses), WordList.from_words("t", targets)
+    matrix = compute_reply_matrix(game, guess_list, target_list)
+    assert matrix.dtype == np.uint8 == code_dtype(game.reply_space)
+    assert (matrix == python_matrix(game, guess_list, target_list)).all()
+
+
+def test_mastermind_codes_list() -> None:
+    codes = mastermind_codes(Mastermind())
+    assert codes.name == "mastermind-6x4"
+    assert len(codes) == 1296 and codes.words[0] == "AAAA" and codes.words[-1] == "FFFF"
+    assert list(codes.words) == sorted(codes.words)
+    assert mastermind_codes(Mastermind(5, 8)).name == "mastermind-8x5"
+    assert len(mastermind_codes(Mastermind(5, 8))) == 8**5
+    assert len(mastermind_codes(Mastermind(2, 26))) == 676
+
+
+def test_classic_mastermind_matrix_and_knuths_first_guess() -> None:
+    game = Mastermind()
+    codes = mastermind_codes(game)
+    matrix = compute_reply_matrix(game, codes, codes)
+    assert matrix.shape == (1296, 1296) and matrix.dtype == np.uint8
+    assert (np.diag(matrix) == game.win_reply).all()
+    assert (matrix == matrix.T).all()  # pegs do not depend on which code is the guess
+    assert len(np.unique(matrix)) == game.distinct_replies == 14
+    sample = WordList.from_words("s", (*codes.words[::37], "AABB", "ABCD", "FFFE"))
+    assert (compute_reply_matrix(game, sample, codes) == python_matrix(game, sample, codes)).all()
+    # Knuth (1976): the best first guess leaves at most 256 codes, and the
+    # guesses that do are exactly those of two colours twice each, like AABB.
+    largest = np.array([np.bincount(row, minlength=game.reply_space).max() for row in matrix])
+    assert largest.min() == 256
+    best = {codes.words[g] for g in np.flatnonzero(largest == 256)}
+    assert "AABB" in best and "ABAB" in best and "AAAB" not in best
+    assert best == {w for w in codes.words if sorted(Counter(w).values()) == [2, 2]}
+    assert len(best) == 90  # 15 pairs of colours, 6 placements
+
+
+@pytest.mark.slow
+def test_classic_mastermind_matrix_matches_the_rule_exhaustively() -> None:
+    game = Mastermind()
+    codes = mastermind_codes(game)
+    matrix = compute_reply_matrix(game, codes, codes)
+    k = game.length + 1
+    for g, guess in enumerate(codes.words):
+        expected = [
+            black * k + white
+            for black, white in (mastermind_reply(guess, target) for target in codes.words)
+        ]
+        assert matrix[g].tolist() == expected, guess
 
 
 def test_code_dtypes() -> None:
