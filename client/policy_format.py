@@ -17,6 +17,13 @@ file carries; its SHA-256 is the policy's content hash. It is a msgpack map::
     tree      {"nodes": n, "edges": m, and little-endian int32 arrays as bin:
                node_guess[n], node_size[n], node_first[n], edge_offsets[n+1],
                edge_reply[m], edge_child[m], target_order[N]}
+    certificate (optimised trees only; absent otherwise)
+              {"objective": "total"|"minimax", "value": int, "lower_bound": int,
+               "proven": bool, "beam": int|nil, "max_guesses": int|nil,
+               "first_guess": str|nil, "hard": bool,
+               "node_values": int32[n] as bin (each subtree's value),
+               "node_bounds": int32[n] as bin (each node's static lower bound),
+               "roots": [[first guess, value or refuting bound, exact], ...]}
 
 Node 0 is the root. Node i guesses word ``node_guess[i]`` of the vocabulary
 (the guess list, then ``extra_words``) and covers ``node_size[i]`` targets:
@@ -95,6 +102,8 @@ class PolicyData:
     builder: str
     stats: dict[str, Any]
     arrays: dict[str, np.ndarray] = field(repr=False)
+    #: What proves an optimised tree (see builder.optimal); None for other trees.
+    certificate: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
     def metric(self) -> str:
@@ -132,6 +141,8 @@ def encode_core(policy: PolicyData) -> bytes:
             **{name: _int32_bytes(arrays[name]) for name in _ARRAYS},
         },
     }
+    if policy.certificate is not None:
+        core["certificate"] = policy.certificate
     packed: bytes = msgpack.packb(core, use_bin_type=True)
     return packed
 
@@ -248,9 +259,27 @@ def decode_core(core: bytes, where: str) -> PolicyData:
             name: np.frombuffer(_need(tree.get(name), bytes, f"tree.{name}", where), "<i4")
             for name in _ARRAYS
         },
+        certificate=_certificate(top.get("certificate"), tree.get("nodes"), where),
     )
     _check_tree(policy, tree, where)
     return policy
+
+
+def _certificate(value: Any, nodes: Any, where: str) -> dict[str, Any] | None:
+    """Return a stored certificate after checking its shape (None if absent)."""
+    if value is None:
+        return None
+    cert: dict[str, Any] = _need(value, dict, "certificate", where)
+    _need(cert.get("objective"), str, "certificate.objective", where)
+    for name in ("value", "lower_bound"):
+        _need(cert.get(name), int, f"certificate.{name}", where)
+    _need(cert.get("proven"), bool, "certificate.proven", where)
+    for name in ("node_values", "node_bounds"):
+        data = _need(cert.get(name), bytes, f"certificate.{name}", where)
+        if not isinstance(nodes, int) or len(data) != 4 * nodes:
+            raise PolicyFormatError(f"{where}: certificate.{name} does not cover every node")
+    _need(cert.get("roots"), list, "certificate.roots", where)
+    return cert
 
 
 def _check_tree(policy: PolicyData, tree: dict[str, Any], where: str) -> None:
