@@ -109,6 +109,59 @@ def _add_tree_options(parser: argparse.ArgumentParser, *, guess_my_word: bool = 
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise UsageError(f"{text!r} must be at least 1")
+    return value
+
+
+def _add_optimize_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default="wordle", choices=sorted(GAMES), help="game id")
+    parser.add_argument("--length", type=_positive, help="word length (default 5)")
+    parser.add_argument(
+        "--targets", default="wordle-answers-2309",
+        help="target list: a shipped list name, a file path, or - for stdin",
+    )  # fmt: skip
+    parser.add_argument("--guesses", help="guess list (default: the target list)")
+    parser.add_argument("--mode", default="normal", choices=("hard", "normal"))
+    parser.add_argument(
+        "--jotto-order", default="sorted", choices=("sorted", "first-seen"),
+        help="order of the derived Jotto list",
+    )  # fmt: skip
+    parser.add_argument(
+        "--objective", default="total", choices=("total", "minimax"),
+        help="total: least total (= mean) guesses; minimax: least worst case",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-guesses", type=_positive,
+        help="total only: every target must be solved within this many guesses",
+    )  # fmt: skip
+    parser.add_argument("--first-guess", help="fix the first guess (proof is then given it)")
+    parser.add_argument(
+        "--beam", type=_positive,
+        help="lookahead: search only the best K guesses (greedy ranking) at each node",
+    )  # fmt: skip
+    parser.add_argument(
+        "--colors", "--colours", dest="colours", type=_positive,
+        help="mastermind: number of colours (default 6)",
+    )  # fmt: skip
+    parser.add_argument("--pegs", type=_positive, help="mastermind: code length (default 4)")
+    parser.add_argument(
+        "--workers", type=_positive,
+        help="processes for the root branches (default: every core)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--checkpoint", help="file recording finished root branches; a rerun resumes from it"
+    )
+    parser.add_argument("--store", action="store_true", help="publish the tree into the catalog")
+    parser.add_argument("--output", help="also write the tree as a policy file (.gwp)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser for every subcommand."""
     parser = _Parser(prog=PROG, description="Build, evaluate and store Guesswork policies.")
@@ -132,7 +185,15 @@ def build_parser() -> argparse.ArgumentParser:
     build_all = command("build-all", "build the default catalog (every seed-table policy)")
     build_all.add_argument("--quiet", action="store_true", help="no progress on stderr")
     command("list", "list the catalog's policies")
-    command("verify", "replay every target through every stored policy")
+    checked = command("verify", "replay every target through every stored policy")
+    checked.add_argument(
+        "--prove", action="store_true",
+        help="also run each optimised policy's search again and compare with its certificate",
+    )  # fmt: skip
+    optimize = command(
+        "optimize", "search for an optimal, capped, minimax or lookahead tree, with a certificate"
+    )
+    _add_optimize_options(optimize)
     export = command("export", "write one policy as a standalone policy file")
     export.add_argument("name", help="policy name (see list)")
     export.add_argument("--output", help="file to write (default: NAME.gwp)")

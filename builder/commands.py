@@ -36,7 +36,16 @@ from builder.guess_my_word import (
     sample_guesses,
     stored_tree,
 )
-from builder.policies import DEFAULT_SPECS, PolicySpec, build_policy, load_list
+from builder.optimal import default_workers
+from builder.policies import (
+    CATALOG_SPECS,
+    OptimalSpec,
+    PolicySpec,
+    build_any,
+    build_optimal_policy,
+    build_policy,
+    load_list,
+)
 from builder.progress import Progress
 from builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
 from builder.store import (
@@ -50,13 +59,14 @@ from builder.store import (
     merged,
     publish_catalog,
 )
-from builder.verify import verify_policy, verify_word_tree
+from builder.verify import verify_certificate, verify_policy, verify_word_tree
 from builder.weighted_lists import load_weighted_list, shipped_weighted_list
 from builder.wordlists import SHIPPED, WordList, shipped_words
 from client.catalog import Catalog, open_catalog, open_policy_file
 from client.errors import GuessworkError, PolicyFormatError
 from client.games import Game, make_game
 from client.guess_my_word import Variant
+from client.policy_format import encode_file, encode_words
 
 
 class UsageError(GuessworkError):
@@ -293,13 +303,15 @@ def build(args: argparse.Namespace) -> Outcome:
 def build_all(args: argparse.Namespace) -> Outcome:
     """Build every default policy into a fresh catalog and publish it."""
     stored_policies, rows = [], []
-    for number, spec in enumerate(DEFAULT_SPECS, start=1):
-        stored, seconds = _stored(spec)
+    for number, spec in enumerate(CATALOG_SPECS, start=1):
+        built = build_any(spec)
+        tree, seconds = built.tree, built.seconds
+        stored = StoredPolicy.from_data(built.data, tree.targets.words, tree.guesses.words)
         stored_policies.append(stored)
         rows.append({"name": stored.data.name, "seconds": round(seconds, 4)})
         if not args.quiet:
-            done = f"[{number}/{len(DEFAULT_SPECS)}] {stored.data.name} {seconds:.2f} s"
-            print(done, file=sys.stderr)
+            print(f"[{number}/{len(CATALOG_SPECS)}] {stored.data.name} {seconds:.2f} s",
+                  file=sys.stderr)  # fmt: skip
     bees = [StoredBeeTable(*build_bee_table(name, allow_s)) for name, allow_s in DEFAULT_BEE_TABLES]
     if not args.quiet:
         print(f"honeycomb tables: {', '.join(bee.table.key for bee in bees)}", file=sys.stderr)
@@ -329,7 +341,10 @@ def verify(args: argparse.Namespace) -> Outcome:
     """Replay every target through every stored policy and Guess My Word tree; exit 1
     on any fault."""
     with open_catalog(args.catalog) as catalog:
-        results = [{"name": p.name, "faults": verify_policy(p)} for p in catalog]
+        results = [
+            {"name": p.name, "faults": verify_policy(p) or verify_certificate(p, prove=args.prove)}
+            for p in catalog
+        ]
         results += [{"name": name, "faults": verify_word_tree(stored)}
                     for name, stored in sorted(catalog.word_trees.items())]  # fmt: skip
     failed = [r for r in results if r["faults"]]
@@ -347,13 +362,7 @@ def export(args: argparse.Namespace) -> Outcome:
     with open_catalog(args.catalog) as catalog:
         data = export_bytes(catalog.policy(args.name))
     path = Path(args.output or f"{args.name}.gwp")
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_bytes(data)
-        os.replace(temporary, path)
-    except OSError as error:
-        temporary.unlink(missing_ok=True)
-        raise PolicyFormatError(f"{path}: cannot write ({error.strerror})") from None
+    _write_atomically(path, data)
     return Outcome({"name": args.name, "file": str(path), "bytes": len(data)},
                    [f"exported {args.name} to {path} ({len(data):,} bytes)"])  # fmt: skip
 
@@ -362,7 +371,7 @@ def import_policy(args: argparse.Namespace) -> Outcome:
     """Verify a policy file completely, then publish the catalog with it added."""
     with open_policy_file(args.file) as single:
         (policy,) = list(single)
-        faults = verify_policy(policy)
+        faults = verify_policy(policy) or verify_certificate(policy)
         if faults:
             raise PolicyFormatError(f"{args.file}: policy {policy.name!r}: {faults[0]}")
         catalog = _existing_catalog(args.catalog)
@@ -387,7 +396,104 @@ def gmw_list(args: argparse.Namespace) -> Outcome:
     return Outcome({"file": str(output), "words": count, "sha256": digest}, [line])
 
 
+def optimize(args: argparse.Namespace) -> Outcome:
+    """Search for an optimal, capped, minimax or lookahead tree; optionally store it."""
+    game_id = args.game
+    length = args.length
+    if game_id == "mastermind":
+        length = args.pegs if args.pegs is not None else (4 if length is None else length)
+    elif args.pegs is not None or args.colours is not None:
+        raise UsageError("--colors and --pegs apply to --game mastermind only")
+    spec = OptimalSpec(
+        game=game_id,
+        length=5 if length is None else length,
+        targets=args.targets,
+        guesses=args.guesses,
+        mode=args.mode,
+        objective=args.objective,
+        max_guesses=args.max_guesses,
+        first_guess=args.first_guess,
+        beam=args.beam,
+        colours=args.colours,
+        jotto_order=args.jotto_order,
+    )
+    spec.check()
+    # By default only a search over every first guess (the long runs) spreads
+    # over every core: fixed-first-guess and lookahead runs take seconds, less
+    # than starting worker processes costs.
+    long_run = spec.first_guess is None and spec.beam is None
+    workers = args.workers if args.workers is not None else (default_workers() if long_run else 1)
+    checkpoint = Path(args.checkpoint) if args.checkpoint else None
+    catalog = _existing_catalog(args.catalog) if args.store else None
+    progress = Progress(f"{spec.name()} (root branches)", enabled=not args.quiet)
+    started = time.perf_counter()
+    try:
+        built, result = build_optimal_policy(
+            spec, workers=workers, checkpoint=checkpoint, progress=progress
+        )
+    finally:
+        progress.close()
+    seconds = time.perf_counter() - started
+    cert, outcome = result.certificate, result.outcome
+    scores = built.tree.target_scores
+    total, count = int(scores.sum()), len(scores)
+    info: dict[str, Any] = {
+        "name": spec.name(),
+        "objective": spec.objective,
+        "first_guess": built.tree.first_guess,
+        "total": total,
+        "mean": total / count,
+        "worst": int(scores.max()),
+        "count": count,
+        "value": cert.value,
+        "lower_bound": cert.lower_bound,
+        "gap": cert.value - cert.lower_bound,
+        "proven": cert.proven,
+        "beam": spec.beam,
+        "max_guesses": spec.max_guesses,
+        "fixed_first_guess": spec.first_guess,
+        "seconds": round(seconds, 3),
+        "search_seconds": round(outcome.seconds, 3),
+        "sets_expanded": outcome.stats.expanded,
+        "workers": workers,
+    }
+    lines = [
+        f"{spec.name()}: first guess {info['first_guess']}, total {total} "
+        f"(mean {info['mean']:.4f}), worst {info['worst']}",
+        f"{'proven optimal' if cert.proven else 'not proven'}: lower bound {cert.lower_bound}"
+        + (f" (gap {info['gap']})" if not cert.proven else "")
+        + (f", given first guess {spec.first_guess}" if spec.first_guess else "")
+        + f"; {seconds:.2f} s",
+    ]
+    stored = StoredPolicy.from_data(built.data, built.tree.targets.words, built.tree.guesses.words)
+    if args.store:
+        path = publish_catalog(
+            args.catalog, merged(catalog, [stored]), kept_bee_tables(catalog),
+            kept_word_trees(catalog),
+        )  # fmt: skip
+        info["catalog"] = str(path)
+        lines.append(f"stored {spec.name()} in {path}")
+    if args.output:
+        path = Path(args.output)
+        body = {sha: encode_words(words) for sha, (_, words) in stored.words.items()}
+        _write_atomically(path, encode_file(stored.core, body))
+        info["file"] = str(path)
+        lines.append(f"wrote {path}")
+    return Outcome(info, lines)
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise PolicyFormatError(f"{path}: cannot write ({error.strerror})") from None
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], Outcome]] = {
+    "optimize": optimize,
     "evaluate": evaluate,
     "first-guesses": first_guesses,
     "lists": lists,

@@ -8,6 +8,7 @@ normal-mode ``neg_entropy`` Wordle trees with the full 12972-word guess list.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from dataclasses import dataclass
@@ -16,12 +17,20 @@ from pathlib import Path
 from builder import __version__
 from builder.evaluate import score_stats
 from builder.greedy import DEFAULT_WINDOW, GreedyOptions, build_greedy_tree, warm_up
+from builder.matrices import letter_array
+from builder.optimal import CodeSymmetry, Optimized, SearchOptions, optimize
 from builder.partitions import ARITHMETIC
 from builder.progress import Progress
 from builder.tree import GuessTree
-from builder.wordlists import SHIPPED, WordList, jotto_allowable, load_wordlist
+from builder.wordlists import (
+    SHIPPED,
+    WordList,
+    jotto_allowable,
+    load_wordlist,
+    mastermind_codes,
+)
 from client.errors import GuessworkError
-from client.games import Game, Jotto, Wordle, make_game
+from client.games import Game, Jotto, Mastermind, Wordle, make_game
 from client.policy_format import ListRef, PolicyData
 
 BUILDER = f"guesswork {__version__}"
@@ -246,3 +255,179 @@ DEFAULT_SPECS: tuple[PolicySpec, ...] = (
 
 #: Shipped list names, for help texts.
 SHIPPED_LISTS = tuple(SHIPPED)
+
+
+@dataclass(frozen=True)
+class OptimalSpec:
+    """Everything that determines an optimised (optimal, capped, minimax or lookahead) policy."""
+
+    game: str = "wordle"
+    length: int = 5
+    targets: str = "wordle-answers-2309"
+    guesses: str | None = None
+    mode: str = "normal"
+    objective: str = "total"
+    max_guesses: int | None = None
+    first_guess: str | None = None
+    beam: int | None = None
+    colours: int | None = None
+    jotto_order: str = "sorted"
+
+    @property
+    def hard(self) -> bool:
+        """Return True for hard mode (consistent guesses only)."""
+        return self.mode == "hard"
+
+    def options(self, workers: int = 1) -> SearchOptions:
+        """Return the search options this spec asks for."""
+        return SearchOptions(
+            objective=self.objective,
+            hard=self.hard,
+            max_guesses=self.max_guesses,
+            first_guess=self.first_guess,
+            beam=self.beam,
+            workers=workers,
+        )
+
+    def check(self) -> Game:
+        """Return the game after checking the spec is consistent.
+
+        Raises:
+            SpecError, SearchError: contradictory options.
+            UnknownGameError, InvalidWordError: bad game, length or colours.
+        """
+        game = make_game(self.game, self.length, self.colours)
+        if self.mode not in ("hard", "normal"):
+            raise SpecError(f"unknown mode {self.mode!r}; use hard or normal")
+        if game.consistent_only and not self.hard:
+            raise SpecError(f"{game.id} allows only consistent guesses; use --mode hard")
+        self.options().check()
+        return game
+
+    def lists(self) -> tuple[Game, WordList, WordList]:
+        """Return the game, target list and guess list.
+
+        Mastermind uses every code as both (its lists are not word lists).
+
+        Raises:
+            WordListError: a list is unknown, unreadable or invalid.
+        """
+        game = self.check()
+        if isinstance(game, Mastermind):
+            codes = mastermind_codes(game)
+            return game, codes, codes
+        targets = load_list(self.targets, game, self.jotto_order)
+        if self.guesses is None or self.guesses == self.targets:
+            return game, targets, targets
+        return game, targets, load_list(self.guesses, game, self.jotto_order)
+
+    def name(self) -> str:
+        """Return the policy's stable name.
+
+        E.g. ``wordle-2315-g12972-normal-optimal-first-salet``,
+        ``jotto-2309-hard-lookahead4-first-debar``, ``mastermind-minimax``.
+        """
+        game = make_game(self.game, self.length, self.colours)
+        parts = [game.name]
+        if not isinstance(game, Mastermind):
+            parts.append(_list_label(self.targets))
+            if self.guesses not in (None, self.targets):
+                parts.append("g" + _list_label(self.guesses))
+            if isinstance(game, Jotto) and self.jotto_order != "sorted":
+                parts.append(self.jotto_order.replace("-", ""))
+            parts.append(self.mode)
+        if self.beam is not None:
+            parts.append(f"lookahead{self.beam}")
+            if self.objective == "minimax":
+                parts.append("minimax")
+        else:
+            parts.append("minimax" if self.objective == "minimax" else "optimal")
+        if self.max_guesses is not None:
+            parts.append(f"cap{self.max_guesses}")
+        if self.first_guess is not None:
+            parts.append(f"first-{self.first_guess.lower()}")
+        return "-".join(parts)
+
+
+def build_optimal_policy(
+    spec: OptimalSpec,
+    *,
+    workers: int = 1,
+    checkpoint: Path | None = None,
+    progress: Progress | None = None,
+) -> tuple[BuiltPolicy, Optimized]:
+    """Search for the tree ``spec`` describes; return its policy record and the search.
+
+    Raises:
+        SpecError, SearchError, WordListError, UnknownGameError, InvalidWordError.
+    """
+    game, targets, guesses = spec.lists()
+    warm_up(game)
+    symmetry = None
+    if isinstance(game, Mastermind):
+        symmetry = CodeSymmetry(letter_array(targets.words, game.length), game.colours)
+    started = time.perf_counter()
+    result = optimize(
+        game, targets, guesses, spec.options(workers),
+        symmetry=symmetry, checkpoint=checkpoint, progress=progress,
+    )  # fmt: skip
+    seconds = time.perf_counter() - started
+    tree = result.tree
+    data = policy_data(
+        PolicySpec(game.id, game.length, spec.targets, spec.guesses, spec.mode,
+                   jotto_order=spec.jotto_order),
+        tree,
+        "2022",
+    )  # fmt: skip
+    strategy = {
+        "kind": "optimal",
+        "objective": spec.objective,
+        "beam": spec.beam,
+        "max_guesses": spec.max_guesses,
+        "first_guess": spec.first_guess,
+        # Off-tree histories are answered by the greedy neg_entropy step (an
+        # exact search per request would not fit the service's budget).
+        "metric": "neg_entropy",
+        "window": None if spec.hard else list(DEFAULT_WINDOW),
+        "arithmetic": "2022",
+        "jotto_order": spec.jotto_order if isinstance(game, Jotto) else None,
+    }
+    data = dataclasses.replace(
+        data, name=spec.name(), strategy=strategy, certificate=result.certificate.to_map()
+    )
+    return BuiltPolicy(PolicySpec(), tree, data, seconds), result
+
+
+#: Optimised trees in the shipped catalog: the best found for Wordle (both
+#: answer lists; the 12972-word guess list in normal mode, while hard mode
+#: guesses only remaining targets) and Jotto. First guesses are fixed so that
+#: `make catalog` (and the test that rebuilds it) stays quick; each was chosen
+#: by a search over every first guess: for Wordle hard mode an exact one
+#: (SLATE is optimal for both lists), for Jotto the lookahead's own, and
+#: SALET is the best known Wordle opener with the full guess list.
+DEFAULT_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
+    OptimalSpec("wordle", targets="wordle-answers-2309", guesses="wordle-guesses-12972",
+                first_guess="SALET"),
+    OptimalSpec("wordle", targets="wordle-answers-2315", guesses="wordle-guesses-12972",
+                first_guess="SALET"),
+    OptimalSpec("wordle", targets="wordle-answers-2309", mode="hard", first_guess="SLATE"),
+    OptimalSpec("wordle", targets="wordle-answers-2315", mode="hard", first_guess="SLATE"),
+    OptimalSpec("jotto", targets="wordle-answers-2309", mode="hard", beam=4, first_guess="DEBAR"),
+    OptimalSpec("jotto", targets="wordle-answers-2309", mode="normal", beam=4,
+                first_guess="DEBAR"),
+)  # fmt: skip
+
+
+def build_any(spec: PolicySpec | OptimalSpec) -> BuiltPolicy:
+    """Build a greedy or an optimised policy (a lone process, no checkpoint).
+
+    Raises:
+        as build_policy and build_optimal_policy.
+    """
+    if isinstance(spec, OptimalSpec):
+        return build_optimal_policy(spec)[0]
+    return build_policy(spec)
+
+
+#: Every policy of the shipped catalog, in catalog-build order.
+CATALOG_SPECS: tuple[PolicySpec | OptimalSpec, ...] = (*DEFAULT_SPECS, *DEFAULT_OPTIMAL_SPECS)

@@ -8,12 +8,26 @@ statistics equal the ones recomputed from the replay.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from builder.evaluate import score_stats
 from builder.guess_my_word import entropy, expected_guesses, guess_counts
+from builder.matrices import letter_array
+from builder.optimal import (
+    OBJECTIVES,
+    CodeSymmetry,
+    Problem,
+    SearchOptions,
+    make_problem,
+    node_bounds_of,
+    optimize,
+)
 from builder.weighted_lists import WeightedList
+from builder.wordlists import WordList
 from client.errors import GuessworkError, OffTreeError
+from client.games import Mastermind
 from client.guess_my_word import StoredTree, play
 from client.probe import SOLVED, Policy
 
@@ -72,3 +86,139 @@ def verify_word_tree(stored: StoredTree) -> list[str]:
         for key, value in recomputed.items()
         if stored.stats.get(key) != value
     ]
+
+
+def subtree_values(policy: Policy, objective: str) -> np.ndarray:
+    """Return each node's subtree value: total guesses of its targets counted from
+    that node (``total``), or the guesses its worst target needs (``minimax``)."""
+    arrays = policy.data.arrays
+    offsets, children, size = arrays["edge_offsets"], arrays["edge_child"], arrays["node_size"]
+    values = np.zeros(policy.data.node_count, dtype=np.int64)
+    # Children always follow their parents, so one backward pass suffices.
+    for node in range(policy.data.node_count - 1, -1, -1):
+        below = values[children[offsets[node] : offsets[node + 1]]]
+        if objective == "minimax":
+            values[node] = 1 + (int(below.max()) if len(below) else 0)
+        else:
+            values[node] = int(size[node]) + int(below.sum())
+    return values
+
+
+def verify_certificate(policy: Policy, *, prove: bool = False) -> list[str]:
+    """Return the faults of an optimised policy's certificate (empty when it checks out).
+
+    Checks that the certificate's value is the tree's (total or worst case,
+    recomputed from the tree), every node's stored value and static lower
+    bound equal the recomputed ones, the lower bound does not exceed the
+    value and equals it exactly when the tree is claimed proven, a fixed first
+    guess is the root's, the worst case respects a cap, and every refuted
+    first guess's bound is at least the value. With ``prove``, the search is
+    run again with the recorded parameters and must reach the same value and
+    bound. Policies without a certificate have no faults here.
+    """
+    cert = policy.data.certificate
+    if cert is None:
+        return []
+    objective = str(cert["objective"])
+    if objective not in OBJECTIVES:
+        return [f"certificate objective {objective!r} is unknown"]
+    faults: list[str] = []
+    values = subtree_values(policy, objective)
+    scores = np.asarray(policy.replay_all())
+    claimed = int(scores.max()) if objective == "minimax" else int(scores.sum())
+    if int(cert["value"]) != claimed or int(values[0]) != claimed:
+        faults.append(f"certificate value {cert['value']} differs from the tree's {claimed}")
+    stored_values = np.frombuffer(cert["node_values"], "<i4")
+    if not np.array_equal(stored_values, values):
+        bad = int(np.flatnonzero(stored_values != values)[0])
+        faults.append(
+            f"node {bad}: certificate value {stored_values[bad]} differs from its "
+            f"subtree's {values[bad]}"
+        )
+    lower, proven = int(cert["lower_bound"]), bool(cert["proven"])
+    if lower > claimed:
+        faults.append(f"lower bound {lower} exceeds the tree's value {claimed}")
+    if proven != (lower == claimed):
+        faults.append(
+            f"certificate says proven={proven} but its bound {lower} and value {claimed} "
+            + ("differ" if proven else "are equal")
+        )
+    first = cert.get("first_guess")
+    if first is not None and policy.guess(policy.root) != first:
+        faults.append(f"the root guesses {policy.guess(policy.root)}, not the fixed {first}")
+    cap = cert.get("max_guesses")
+    if cap is not None and int(scores.max()) > int(cap):
+        faults.append(f"a target takes {int(scores.max())} guesses, over the cap of {cap}")
+    for word, value, _exact in cert["roots"]:
+        if word != policy.guess(policy.root) and int(value) < claimed:
+            faults.append(f"first guess {word} is recorded at {value}, below the tree's {claimed}")
+    faults += _check_node_bounds(policy, cert, values)
+    if prove and not faults:
+        faults += _reprove(policy, cert, claimed)
+    return faults
+
+
+def _problem_of(policy: Policy) -> tuple[Problem, WordList, WordList]:
+    data = policy.data
+    targets = WordList(data.targets.name, policy.targets, data.targets.sha256)
+    guesses = WordList(data.guesses.name, policy.guesses, data.guesses.sha256)
+    problem, _ = make_problem(policy.game, targets, guesses)
+    return problem, targets, guesses
+
+
+def _search_options(cert: dict[str, Any]) -> SearchOptions:
+    return SearchOptions(
+        objective=str(cert["objective"]),
+        hard=bool(cert.get("hard")),
+        max_guesses=cert.get("max_guesses"),
+        first_guess=cert.get("first_guess"),
+        beam=cert.get("beam"),
+    )
+
+
+def _check_node_bounds(policy: Policy, cert: dict[str, Any], values: np.ndarray) -> list[str]:
+    """Recompute each node's static lower bound from the reply matrix."""
+    problem, _, _ = _problem_of(policy)
+    arrays = policy.data.arrays
+    order, first, size = arrays["target_order"], arrays["node_first"], arrays["node_size"]
+    depth_of = np.ones(policy.data.node_count, dtype=np.int64)
+    offsets, children = arrays["edge_offsets"], arrays["edge_child"]
+    for node in range(policy.data.node_count):
+        depth_of[children[offsets[node] : offsets[node + 1]]] = depth_of[node] + 1
+    cap = cert.get("max_guesses")
+    node_targets = [
+        np.sort(order[first[i] : first[i] + size[i]]).astype(np.int64)
+        for i in range(policy.data.node_count)
+    ]
+    left = [(int(cap) - int(d) + 1) if cap is not None else 64 for d in depth_of]
+    bounds = node_bounds_of(problem, _search_options(cert), node_targets, left)
+    stored = np.frombuffer(cert["node_bounds"], "<i4")
+    if not np.array_equal(stored, bounds):
+        bad = int(np.flatnonzero(stored != bounds)[0])
+        return [
+            f"node {bad}: certificate bound {stored[bad]} differs from the recomputed {bounds[bad]}"
+        ]
+    if (values < bounds).any():
+        bad = int(np.flatnonzero(values < bounds)[0])
+        return [f"node {bad}: subtree value {values[bad]} is below its lower bound {bounds[bad]}"]
+    return []
+
+
+def _reprove(policy: Policy, cert: dict[str, Any], claimed: int) -> list[str]:
+    """Run the recorded search again; its value and bound must match the certificate."""
+    _, targets, guesses = _problem_of(policy)
+    symmetry = None
+    game = policy.game
+    if isinstance(game, Mastermind):
+        symmetry = CodeSymmetry(letter_array(targets.words, game.length), game.colours)
+    result = optimize(game, targets, guesses, _search_options(cert), symmetry=symmetry)
+    found, bound = result.outcome.value, result.outcome.lower_bound
+    faults = []
+    if found != claimed:
+        faults.append(f"the search, run again, finds {found}, not the certificate's {claimed}")
+    if bound != int(cert["lower_bound"]):
+        faults.append(
+            f"the search, run again, proves a bound of {bound}, not the certificate's "
+            f"{cert['lower_bound']}"
+        )
+    return faults

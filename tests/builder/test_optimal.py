@@ -1,0 +1,306 @@
+"""Optimal, capped, minimax and lookahead search (builder.optimal) against brute force,
+published results and tampered certificates."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from builder.cli import run
+from builder.optimal import Checkpoint, SearchError, SearchOptions, fingerprint, optimize
+from builder.policies import OptimalSpec, build_optimal_policy
+from builder.store import StoredPolicy, publish_catalog
+from builder.verify import verify_certificate, verify_policy
+from builder.wordlists import WordList, load_wordlist
+from client.catalog import open_policy_file
+from client.games import Game, Jotto, Wordle
+from client.policy_format import decode_core, encode_core, encode_file, encode_words
+from client.probe import Policy
+
+WORDLE = Wordle()
+ANSWERS = load_wordlist("wordle-answers-2309", WORDLE).words
+
+
+def brute_force(
+    game: Game,
+    targets: tuple[str, ...],
+    guesses: tuple[str, ...],
+    *,
+    hard: bool,
+    minimax: bool,
+    cap: int | None = None,
+) -> float:
+    """Return the optimum by trying every guess at every node (no bounds, no pruning)."""
+
+    @functools.cache
+    def best(remaining: tuple[str, ...], left: int) -> float:
+        if left == 0:
+            return float("inf")
+        candidates = remaining if hard else tuple(dict.fromkeys(guesses + remaining))
+        out = float("inf")
+        for guess in candidates:
+            classes: dict[int, list[str]] = {}
+            for target in remaining:
+                classes.setdefault(game.reply(guess, target), []).append(target)
+            if len(classes) == 1 and guess not in remaining:
+                continue
+            values = [
+                best(tuple(part), left - 1)
+                for code, part in classes.items()
+                if code != game.win_reply
+            ]
+            value = (1 + max(values, default=0)) if minimax else len(remaining) + sum(values)
+            out = min(out, value)
+        return out
+
+    return best(targets, cap or 64)
+
+
+def random_lists(seed: int, pool: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    rng = random.Random(seed)
+    return tuple(rng.sample(pool, rng.randint(3, 12))), tuple(rng.sample(pool, rng.randint(5, 50)))
+
+
+def tree_value(result_tree: object, objective: str) -> int:
+    scores = result_tree.target_scores  # type: ignore[attr-defined]
+    return int(scores.max()) if objective == "minimax" else int(scores.sum())
+
+
+@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("hard", [False, True])
+def test_exact_values_equal_brute_force_on_small_random_lists(seed: int, hard: bool) -> None:
+    game: Game = WORDLE if seed % 4 else Jotto()
+    pool = ANSWERS if isinstance(game, Wordle) else tuple(w for w in ANSWERS if len(set(w)) == 5)
+    target_words, guess_words = random_lists(seed, pool)
+    targets = WordList.from_words("t", target_words)
+    guesses = WordList.from_words("g", guess_words)
+    for objective, cap in (("total", None), ("total", 3), ("minimax", None)):
+        expected = brute_force(
+            game, target_words, guess_words, hard=hard, minimax=objective == "minimax", cap=cap
+        )
+        options = SearchOptions(objective=objective, hard=hard, max_guesses=cap)
+        if expected == float("inf"):
+            with pytest.raises(SearchError, match="cap"):
+                optimize(game, targets, guesses, options)
+            continue
+        result = optimize(game, targets, guesses, options)
+        assert result.certificate.value == expected, (objective, cap)
+        assert tree_value(result.tree, objective) == expected
+        assert result.certificate.proven and result.certificate.lower_bound == expected
+        if cap is not None:
+            assert int(result.tree.target_scores.max()) <= cap
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_lookahead_is_an_upper_bound_and_exact_when_the_beam_is_wide(seed: int) -> None:
+    target_words, guess_words = random_lists(100 + seed, ANSWERS)
+    targets = WordList.from_words("t", target_words)
+    guesses = WordList.from_words("g", guess_words)
+    exact = optimize(WORDLE, targets, guesses, SearchOptions()).certificate.value
+    for beam in (1, 2, 4):
+        result = optimize(WORDLE, targets, guesses, SearchOptions(beam=beam))
+        cert = result.certificate
+        assert cert.value >= exact and cert.lower_bound <= exact
+        assert cert.proven == (cert.value == cert.lower_bound)
+        assert tree_value(result.tree, "total") == cert.value
+    wide = optimize(WORDLE, targets, guesses, SearchOptions(beam=10_000)).certificate
+    assert wide.value == exact and wide.proven
+
+
+def test_fixed_first_guess_is_played_and_bounds_the_free_optimum() -> None:
+    targets = WordList.from_words("t", ANSWERS[:60])
+    free = optimize(WORDLE, targets, targets, SearchOptions(hard=True))
+    fixed = optimize(WORDLE, targets, targets, SearchOptions(hard=True, first_guess="ABBEY"))
+    assert fixed.tree.first_guess == "ABBEY"
+    assert fixed.certificate.value >= free.certificate.value
+    assert fixed.certificate.first_guess == "ABBEY"
+    with pytest.raises(SearchError, match="not in the targets"):
+        optimize(WORDLE, targets, targets, SearchOptions(hard=True, first_guess="ZZZZZ"))
+
+
+def _optimize_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+    assert run(["optimize", *argv, "--json", "--quiet"]) == 0
+    data: dict[str, object] = json.loads(capsys.readouterr().out)
+    return data
+
+
+@pytest.mark.slow
+def test_wordle_salet_optimum_is_7920_on_the_2315_list(capsys: pytest.CaptureFixture[str]) -> None:
+    """The published optimum after SALET (2315 answers, 12972 guesses) is 7920."""
+    data = _optimize_json(
+        capsys, "--targets", "wordle-answers-2315", "--guesses", "wordle-guesses-12972",
+        "--mode", "normal", "--objective", "total", "--first-guess", "SALET", "--workers", "1",
+    )  # fmt: skip
+    assert (data["first_guess"], data["total"], data["worst"], data["proven"]) == (
+        "SALET",
+        7920,
+        5,
+        True,
+    )
+
+
+@pytest.mark.slow
+def test_mastermind_total_is_5625(capsys: pytest.CaptureFixture[str]) -> None:
+    """Koyama and Lai (1993): 5625/1296 expected guesses for 6 colours x 4 pegs."""
+    data = _optimize_json(
+        capsys, "--game", "mastermind", "--colors", "6", "--pegs", "4",
+        "--objective", "total", "--workers", "1",
+    )  # fmt: skip
+    assert (data["total"], data["proven"], data["count"]) == (5625, True, 1296)
+    assert data["mean"] == pytest.approx(4.3403, abs=1e-4)
+
+
+def test_mastermind_minimax_is_5(capsys: pytest.CaptureFixture[str]) -> None:
+    """Knuth (1976): five guesses always suffice, and four do not."""
+    data = _optimize_json(
+        capsys, "--game", "mastermind", "--colors", "6", "--pegs", "4",
+        "--objective", "minimax", "--workers", "1",
+    )  # fmt: skip
+    assert (data["worst"], data["value"], data["proven"], data["lower_bound"]) == (5, 5, True, 5)
+
+
+# -- certificates --------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def small_policy() -> Policy:
+    spec = OptimalSpec("wordle", targets="wordle-answers-2309", mode="hard", first_guess="TRACE")
+    built, _ = build_optimal_policy(spec)
+    return _policy(built.data, built.tree.targets.words, built.tree.guesses.words)
+
+
+def _policy(data: object, targets: tuple[str, ...], guesses: tuple[str, ...]) -> Policy:
+    stored = StoredPolicy.from_data(data, targets, guesses)  # type: ignore[arg-type]
+    core = encode_core(stored.data)
+    return Policy(decode_core(core, "test"), targets, guesses, core, stored.content_hash)
+
+
+def _tampered(policy: Policy, **changes: object) -> Policy:
+    cert = {**(policy.data.certificate or {}), **changes}
+    data = dataclasses.replace(policy.data, certificate=cert)
+    return _policy(data, policy.targets, policy.guesses)
+
+
+def test_a_fresh_certificate_checks_out(small_policy: Policy) -> None:
+    assert verify_policy(small_policy) == []
+    assert verify_certificate(small_policy) == []
+    cert = small_policy.data.certificate
+    assert cert is not None and cert["proven"] and cert["value"] == sum(small_policy.replay_all())
+
+
+def test_tampered_totals_and_bounds_fail_verify(small_policy: Policy) -> None:
+    cert = small_policy.data.certificate
+    assert cert is not None
+    value = int(cert["value"])
+    values = np.frombuffer(cert["node_values"], "<i4").copy()
+    values[3] += 1
+    bounds = np.frombuffer(cert["node_bounds"], "<i4").copy()
+    bounds[5] -= 1
+    cases = {
+        "value": {"value": value - 1},
+        "node value": {"node_values": values.astype("<i4").tobytes()},
+        "node bound": {"node_bounds": bounds.astype("<i4").tobytes()},
+        "bound above value": {"lower_bound": value + 1, "proven": False},
+        "proven with a gap": {"lower_bound": value - 1},
+        "refuted root below": {"roots": [["SLATE", value - 5, False]]},
+    }
+    for label, change in cases.items():
+        faults = verify_certificate(_tampered(small_policy, **change))
+        assert faults, label
+    # A lowered bound declared unproven is self-consistent; rerunning the proof catches it.
+    weakened = _tampered(small_policy, lower_bound=value - 1, proven=False)
+    assert verify_certificate(weakened) == []
+    assert any("bound" in f for f in verify_certificate(weakened, prove=True))
+    assert verify_certificate(small_policy, prove=True) == []
+
+
+def test_tampered_stats_fail_verify(small_policy: Policy) -> None:
+    stats = {**small_policy.data.stats, "mean": small_policy.data.stats["mean"] - 0.01}
+    data = dataclasses.replace(small_policy.data, stats=stats)
+    assert verify_policy(_policy(data, small_policy.targets, small_policy.guesses))
+
+
+def test_verify_command_reports_a_tampered_certificate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    catalog = tmp_path / "catalog.sqlite"
+    argv = ["--targets", "wordle-answers-2309", "--mode", "hard", "--first-guess", "TRACE",
+            "--catalog", str(catalog), "--quiet"]  # fmt: skip
+    assert run(["optimize", *argv, "--store", "--output", str(tmp_path / "t.gwp")]) == 0
+    assert run(["verify", "--catalog", str(catalog)]) == 0
+    with open_policy_file(tmp_path / "t.gwp") as single:
+        (policy,) = list(single)
+    cert = policy.data.certificate
+    assert cert is not None
+    bad = _tampered(policy, value=int(cert["value"]) + 2)
+    # A buggy writer: the file's own checksums are right, the certificate is not.
+    core = encode_core(bad.data)
+    words = {bad.data.targets.sha256: encode_words(bad.targets)}
+    (tmp_path / "bad.gwp").write_bytes(encode_file(core, words))
+    assert run(["import", str(tmp_path / "bad.gwp"), "--catalog", str(catalog)]) == 1
+    err = capsys.readouterr().err
+    assert "certificate value" in err
+    # The same tree stored by a buggy catalog writer fails `verify`.
+    stored = StoredPolicy.from_data(bad.data, bad.targets, bad.guesses)
+    publish_catalog(str(catalog), [stored], [], [])
+    assert run(["verify", "--catalog", str(catalog)]) == 1
+    assert "certificate value" in capsys.readouterr().out
+
+
+# -- long runs ---------------------------------------------------------------------
+
+
+def test_checkpoint_resumes_and_refuses_another_search(tmp_path: Path) -> None:
+    targets = WordList.from_words("t", ANSWERS[:300])
+    options = SearchOptions(hard=True, first_guess="ABBEY")
+    path = tmp_path / "run.jsonl"
+    first = optimize(WORDLE, targets, targets, options, checkpoint=path)
+    units = len(path.read_text().splitlines()) - 1
+    assert units > 3
+    # Cut the last record short, as an interruption would: it is redone.
+    text = path.read_text()
+    path.write_text(text[: len(text) - 20])
+    again = optimize(WORDLE, targets, targets, options, checkpoint=path)
+    assert again.certificate.value == first.certificate.value
+    assert np.array_equal(again.tree.node_guess, first.tree.node_guess)
+    other = SearchOptions(hard=True, first_guess="ABOUT")
+    with pytest.raises(SearchError, match="different search"):
+        optimize(WORDLE, targets, targets, other, checkpoint=path)
+    assert fingerprint(WORDLE, targets, targets, options) != fingerprint(
+        WORDLE, targets, targets, other
+    )
+    assert Checkpoint(None, "x").lookup("unit", 10) is None
+
+
+def test_worker_processes_give_the_same_tree() -> None:
+    targets = WordList.from_words("t", ANSWERS[:400])
+    alone = optimize(WORDLE, targets, targets, SearchOptions(hard=True))
+    shared = optimize(WORDLE, targets, targets, SearchOptions(hard=True, workers=2))
+    assert shared.certificate.value == alone.certificate.value
+    assert np.array_equal(shared.tree.node_guess, alone.tree.node_guess)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--beam", "0"], "must be at least 1"),
+        (["--colors", "6"], "mastermind only"),
+        (["--first-guess", "QQQQQ"], "not in the guess list"),
+        (["--objective", "minimax", "--max-guesses", "5"], "total only"),
+        (["--max-guesses", "1"], "no tree meets"),
+        (["--objective", "best"], "invalid choice"),
+    ],
+)
+def test_bad_options_are_one_line_errors(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = run(["optimize", "--targets", "wordle-answers-2309", "--quiet", *argv])
+    err = capsys.readouterr().err
+    assert code in (1, 2)
+    assert message in err and len(err.strip().splitlines()) == 1
