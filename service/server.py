@@ -344,7 +344,7 @@ def create_server(
     servicer.load(engine)
     wrapper.set_serving(True)
     # Load the compiled kernels for live answers in the background, not at start-up.
-    games = {type(p.game)(p.game.length) for p in engine.catalog}
+    games = {p.game for p in engine.catalog}
 
     def warm_all() -> None:
         for game in games:
