@@ -12,7 +12,8 @@ time of:
 
 Each optimised row shows its total against the greedy tree's and its time
 as a multiple of the greedy build's. Then Mastermind 6x4: the exact minimum
-total (5625 published) and minimax (5 published) proofs.
+total (5625 published), the same with at most five guesses (5626) and the
+minimax (5 published) proofs.
 
 Times are wall clock on one process (``--workers`` to change), kernels warm,
 reply matrices cached; "search" excludes building the flat tree and its
@@ -87,15 +88,20 @@ def bench_list(answers: str, beams: list[int], free: bool, workers: int) -> None
 def bench_mastermind(workers: int) -> None:
     """Print the Mastermind 6x4 proofs."""
     print("\nMastermind, 6 colours x 4 pegs (1296 codes), first guess searched")
-    published_values = {"minimax": "5 (Knuth 1976)", "total": "5625 (Koyama and Lai 1993)"}
-    for objective, published in published_values.items():
-        spec = OptimalSpec("mastermind", length=4, colours=6, objective=objective)
+    published_values = {
+        ("minimax", None): "5 (Knuth 1976)",
+        ("total", None): "5625 (Koyama and Lai 1993)",
+        ("total", 5): "5626 with at most 5 guesses (Koyama and Lai 1993)",
+    }
+    for (objective, cap), published in published_values.items():
+        spec = OptimalSpec("mastermind", length=4, colours=6, objective=objective, max_guesses=cap)
         started = time.perf_counter()
         built, result = build_optimal_policy(spec, workers=workers)
         seconds = time.perf_counter() - started
         scores = built.tree.target_scores
+        label = objective if cap is None else f"{objective}, at most {cap}"
         print(
-            f"  {objective:<8} value {result.certificate.value:>5} (published {published}); "
+            f"  {label:<18} value {result.certificate.value:>5} (published {published}); "
             f"proven {result.certificate.proven}; total {int(scores.sum())}, "
             f"worst {int(scores.max())}; first {built.tree.first_guess}; "
             f"{seconds:.2f} s (search {result.outcome.seconds:.2f} s)"

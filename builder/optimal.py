@@ -389,6 +389,9 @@ class Search:
         self.all_guesses = np.arange(problem.search_guesses, dtype=np.int64)
         self.exact: dict[bytes, tuple[int, int]] = {}
         self.lower: dict[bytes, int] = {}
+        #: Each scanned set's static bound (the least over its guesses), kept
+        #: for the certificate so the tree's nodes need no second scan.
+        self.static: dict[bytes, int] = {}
         self.stats = SearchStats()
         rows = max(problem.search_guesses, size)
         self._counts = np.zeros(problem.matrix.max(initial=0) + 2, dtype=np.int64)
@@ -479,6 +482,7 @@ class Search:
         )  # fmt: skip
         index = self._index[:kept]
         bound = self._bound[:kept]
+        self.static[self._key(targets, depth)] = int(min(bound.min(initial=INFEASIBLE), excluded))
         self.left_out = INFEASIBLE
         if kept:
             # A closed guess (exact value) with the least bound is optimal:
@@ -548,6 +552,7 @@ class Search:
             self._squares, self._plogp, self._hash,
         )  # fmt: skip
         self.lower[key] = least
+        self.static[key] = least
         return least
 
     def _perfect_target(self, targets: np.ndarray, depth: int) -> tuple[int, int] | None:
@@ -571,6 +576,7 @@ class Search:
         self.stats.scanned += len(inside) * size
         if kept == 0:
             return None
+        self.static[self._key(targets, depth)] = 2 * size - 1
         return 2 * size - 1, int(inside[self._index[:kept]].min())
 
     def signature(self, guess: int, targets: np.ndarray) -> bytes:
@@ -970,11 +976,13 @@ class RootSearch:
             parts = search.split(guess, everything)
             per_part = []
             for part in parts:
+                recorded = self.search.static.get(search._key(part, depth - 1))
                 if len(part) <= 2:
                     per_part.append(search.known_bound(part, depth - 1))
+                elif recorded is not None:
+                    per_part.append(recorded)
                 else:
-                    _, bounds, _, _ = search.scan(part, depth - 1, (guess,))
-                    per_part.append(int(bounds[0]) if len(bounds) else INFEASIBLE)
+                    per_part.append(search.lookahead_bound(part, depth - 1, (guess,)))
             if search.minimax:
                 lowest = min(lowest, 1 + max(per_part, default=0))
             else:
@@ -1145,13 +1153,27 @@ class Optimized:
     outcome: Outcome
 
 
+_transposed: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _target_major(matrix: np.ndarray) -> np.ndarray:
+    """Return ``matrix`` transposed and contiguous, computed once per (cached) matrix."""
+    hit = _transposed.get(id(matrix))
+    if hit is not None and hit[0] is matrix:
+        return hit[1]
+    flipped = np.ascontiguousarray(matrix.T)
+    flipped.setflags(write=False)
+    _transposed[id(matrix)] = (matrix, flipped)
+    return flipped
+
+
 def make_problem(game: Game, targets: WordList, guesses: WordList) -> tuple[Problem, WordList]:
     """Return the search problem for ``targets`` guessed from ``guesses``, and the vocabulary."""
     vocabulary, target_guess = guess_vocabulary(targets, guesses)
     matrix = reply_matrix(game, vocabulary, targets)
     problem = Problem(
         matrix=matrix,
-        by_target=np.ascontiguousarray(matrix.T),
+        by_target=_target_major(matrix),
         target_guess=target_guess.astype(np.int64),
         win=game.win_reply,
         replies=_non_winning_replies(game),
@@ -1234,13 +1256,23 @@ def node_bounds_of(
     options: SearchOptions,
     node_targets: Sequence[np.ndarray],
     depths: Sequence[int],
+    known: dict[bytes, int] | None = None,
 ) -> np.ndarray:
-    """Return each node's static lower bound (least over all guesses), for certificates."""
+    """Return each node's static lower bound (least over all guesses), for certificates.
+
+    Bounds in ``known`` (a search's :attr:`Search.static`) are used as they
+    are; the others are computed.
+    """
     plain = Search(problem, SearchOptions(**{**vars(options), "beam": None, "workers": 1}))
+    known = known or {}
     out = np.zeros(len(node_targets), dtype=np.int64)
     for i, (targets, depth) in enumerate(zip(node_targets, depths, strict=True)):
         if len(targets) <= 2:
             out[i] = plain._trivial(len(targets))
+            continue
+        recorded = known.get(plain._key(targets, depth))
+        if recorded is not None:
+            out[i] = recorded
             continue
         _, bounds, _, _ = plain.scan(targets, depth)
         out[i] = int(bounds[0]) if len(bounds) else INFEASIBLE
@@ -1313,7 +1345,7 @@ def build_tree(
             values[node] = 1 + max(below, default=0)
         else:
             values[node] = len(node_targets[node]) + sum(below)
-    bounds = node_bounds_of(problem, search.options, node_targets, node_depth_left)
+    bounds = node_bounds_of(problem, search.options, node_targets, node_depth_left, search.static)
     tree = GuessTree(
         game=game,
         targets=targets,

@@ -30,7 +30,7 @@ from builder.wordlists import (
     mastermind_codes,
 )
 from client.errors import GuessworkError
-from client.games import Game, Jotto, Mastermind, Wordle, make_game
+from client.games import Antiwordle, Game, Jotto, Mastermind, Wordle, make_game
 from client.policy_format import ListRef, PolicyData
 
 BUILDER = f"guesswork {__version__}"
@@ -299,6 +299,11 @@ class OptimalSpec:
         game = make_game(self.game, self.length, self.colours)
         if self.mode not in ("hard", "normal"):
             raise SpecError(f"unknown mode {self.mode!r}; use hard or normal")
+        if isinstance(game, Antiwordle):
+            raise SpecError(
+                "antiwordle's player wants the most guesses, and optimize minimises them; "
+                "use evaluate --game antiwordle for its greedy trees"
+            )
         if game.consistent_only and not self.hard:
             raise SpecError(f"{game.id} allows only consistent guesses; use --mode hard")
         self.options().check()

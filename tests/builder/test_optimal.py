@@ -295,6 +295,8 @@ def test_worker_processes_give_the_same_tree() -> None:
         (["--objective", "minimax", "--max-guesses", "5"], "total only"),
         (["--max-guesses", "1"], "no tree meets"),
         (["--objective", "best"], "invalid choice"),
+        (["--game", "antiwordle", "--mode", "hard"], "wants the most guesses"),
+        (["--targets", "no-such-list"], "no-such-list"),
     ],
 )
 def test_bad_options_are_one_line_errors(
