@@ -425,7 +425,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
     workers = args.workers if args.workers is not None else (default_workers() if long_run else 1)
     checkpoint = Path(args.checkpoint) if args.checkpoint else None
     catalog = _existing_catalog(args.catalog) if args.store else None
-    progress = Progress(f"{spec.name()} (root branches)", enabled=not args.quiet)
+    progress = Progress(spec.name(), enabled=not args.quiet, unit="root branch", open_ended=True)
     started = time.perf_counter()
     try:
         built, result = build_optimal_policy(

@@ -18,19 +18,31 @@ can be solved by the next guess, ``R`` by the one after, ``R**2`` by the next
 (for Wordle with ``m <= 243`` that is the familiar ``2m - 1``). Classes of one
 or two targets cost exactly 1 and 3 (1 and 2 for minimax), so a guess whose
 classes all have at most two targets is *closed*: its bound is its value.
-Guesses that split ``S`` identically are merged (a 128-bit hash of the
-partition), guesses that do not split ``S`` at all are dropped, and the rest
-are tried in order of their bound (then the sum of squared class sizes, then
-list order). Each class's search gets the budget left after the exact values
-found so far and the bounds of the classes still to do, largest class first,
-so a hopeless guess is abandoned as soon as its partial sum reaches the best
-total found. Exact values and proven lower bounds are both memoised per target
-set (and remaining depth, under a cap).
+Guesses that do not split ``S`` are dropped; the rest are tried in order of
+their bound (then the sum of squared class sizes, then list order), and a
+guess that splits ``S`` exactly like one tried before is skipped (its
+canonical partition is compared). Before a guess's classes are searched, each
+class's bound is tightened by one level of lookahead (the least static bound
+over its own guesses, memoised as a proven bound), which refutes most
+hopeless guesses without any search. Each class's search then gets the budget
+left after the exact values found so far and the bounds of the classes still
+to do, largest class first, so a guess is abandoned as soon as its partial sum
+reaches the best total found. Exact values and proven lower bounds are both
+memoised per target set (and remaining depth, under a cap). Two shortcuts end
+a node at once: a closed guess with the least bound of all, and (when the
+size bound is 2n - 1) a target that splits the others into singletons.
 
-Determinism: the guess recorded for a set is the first guess in that order that
-reaches the optimum, whatever budget the set was searched with, so the tree
-does not depend on the order in which sets were first met (or on how the work
-was split between processes).
+Small sets are scanned through a target-major copy of the reply matrix, large
+ones through the guess-major matrix (see :func:`_scan`): the scan is bound by
+memory traffic. For Mastermind, :class:`CodeSymmetry` drops guesses that a
+colour or peg symmetry of the history maps onto others.
+
+Determinism: the guess recorded for a set depends only on the set (and the
+guesses left under a cap), never on the budget it was searched with, so the
+tree does not depend on the order in which sets were first met or on how the
+work was split between processes. (With a symmetry hook the candidate list
+also depends on the path, so only the value, not the tree, is guaranteed
+path-independent.)
 
 With ``beam=K`` (lookahead) a node tries only its ``K`` best guesses by the
 greedy ``neg_entropy`` ranking; the run is still *proven* if no guess left

@@ -15,8 +15,19 @@ from tqdm import tqdm
 class Progress:
     """Reports "done of total" for one named task on standard error."""
 
-    def __init__(self, label: str, *, enabled: bool = True, delay: float = 2.0) -> None:
+    def __init__(
+        self,
+        label: str,
+        *,
+        enabled: bool = True,
+        delay: float = 2.0,
+        unit: str = "target",
+        open_ended: bool = False,
+    ) -> None:
         self._label = label
+        self._unit = unit
+        #: The total may still grow (a search finding more work): close only on close().
+        self._open_ended = open_ended
         self._enabled = enabled
         self._delay = delay
         self._bar: tqdm | None = None
@@ -28,10 +39,11 @@ class Progress:
         if self._bar is None:
             if elapsed < self._delay:
                 return
-            self._bar = tqdm(total=total, desc=self._label, file=sys.stderr, unit="target")
+            self._bar = tqdm(total=total, desc=self._label, file=sys.stderr, unit=self._unit)
+        self._bar.total = total  # a search learns of more units as it goes
         self._bar.n = done
         self._bar.refresh()
-        if done >= total:
+        if done >= total and not self._open_ended:
             self.close()
 
     def close(self) -> None:
