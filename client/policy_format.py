@@ -107,7 +107,12 @@ class PolicyData:
 
     @property
     def metric(self) -> str:
-        """Return the strategy's metric (e.g. ``neg_entropy``)."""
+        """Return what chose the tree's guesses: the greedy metric (e.g. ``neg_entropy``),
+        or for an optimised tree ``optimal``, ``minimax`` or ``lookahead-K``."""
+        if self.strategy.get("kind") == "optimal":
+            if self.strategy.get("beam") is not None:
+                return f"lookahead-{self.strategy['beam']}"
+            return "minimax" if self.strategy.get("objective") == "minimax" else "optimal"
         return str(self.strategy.get("metric", ""))
 
     @property
