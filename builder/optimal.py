@@ -653,8 +653,7 @@ class Search:
         self.stats.expanded += 1
         quick = self._perfect_target(targets, depth)
         if quick is not None:
-            if quick[0] >= budget:
-                return quick[0]
+            # Exact whatever the budget: the least value any tree can have.
             self.exact[key] = quick
             return quick[0]
         guesses, bounds, closed, refuted = self.scan(targets, depth, history, budget)
