@@ -66,7 +66,6 @@ from client.catalog import Catalog, open_catalog, open_policy_file
 from client.errors import GuessworkError, PolicyFormatError
 from client.games import Game, make_game
 from client.guess_my_word import Variant
-from client.policy_format import encode_file, encode_words
 
 
 class UsageError(GuessworkError):
@@ -475,8 +474,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
         lines.append(f"stored {spec.name()} in {path}")
     if args.output:
         path = Path(args.output)
-        body = {sha: encode_words(words) for sha, (_, words) in stored.words.items()}
-        _write_atomically(path, encode_file(stored.core, body))
+        _write_atomically(path, export_bytes(stored))
         info["file"] = str(path)
         lines.append(f"wrote {path}")
     return Outcome(info, lines)

@@ -55,6 +55,7 @@ of its target set, which ``verify_certificate`` recomputes from scratch.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import json
@@ -692,6 +693,31 @@ class Search:
         self.lower[key] = refuted
         return refuted
 
+    def class_bounds(
+        self,
+        guess: int,
+        targets: np.ndarray,
+        best: int,
+        below: int,
+        after: tuple[int, ...] | None,
+    ) -> tuple[list[np.ndarray], list[int]]:
+        """Return ``guess``'s classes of ``targets`` (largest first) and a lower bound of each.
+
+        Each class's bound is tightened by one level of lookahead (the least
+        static bound over its guesses, memoised as a proven bound) until the
+        bounds together reach ``best``: this refutes most hopeless guesses
+        before any class is searched. ``below`` is the guesses left after
+        this one, ``after`` the history including it.
+        """
+        classes = self.split(guess, targets)
+        bounds = [self.known_bound(part, below) for part in classes]
+        for index, part in enumerate(classes):
+            if self._combine(targets, bounds) >= best:
+                break
+            if len(part) > 2:
+                bounds[index] = max(bounds[index], self.lookahead_bound(part, below, after))
+        return classes, bounds
+
     def _evaluate(
         self,
         guess: int,
@@ -701,18 +727,9 @@ class Search:
         history: tuple[int, ...] | None,
     ) -> int:
         """Return ``guess``'s exact value at this node if below ``best``, else a bound >= best."""
-        classes = self.split(guess, targets)
         below = depth - 1
-        bounds = [self.known_bound(part, below) for part in classes]
         after = None if history is None else (*history, guess)
-        # Tighten each class's bound by one level of lookahead (the least
-        # static bound over its guesses), cached as a proven lower bound:
-        # it refutes most hopeless guesses before any class is searched.
-        for index, part in enumerate(classes):
-            if self._combine(targets, bounds) >= best:
-                break
-            if len(part) > 2:
-                bounds[index] = max(bounds[index], self.lookahead_bound(part, below, after))
+        classes, bounds = self.class_bounds(guess, targets, best, below, after)
         if self.minimax:
             value = 1 + max(bounds)
             if value >= best:
@@ -951,7 +968,7 @@ class RootSearch:
             )
         if left_out < best:
             self.search.stats.beam_cut = True
-        lower = self._lower_bound(best, best_guess, results, left_out, everything, depth)
+        lower = self._lower_bound(best, best_guess, everything, depth)
         self.search.exact[self.search._key(everything, depth)] = (best, best_guess)
         return Outcome(
             first_guess=best_guess,
@@ -963,42 +980,30 @@ class RootSearch:
             seconds=time.perf_counter() - self._started,
         )
 
-    def _lower_bound(
-        self,
-        best: int,
-        best_guess: int,
-        results: list[RootResult],
-        left_out: int,
-        everything: np.ndarray,
-        depth: int,
-    ) -> int:
-        """Return the best proven lower bound on the optimum (under a fixed first guess)."""
-        if self.options.beam is None or not self.search.stats.beam_cut:
+    def _lower_bound(self, best: int, best_guess: int, everything: np.ndarray, depth: int) -> int:
+        """Return the best proven lower bound on the optimum (given a fixed first guess).
+
+        An exact search proves its own value. A lookahead's values are only
+        upper bounds, so its proof is static: the root's static bound, or with
+        a fixed first guess the sum of its classes' lookahead bounds.
+        """
+        search = self.search
+        if self.options.beam is None or not search.stats.beam_cut:
             return best
-        # A lookahead's values are upper bounds; bound each root branch by its
-        # own static bound instead.
-        search = Search(self.problem, SearchOptions(**{**vars(self.options), "beam": None}))
-        candidates = [best_guess] if self.options.first_guess is not None else None
-        if candidates is None:
-            _, bounds, _, _ = search.scan(everything, depth)
-            return int(min(bounds.min(initial=INFEASIBLE), left_out))
-        lowest = INFEASIBLE
-        for guess in candidates:
-            parts = search.split(guess, everything)
-            per_part = []
-            for part in parts:
-                recorded = self.search.static.get(search._key(part, depth - 1))
-                if len(part) <= 2:
-                    per_part.append(search.known_bound(part, depth - 1))
-                elif recorded is not None:
-                    per_part.append(recorded)
-                else:
-                    per_part.append(search.lookahead_bound(part, depth - 1, (guess,)))
-            if search.minimax:
-                lowest = min(lowest, 1 + max(per_part, default=0))
+        if self.options.first_guess is None:
+            return search.static[search._key(everything, depth)]
+        # The beam search's memo holds beam values, not bounds: use a plain one.
+        plain = Search(self.problem, dataclasses.replace(self.options, beam=None))
+        bounds = []
+        for part in search.split(best_guess, everything):
+            recorded = search.static.get(search._key(part, depth - 1))
+            if len(part) <= 2:
+                bounds.append(plain.known_bound(part, depth - 1))
+            elif recorded is not None:
+                bounds.append(recorded)
             else:
-                lowest = min(lowest, len(everything) + sum(per_part))
-        return lowest
+                bounds.append(plain.lookahead_bound(part, depth - 1, (best_guess,)))
+        return search._combine(everything, bounds)
 
     def _evaluate_root(
         self, guess: int, everything: np.ndarray, best: int, depth: int
@@ -1011,14 +1016,8 @@ class RootSearch:
         bound plus the whole slack, so the branches can run at once.
         """
         search = self.search
-        parts = search.split(guess, everything)
         below = depth - 1
-        bounds = [search.known_bound(part, below) for part in parts]
-        for index, part in enumerate(parts):
-            if search._combine(everything, bounds) >= best:
-                return search._combine(everything, bounds), False
-            if len(part) > 2:
-                bounds[index] = max(bounds[index], search.lookahead_bound(part, below, (guess,)))
+        parts, bounds = search.class_bounds(guess, everything, best, below, (guess,))
         static = search._combine(everything, bounds)
         if static >= best:
             return static, False
@@ -1274,7 +1273,7 @@ def node_bounds_of(
     Bounds in ``known`` (a search's :attr:`Search.static`) are used as they
     are; the others are computed.
     """
-    plain = Search(problem, SearchOptions(**{**vars(options), "beam": None, "workers": 1}))
+    plain = Search(problem, dataclasses.replace(options, beam=None, workers=1))
     known = known or {}
     out = np.zeros(len(node_targets), dtype=np.int64)
     for i, (targets, depth) in enumerate(zip(node_targets, depths, strict=True)):

@@ -276,9 +276,9 @@ def merged(catalog: Catalog | None, additions: Iterable[StoredPolicy]) -> list[S
     return [by_name[name] for name in sorted(by_name)]
 
 
-def export_bytes(policy: Policy) -> bytes:
+def export_bytes(policy: Policy | StoredPolicy) -> bytes:
     """Return the standalone policy file of ``policy`` (word lists embedded)."""
-    stored = StoredPolicy.from_policy(policy)
+    stored = policy if isinstance(policy, StoredPolicy) else StoredPolicy.from_policy(policy)
     return encode_file(
         stored.core, {sha: encode_words(words) for sha, (_, words) in stored.words.items()}
     )

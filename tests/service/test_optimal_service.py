@@ -18,15 +18,9 @@ from client.games import Mastermind
 from protos.guesswork.v1 import guesswork_pb2 as pb
 from protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from service.server import ServerOptions, create_server
+from tests.service.test_guess_my_word import suggest
 
 OPTIMAL = [spec.name() for spec in DEFAULT_OPTIMAL_SPECS]
-
-
-def suggest(
-    stub: pb_grpc.GuessworkStub, name: str, history: list[tuple[str, str]]
-) -> pb.SuggestGuessResponse:
-    turns = [pb.Turn(guess=g, reply=r) for g, r in history]
-    return stub.SuggestGuess(pb.SuggestGuessRequest(policy=name, history=turns))
 
 
 @pytest.mark.parametrize("name", OPTIMAL)
