@@ -84,6 +84,8 @@ OBJECTIVES = ("total", "minimax")
 _GUESS_MAJOR_FROM = 48
 #: Larger than any objective value: "no tree" (e.g. a depth cap cannot be met).
 INFEASIBLE = 1 << 40
+#: Largest reply matrix a search builds (it keeps two copies: guess- and target-major).
+MAX_MATRIX_CELLS = 1 << 29
 #: Depth used when there is no cap (no game tree here is deeper).
 _NO_CAP = 64
 
@@ -791,8 +793,13 @@ class Search:
         size = len(targets)
         if size <= 2:
             return self._trivial(size)
-        guess = next(guesses)
-        values = [self.install(part, depth - 1, guesses) for part in self.split(guess, targets)]
+        guess = next(guesses, -1)
+        if not 0 <= guess < self.problem.search_guesses:
+            raise SearchError("a recorded subtree names no valid guess (damaged checkpoint?)")
+        classes = self.split(guess, targets)
+        if any(len(part) == size for part in classes):
+            raise SearchError("a recorded subtree does not split its targets (damaged checkpoint?)")
+        values = [self.install(part, depth - 1, guesses) for part in classes]
         value = 1 + max(values, default=0) if self.minimax else size + sum(values)
         self.exact[self._key(targets, depth)] = (value, guess)
         return value
@@ -850,6 +857,18 @@ class Outcome:
     seconds: float
 
 
+def _is_unit_record(record: Any) -> bool:
+    """Return True if ``record`` has the shape :meth:`Checkpoint.save` writes."""
+    if not isinstance(record, dict) or not isinstance(record.get("unit"), str):
+        return False
+    value, guesses = record.get("value"), record.get("guesses")
+    if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    return guesses is None or (
+        isinstance(guesses, list) and all(type(g) is int and g >= 0 for g in guesses)
+    )
+
+
 class Checkpoint:
     """Finished root branches of one search, appended to a JSON-lines file.
 
@@ -858,29 +877,46 @@ class Checkpoint:
     """
 
     def __init__(self, path: Path | None, fingerprint: str) -> None:
+        """Open (or start) the checkpoint at ``path``; None keeps nothing.
+
+        Raises:
+            SearchError: the file cannot be read or written, belongs to another
+                search, or has a damaged record before its last line.
+        """
         self.path = path
         self.done: dict[str, dict[str, Any]] = {}
         if path is None:
             return
-        if path.exists():
-            lines = path.read_text().splitlines()
+        try:
+            if path.exists():
+                self._load(path, path.read_text().splitlines(), fingerprint)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps({"fingerprint": fingerprint}) + "\n")
+        except (OSError, UnicodeDecodeError) as error:
+            raise SearchError(f"checkpoint {path}: cannot use it ({error})") from None
+
+    def _load(self, path: Path, lines: list[str], fingerprint: str) -> None:
+        try:
+            head = json.loads(lines[0]) if lines else {}
+        except json.JSONDecodeError:
+            head = {}
+        if not isinstance(head, dict) or head.get("fingerprint") != fingerprint:
+            raise SearchError(
+                f"checkpoint {path} belongs to a different search; remove it or use another"
+            )
+        for number, line in enumerate(lines[1:], start=2):
             try:
-                head = json.loads(lines[0]) if lines else {}
+                record = json.loads(line)
             except json.JSONDecodeError:
-                head = {}
-            if head.get("fingerprint") != fingerprint:
+                if number == len(lines):
+                    break  # the last line cut short by an interruption: redo that branch
+                record = None
+            if not _is_unit_record(record):
                 raise SearchError(
-                    f"checkpoint {path} belongs to a different search; remove it or use another"
+                    f"checkpoint {path} line {number} is damaged; remove the file to start over"
                 )
-            for line in lines[1:]:
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    break  # a line cut short by an interruption: redo that branch
-                self.done[record["unit"]] = record
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps({"fingerprint": fingerprint}) + "\n")
+            self.done[record["unit"]] = record
 
     @staticmethod
     def unit(guess: int, targets: np.ndarray, depth: int) -> str:
@@ -903,8 +939,11 @@ class Checkpoint:
         record = {"unit": unit, "value": value, "guesses": guesses}
         self.done[unit] = record
         if self.path is not None:
-            with self.path.open("a") as handle:
-                handle.write(json.dumps(record) + "\n")
+            try:
+                with self.path.open("a") as handle:
+                    handle.write(json.dumps(record) + "\n")
+            except OSError as error:
+                raise SearchError(f"checkpoint {self.path}: cannot write ({error})") from None
 
 
 class RootSearch:
@@ -1034,11 +1073,12 @@ class RootSearch:
 
         failed = False
         for index, value, subtree in self._run_units(guess, parts, jobs, budget_for, below):
-            values[index] = value
             if subtree is None:
+                values[index] = value
                 failed = True
             else:
-                search.install(parts[index], below, iter(subtree))
+                # The value follows from the subtree itself, not the record's word.
+                values[index] = search.install(parts[index], below, iter(subtree))
             if failed and self.options.workers == 1:
                 break
         total = search._combine(everything, values)
@@ -1178,8 +1218,19 @@ def _target_major(matrix: np.ndarray) -> np.ndarray:
 
 
 def make_problem(game: Game, targets: WordList, guesses: WordList) -> tuple[Problem, WordList]:
-    """Return the search problem for ``targets`` guessed from ``guesses``, and the vocabulary."""
+    """Return the search problem for ``targets`` guessed from ``guesses``, and the vocabulary.
+
+    Raises:
+        SearchError: the lists are too large for the reply matrix to fit in memory.
+    """
     vocabulary, target_guess = guess_vocabulary(targets, guesses)
+    cells = len(vocabulary) * len(targets)
+    if cells > MAX_MATRIX_CELLS:
+        raise SearchError(
+            f"{len(vocabulary):,} guesses x {len(targets):,} targets is too large to search "
+            f"(the reply matrix would hold {cells:,} replies, twice; the limit is "
+            f"{MAX_MATRIX_CELLS:,})"
+        )
     matrix = reply_matrix(game, vocabulary, targets)
     problem = Problem(
         matrix=matrix,

@@ -297,6 +297,7 @@ def test_worker_processes_give_the_same_tree() -> None:
         (["--objective", "best"], "invalid choice"),
         (["--game", "antiwordle", "--mode", "hard"], "wants the most guesses"),
         (["--targets", "no-such-list"], "no-such-list"),
+        (["--game", "mastermind", "--colors", "9", "--pegs", "6"], "too large to search"),
     ],
 )
 def test_bad_options_are_one_line_errors(
@@ -306,3 +307,31 @@ def test_bad_options_are_one_line_errors(
     err = capsys.readouterr().err
     assert code in (1, 2)
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_damaged_or_unusable_checkpoints_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["optimize", "--targets", "wordle-answers-2309", "--mode", "hard",
+            "--first-guess", "TRACE", "--quiet", "--checkpoint"]  # fmt: skip
+    good = tmp_path / "good.jsonl"
+    assert run([*argv, str(good)]) == 0
+    capsys.readouterr()
+    lines = good.read_text().splitlines()
+    record = json.loads(lines[1])
+    bad_guess = json.dumps({**record, "guesses": [10**6]})
+    cases = {
+        "directory": (tmp_path, "cannot use it"),
+        "damaged line": ("\n".join([lines[0], "[1, 2]", *lines[1:]]), "line 2 is damaged"),
+        "bad field": ("\n".join([lines[0], '{"unit": 5}', *lines[1:]]), "line 2 is damaged"),
+        "bad guess": ("\n".join([lines[0], bad_guess]), "no valid guess"),
+    }
+    for label, (content, message) in cases.items():
+        if isinstance(content, Path):
+            path = content
+        else:
+            path = tmp_path / f"{label}.jsonl"
+            path.write_text(content + "\n")
+        assert run([*argv, str(path)]) == 1, label
+        err = capsys.readouterr().err
+        assert message in err and len(err.strip().splitlines()) == 1, (label, err)
