@@ -40,7 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("GUESSWORK_CACHE", tempfile.mkdtemp(prefix="guesswork-bench-"))
 
-from builder.policies import OptimalSpec, PolicySpec, build_optimal_policy, build_policy
+from guesswork.builder.policies import OptimalSpec, PolicySpec, build_optimal_policy, build_policy
 
 
 def row(label: str, total: int, count: int, seconds: float, search: float, extra: str) -> None:

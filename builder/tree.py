@@ -10,16 +10,20 @@ guess is its only target.
 
 A target's *score* is the number of guesses it takes: the depth (root = 1)
 of the node at which it is guessed, as in the seeds' ``tree_scores``.
+
+:func:`lay_out_tree` turns a rule choosing each node's guess into these
+arrays (the greedy builder lays its trees out the same way inside its
+compiled kernel).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-
-from builder.wordlists import WordList
-from client.games import Game, ReplyCode
+from guesswork.builder.wordlists import WordList
+from guesswork.client.games import Game, ReplyCode
 
 
 @dataclass(frozen=True)
@@ -97,3 +101,102 @@ class GuessTree:
             if next_node is None:
                 raise KeyError(f"tree has no branch for {target!r} after {played}")
             node = next_node
+
+
+#: Chooses a node's guess: (the node's targets, ascending; its depth, root = 1)
+#: -> the guess's row in the vocabulary.
+ChooseGuess = Callable[[np.ndarray, int], int]
+
+
+@dataclass(frozen=True)
+class TreeLayout:
+    """A laid-out tree with each node's targets (ascending target indices)."""
+
+    tree: GuessTree
+    node_targets: list[np.ndarray]
+
+
+def lay_out_tree(
+    game: Game,
+    targets: WordList,
+    guesses: WordList,
+    vocabulary: tuple[str, ...],
+    matrix: np.ndarray,
+    choose: ChooseGuess,
+) -> TreeLayout:
+    """Return the flat tree whose node guesses ``choose`` picks.
+
+    ``matrix[g, t]`` is the reply to vocabulary row ``g`` when the secret is
+    target ``t``. Nodes are expanded breadth-first, ``choose`` called once per
+    node in node order; a node's branches are in order of their first target
+    in list order. ``target_order`` lists, depth first, each node's winning
+    target and then its children's targets, so every node's targets are
+    contiguous.
+
+    Returns:
+        The tree and each node's targets.
+
+    Raises:
+        Whatever ``choose`` raises. (A guess that does not split its targets
+        would never end, so ``choose`` must not return one.)
+    """
+    n = int(matrix.shape[1])
+    win = game.win_reply
+    node_targets: list[np.ndarray] = [np.arange(n, dtype=np.int64)]
+    node_guess: list[int] = []
+    node_depth: list[int] = [1]
+    edge_offsets = [0]
+    edge_reply: list[int] = []
+    edge_child: list[int] = []
+    scores = np.zeros(n, dtype=np.int32)
+    cursor = 0
+    while cursor < len(node_targets):
+        members = node_targets[cursor]
+        guess = choose(members, node_depth[cursor])
+        node_guess.append(guess)
+        codes = matrix[guess, members]
+        _, first_index = np.unique(codes, return_index=True)
+        for code in codes[np.sort(first_index)].tolist():
+            part = members[codes == code]
+            if code == win:
+                scores[part] = node_depth[cursor]
+                continue
+            edge_reply.append(int(code))
+            edge_child.append(len(node_targets))
+            node_targets.append(part)
+            node_depth.append(node_depth[cursor] + 1)
+        edge_offsets.append(len(edge_reply))
+        cursor += 1
+    # Each node's targets must be contiguous in target_order: lay them out by
+    # a depth-first walk that places a node's winning target, then its children.
+    first = np.zeros(len(node_targets), dtype=np.int32)
+    order: list[np.ndarray] = []
+    position = 0
+
+    def place(node: int) -> None:
+        nonlocal position
+        first[node] = position
+        members = node_targets[node]
+        won = members[matrix[node_guess[node], members] == win]
+        order.append(won)
+        position += len(won)
+        for child in edge_child[edge_offsets[node] : edge_offsets[node + 1]]:
+            place(child)
+
+    place(0)
+    tree = GuessTree(
+        game=game,
+        targets=targets,
+        guesses=guesses,
+        vocabulary=vocabulary,
+        node_guess=np.array(node_guess, dtype=np.int32),
+        node_size=np.array([len(t) for t in node_targets], dtype=np.int32),
+        node_depth=np.array(node_depth, dtype=np.int32),
+        node_first=first,
+        edge_offsets=np.array(edge_offsets, dtype=np.int32),
+        edge_reply=np.array(edge_reply, dtype=np.int32),
+        edge_child=np.array(edge_child, dtype=np.int32),
+        target_scores=scores,
+        target_order=np.concatenate(order).astype(np.int32),
+    )
+    return TreeLayout(tree, node_targets)

@@ -11,17 +11,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from builder.cli import run
-from builder.optimal import Checkpoint, SearchError, SearchOptions, fingerprint, optimize
-from builder.policies import OptimalSpec, build_optimal_policy
-from builder.store import StoredPolicy, publish_catalog
-from builder.verify import verify_certificate, verify_policy
-from builder.wordlists import WordList, load_wordlist
-from client.catalog import open_policy_file
-from client.games import Game, Jotto, Wordle
-from client.policy_format import decode_core, encode_core, encode_file, encode_words
-from client.probe import Policy
+from guesswork.builder.cli import run
+from guesswork.builder.optimal import Checkpoint, SearchError, SearchOptions, fingerprint, optimize
+from guesswork.builder.policies import OptimalSpec, build_optimal_policy
+from guesswork.builder.store import StoredPolicy, publish_catalog
+from guesswork.builder.verify import verify_certificate, verify_policy
+from guesswork.builder.wordlists import WordList, load_wordlist
+from guesswork.client.catalog import open_policy_file
+from guesswork.client.games import Game, Jotto, Wordle
+from guesswork.client.policy_format import decode_core, encode_core, encode_file, encode_words
+from guesswork.client.probe import Policy
 
 WORDLE = Wordle()
 ANSWERS = load_wordlist("wordle-answers-2309", WORDLE).words
@@ -248,7 +247,7 @@ def test_verify_command_reports_a_tampered_certificate(
     assert "certificate value" in err
     # The same tree stored by a buggy catalog writer fails `verify`.
     stored = StoredPolicy.from_data(bad.data, bad.targets, bad.guesses)
-    publish_catalog(str(catalog), [stored], [], [])
+    publish_catalog(str(catalog), [stored], [])
     assert run(["verify", "--catalog", str(catalog)]) == 1
     assert "certificate value" in capsys.readouterr().out
 

@@ -1,0 +1,66 @@
+"""Optimal, capped, minimax and lookahead guess trees by branch and bound.
+
+:func:`optimize` searches for the best tree and returns it with a
+:class:`Certificate`. The package's modules, one concern each:
+
+* :mod:`.problem`: options, errors and the reply matrix a search works on;
+* :mod:`.bounds`: bound tables and the compiled scan that applies them;
+* :mod:`.symmetry`: Mastermind's colour and peg symmetries;
+* :mod:`.search`: the branch and bound over target sets;
+* :mod:`.root`: the root's guesses and branches, :mod:`.workers` the
+  processes that share them, :mod:`.checkpoint` the file that keeps them;
+* :mod:`.certificate`: certificates and the per-node figures they hold;
+* :mod:`.build`: the entry point, laying the result out with
+  :func:`guesswork.builder.tree.lay_out_tree`.
+"""
+
+from guesswork.builder.errors import SearchError
+from guesswork.builder.optimal.bounds import (
+    INFEASIBLE,
+    capacity,
+    depth_bound_table,
+    total_bound_table,
+)
+from guesswork.builder.optimal.build import Optimized, build_tree, optimize
+from guesswork.builder.optimal.certificate import Certificate, node_bounds_of, node_values
+from guesswork.builder.optimal.checkpoint import Checkpoint, fingerprint
+from guesswork.builder.optimal.problem import (
+    MAX_MATRIX_CELLS,
+    OBJECTIVES,
+    Problem,
+    SearchOptions,
+    make_problem,
+)
+from guesswork.builder.optimal.root import Outcome, RootResult, RootSearch
+from guesswork.builder.optimal.search import Search, SearchStats
+from guesswork.builder.optimal.symmetry import CodeSymmetry, SymmetryHook
+from guesswork.builder.optimal.workers import default_workers
+
+__all__ = [
+    "INFEASIBLE",
+    "MAX_MATRIX_CELLS",
+    "OBJECTIVES",
+    "Certificate",
+    "Checkpoint",
+    "CodeSymmetry",
+    "Optimized",
+    "Outcome",
+    "Problem",
+    "RootResult",
+    "RootSearch",
+    "Search",
+    "SearchError",
+    "SearchOptions",
+    "SearchStats",
+    "SymmetryHook",
+    "build_tree",
+    "capacity",
+    "default_workers",
+    "depth_bound_table",
+    "fingerprint",
+    "make_problem",
+    "node_bounds_of",
+    "node_values",
+    "optimize",
+    "total_bound_table",
+]

@@ -1,0 +1,112 @@
+"""The entry point: search, lay the chosen guesses out as a tree, certify it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from guesswork.builder.errors import SearchError
+from guesswork.builder.optimal.certificate import Certificate, node_bounds_of, node_values
+from guesswork.builder.optimal.checkpoint import Checkpoint, fingerprint
+from guesswork.builder.optimal.problem import SearchOptions, make_problem
+from guesswork.builder.optimal.root import Outcome, RootSearch
+from guesswork.builder.optimal.search import Search
+from guesswork.builder.optimal.symmetry import SymmetryHook
+from guesswork.builder.progress import Progress
+from guesswork.builder.tree import GuessTree, lay_out_tree
+from guesswork.builder.wordlists import WordList
+from guesswork.client.games import Game
+
+
+@dataclass(frozen=True)
+class Optimized:
+    """An optimised tree with its certificate and search figures."""
+
+    tree: GuessTree
+    certificate: Certificate
+    outcome: Outcome
+
+
+def optimize(
+    game: Game,
+    targets: WordList,
+    guesses: WordList,
+    options: SearchOptions,
+    *,
+    symmetry: SymmetryHook | None = None,
+    checkpoint: Path | None = None,
+    progress: Progress | None = None,
+) -> Optimized:
+    """Search for the best tree for ``targets`` guessed from ``guesses``.
+
+    Returns:
+        The tree, its certificate and the search outcome.
+
+    Raises:
+        SearchError: contradictory options, an unknown first guess, a cap no
+            tree meets, or a checkpoint from another search.
+    """
+    options.check()
+    problem, vocabulary = make_problem(game, targets, guesses)
+    first: int | None = None
+    if options.first_guess is not None:
+        word = options.first_guess.upper()
+        position = vocabulary.index()
+        if word not in position or (options.hard and word not in targets.index()):
+            where = "targets" if options.hard else "guess list"
+            raise SearchError(f"first guess {options.first_guess!r} is not in the {where}")
+        first = position[word]
+    root = RootSearch(
+        problem,
+        options,
+        symmetry=symmetry,
+        checkpoint=Checkpoint(checkpoint, fingerprint(game, targets, guesses, options)),
+        progress=progress,
+    )
+    outcome = root.run(first)
+    tree, values, bounds = build_tree(root.search, game, targets, guesses, vocabulary)
+    names = vocabulary.words
+    certificate = Certificate(
+        objective=options.objective,
+        value=outcome.value,
+        lower_bound=outcome.lower_bound,
+        proven=outcome.proven,
+        beam=options.beam,
+        max_guesses=options.max_guesses,
+        first_guess=names[first] if first is not None else None,
+        hard=options.hard,
+        node_values=values,
+        node_bounds=bounds,
+        roots=[(names[r.guess], r.value, r.exact) for r in outcome.roots[:64]],
+    )
+    return Optimized(tree, certificate, outcome)
+
+
+def build_tree(
+    search: Search, game: Game, targets: WordList, guesses: WordList, vocabulary: WordList
+) -> tuple[GuessTree, np.ndarray, np.ndarray]:
+    """Return the flat tree of the search's choices, each node's value and static bound.
+
+    Nodes are breadth-first; a node's branches are in order of their first
+    target in list order, as in the greedy trees (see :func:`lay_out_tree`).
+
+    Returns:
+        (tree, node values, node static bounds).
+
+    Raises:
+        SearchError: a node's set has no tree that meets the worst-case cap.
+    """
+    root_depth = search.options.root_depth
+
+    def choose(members: np.ndarray, depth: int) -> int:
+        return search.choice(members, root_depth - depth + 1)[1]
+
+    layout = lay_out_tree(game, targets, guesses, vocabulary.words, search.problem.matrix, choose)
+    tree = layout.tree
+    left = [root_depth - depth + 1 for depth in tree.node_depth.tolist()]
+    values = node_values(tree, search.minimax)
+    bounds = node_bounds_of(
+        search.problem, search.options, layout.node_targets, left, search.static
+    )
+    return tree, values, bounds

@@ -1,0 +1,112 @@
+"""Certificates: what an optimised tree claims, and the per-node figures that prove it.
+
+A certificate records the objective value, the best lower bound, the
+parameters, and per node the subtree's value and the static bound of its
+target set, which ``verify_certificate`` recomputes from scratch.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from guesswork.builder.optimal.bounds import INFEASIBLE
+from guesswork.builder.optimal.problem import Problem, SearchOptions
+from guesswork.builder.optimal.search import Search
+from guesswork.builder.tree import GuessTree
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """What an optimised tree claims and what proves it.
+
+    ``value`` is the objective of the tree (total guesses, or worst case);
+    ``lower_bound`` the best proven lower bound on the optimum (equal to
+    ``value`` when ``proven``; with a fixed first guess, the optimum among
+    trees starting with it). ``node_values[i]`` is node i's subtree value and
+    ``node_bounds[i]`` the static lower bound of its target set (the least,
+    over every guess, of the bound that guess gets in the scan; see
+    :mod:`.bounds`). ``roots`` lists each first guess considered with its
+    exact value or the bound that refuted it.
+    """
+
+    objective: str
+    value: int
+    lower_bound: int
+    proven: bool
+    beam: int | None
+    max_guesses: int | None
+    first_guess: str | None
+    hard: bool
+    node_values: np.ndarray = field(repr=False)
+    node_bounds: np.ndarray = field(repr=False)
+    roots: list[tuple[str, int, bool]] = field(default_factory=list, repr=False)
+
+    def to_map(self) -> dict[str, Any]:
+        """Return the certificate as a msgpack-ready map (int32 arrays as bytes)."""
+        return {
+            "objective": self.objective,
+            "value": self.value,
+            "lower_bound": self.lower_bound,
+            "proven": self.proven,
+            "beam": self.beam,
+            "max_guesses": self.max_guesses,
+            "first_guess": self.first_guess,
+            "hard": self.hard,
+            "node_values": np.ascontiguousarray(self.node_values, "<i4").tobytes(),
+            "node_bounds": np.ascontiguousarray(self.node_bounds, "<i4").tobytes(),
+            "roots": [[word, value, exact] for word, value, exact in self.roots],
+        }
+
+
+def node_values(tree: GuessTree, minimax: bool) -> np.ndarray:
+    """Return each node's subtree value: its worst case (minimax) or total guesses.
+
+    Returns:
+        An int64 array, one value per node.
+    """
+    count = tree.node_count
+    values = np.zeros(count, dtype=np.int64)
+    for node in range(count - 1, -1, -1):
+        start, stop = int(tree.edge_offsets[node]), int(tree.edge_offsets[node + 1])
+        below = [int(values[child]) for child in tree.edge_child[start:stop]]
+        if minimax:
+            values[node] = 1 + max(below, default=0)
+        else:
+            values[node] = int(tree.node_size[node]) + sum(below)
+    return values
+
+
+def node_bounds_of(
+    problem: Problem,
+    options: SearchOptions,
+    node_targets: Sequence[np.ndarray],
+    depths: Sequence[int],
+    known: dict[bytes, int] | None = None,
+) -> np.ndarray:
+    """Return each node's static lower bound (least over all guesses), for certificates.
+
+    ``depths`` are the guesses each node has left. Bounds in ``known`` (a
+    search's :attr:`Search.static`) are used as they are; the others are
+    computed.
+
+    Returns:
+        An int64 array, one bound per node (INFEASIBLE where no guess is feasible).
+    """
+    plain = Search(problem, dataclasses.replace(options, beam=None, workers=1))
+    known = known or {}
+    out = np.zeros(len(node_targets), dtype=np.int64)
+    for i, (targets, depth) in enumerate(zip(node_targets, depths, strict=True)):
+        if len(targets) <= 2:
+            out[i] = plain.trivial(len(targets))
+            continue
+        recorded = known.get(plain.key(targets, depth))
+        if recorded is not None:
+            out[i] = recorded
+            continue
+        bounds = plain.scan(targets, depth).bounds
+        out[i] = int(bounds[0]) if len(bounds) else INFEASIBLE
+    return out

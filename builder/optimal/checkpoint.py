@@ -1,0 +1,134 @@
+"""The checkpoint file: finished root branches of one search, as JSON lines.
+
+The first line fingerprints the search (game, lists, options); each later
+line records one unit (a root branch): its id, its value and, when the value
+was below the budget it was searched with, the subtree's guesses in
+:meth:`Search.subtree_guesses` order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from guesswork.builder.errors import SearchError
+from guesswork.builder.optimal.problem import SearchOptions
+from guesswork.builder.wordlists import WordList
+from guesswork.client.games import Game
+
+
+def fingerprint(game: Game, targets: WordList, guesses: WordList, options: SearchOptions) -> str:
+    """Return a digest identifying a search (for checkpoints); workers do not count."""
+    settings = {k: v for k, v in vars(options).items() if k != "workers"}
+    text = json.dumps(
+        [game.name, targets.sha256, guesses.sha256, settings, "optimal-v1"], sort_keys=True
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _is_unit_record(record: Any) -> bool:
+    """Return True if ``record`` has the shape :meth:`Checkpoint.save` writes."""
+    if not isinstance(record, dict) or not isinstance(record.get("unit"), str):
+        return False
+    value, guesses = record.get("value"), record.get("guesses")
+    if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    return guesses is None or (
+        isinstance(guesses, list) and all(type(g) is int and g >= 0 for g in guesses)
+    )
+
+
+class Checkpoint:
+    """Finished root branches of one search, appended to a JSON-lines file.
+
+    The first line fingerprints the search (lists, options); a file from a
+    different search is refused rather than mixed in.
+    """
+
+    def __init__(self, path: Path | None, fingerprint: str) -> None:
+        """Open (or start) the checkpoint at ``path``; None keeps nothing.
+
+        Raises:
+            SearchError: the file cannot be read or written, belongs to another
+                search, or has a damaged record before its last line.
+        """
+        self.path = path
+        self.done: dict[str, dict[str, Any]] = {}
+        if path is None:
+            return
+        try:
+            if path.exists():
+                self._load(path, path.read_text().splitlines(), fingerprint)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps({"fingerprint": fingerprint}) + "\n")
+        except (OSError, UnicodeDecodeError) as error:
+            raise SearchError(f"checkpoint {path}: cannot use it ({error})") from None
+
+    def _load(self, path: Path, lines: list[str], fingerprint: str) -> None:
+        """Read the records of an existing file into :attr:`done`.
+
+        Raises:
+            SearchError: the file belongs to another search or has a damaged
+                record before its last line.
+        """
+        try:
+            head = json.loads(lines[0]) if lines else {}
+        except json.JSONDecodeError:
+            head = {}
+        if not isinstance(head, dict) or head.get("fingerprint") != fingerprint:
+            raise SearchError(
+                f"checkpoint {path} belongs to a different search; remove it or use another"
+            )
+        for number, line in enumerate(lines[1:], start=2):
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                if number == len(lines):
+                    break  # the last line cut short by an interruption: redo that branch
+                record = None
+            if not _is_unit_record(record):
+                raise SearchError(
+                    f"checkpoint {path} line {number} is damaged; remove the file to start over"
+                )
+            self.done[record["unit"]] = record
+
+    @staticmethod
+    def unit(guess: int, targets: np.ndarray, depth: int) -> str:
+        """Return the id of the unit "branch ``targets`` after root ``guess``"."""
+        digest = hashlib.sha256(targets.astype(np.int32).tobytes() + bytes([depth])).hexdigest()
+        return f"{guess}:{digest[:32]}"
+
+    def lookup(self, unit: str, budget: int) -> tuple[int, list[int] | None] | None:
+        """Return a stored result usable under ``budget``.
+
+        Returns:
+            (value, subtree guesses) for an exact value below ``budget``,
+            (value, None) for a refutation at or above it, or None when the
+            unit is not stored or must be searched again under this budget.
+        """
+        record = self.done.get(unit)
+        if record is None:
+            return None
+        value = int(record["value"])
+        if record["guesses"] is not None:
+            return (value, list(record["guesses"])) if value < budget else (value, None)
+        return (value, None) if value >= budget else None
+
+    def save(self, unit: str, value: int, guesses: list[int] | None) -> None:
+        """Append one finished unit.
+
+        Raises:
+            SearchError: the file cannot be written.
+        """
+        record = {"unit": unit, "value": value, "guesses": guesses}
+        self.done[unit] = record
+        if self.path is not None:
+            try:
+                with self.path.open("a") as handle:
+                    handle.write(json.dumps(record) + "\n")
+            except OSError as error:
+                raise SearchError(f"checkpoint {self.path}: cannot write ({error})") from None

@@ -1,0 +1,160 @@
+"""What a search is asked: its options, its errors and the numbers it works on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from guesswork.builder.errors import SearchError
+from guesswork.builder.greedy import guess_vocabulary
+from guesswork.builder.matrices import reply_matrix
+from guesswork.builder.wordlists import WordList
+from guesswork.client.games import Game
+
+OBJECTIVES = ("total", "minimax")
+#: Largest reply matrix a search builds (it keeps two copies: guess- and target-major).
+MAX_MATRIX_CELLS = 1 << 29
+#: Depth used when there is no cap (no game tree here is deeper).
+NO_CAP = 64
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """What to optimise and how hard to look.
+
+    Attributes:
+        objective: ``total`` (minimum sum of guesses) or ``minimax`` (minimum
+            worst case).
+        hard: guesses only from the targets still possible.
+        max_guesses: for ``total``, every target must be solved within this
+            many guesses.
+        first_guess: the root's guess is fixed to this word.
+        beam: lookahead: only the best ``beam`` guesses (greedy ranking) of
+            each node are searched. None searches every guess.
+        workers: processes for the root's branches (1 = in process).
+    """
+
+    objective: str = "total"
+    hard: bool = False
+    max_guesses: int | None = None
+    first_guess: str | None = None
+    beam: int | None = None
+    workers: int = 1
+
+    def check(self) -> None:
+        """Check that the options agree with each other.
+
+        Raises:
+            SearchError: the options contradict each other or are out of range.
+        """
+        if self.objective not in OBJECTIVES:
+            raise SearchError(f"unknown objective {self.objective!r}; use total or minimax")
+        if self.max_guesses is not None and self.max_guesses < 1:
+            raise SearchError(f"--max-guesses must be at least 1, not {self.max_guesses}")
+        if self.max_guesses is not None and self.objective == "minimax":
+            raise SearchError("--max-guesses applies to --objective total only")
+        if self.beam is not None and self.beam < 1:
+            raise SearchError(f"--beam must be at least 1, not {self.beam}")
+        if self.workers < 1:
+            raise SearchError(f"workers must be at least 1, not {self.workers}")
+
+    @property
+    def root_depth(self) -> int:
+        """Return the guesses allowed from the root: the cap, or :data:`NO_CAP`."""
+        return self.max_guesses if self.max_guesses is not None else NO_CAP
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The numbers a search needs: the reply matrix and how targets map to guesses."""
+
+    matrix: np.ndarray
+    #: The same matrix target-major (``by_target[t, g]``), for scans.
+    by_target: np.ndarray
+    target_guess: np.ndarray
+    win: int
+    replies: int
+    search_guesses: int
+
+    @property
+    def n_targets(self) -> int:
+        """Return the number of targets."""
+        return int(self.matrix.shape[1])
+
+    def signature(self, guess: int, targets: np.ndarray) -> bytes:
+        """Return the partition of ``targets`` by ``guess`` in canonical form.
+
+        Classes are labelled by first appearance (the win apart), so two
+        guesses that split the targets identically have equal signatures.
+        """
+        codes = self.matrix[guess, targets].astype(np.int64)
+        _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+        rank = np.argsort(np.argsort(first))
+        labels = rank[inverse]
+        labels[codes == self.win] = 255
+        return labels.astype(np.uint8 if len(first) < 255 else np.int32).tobytes()
+
+    def split(self, guess: int, targets: np.ndarray) -> list[np.ndarray]:
+        """Return the non-winning classes of ``targets`` under ``guess``, largest first.
+
+        Each class keeps list order; ties keep reply-code order.
+        """
+        codes = self.matrix[guess, targets]
+        order = np.argsort(codes, kind="stable")
+        ordered_codes = codes[order]
+        cuts = np.flatnonzero(np.diff(ordered_codes)) + 1
+        classes = [
+            part
+            for part, code in zip(
+                np.split(targets[order], cuts), ordered_codes[np.r_[0, cuts]], strict=True
+            )
+            if code != self.win
+        ]
+        classes.sort(key=len, reverse=True)
+        return classes
+
+
+_transposed: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _target_major(matrix: np.ndarray) -> np.ndarray:
+    """Return ``matrix`` transposed and contiguous, computed once per (cached) matrix."""
+    hit = _transposed.get(id(matrix))
+    if hit is not None and hit[0] is matrix:
+        return hit[1]
+    flipped = np.ascontiguousarray(matrix.T)
+    flipped.setflags(write=False)
+    _transposed[id(matrix)] = (matrix, flipped)
+    return flipped
+
+
+def _non_winning_replies(game: Game) -> int:
+    """Return the number of replies other than the win (at least 1)."""
+    distinct = getattr(game, "distinct_replies", game.reply_space)
+    return max(int(distinct) - 1, 1)
+
+
+def make_problem(game: Game, targets: WordList, guesses: WordList) -> tuple[Problem, WordList]:
+    """Return the search problem for ``targets`` guessed from ``guesses``, and the vocabulary.
+
+    Raises:
+        SearchError: the lists are too large for the reply matrix to fit in memory.
+    """
+    vocabulary, target_guess = guess_vocabulary(targets, guesses)
+    cells = len(vocabulary) * len(targets)
+    if cells > MAX_MATRIX_CELLS:
+        raise SearchError(
+            f"{len(vocabulary):,} guesses x {len(targets):,} targets is too large to search "
+            f"(the reply matrix would hold {cells:,} replies, twice; the limit is "
+            f"{MAX_MATRIX_CELLS:,})"
+        )
+    matrix = reply_matrix(game, vocabulary, targets)
+    problem = Problem(
+        matrix=matrix,
+        by_target=_target_major(matrix),
+        target_guess=target_guess.astype(np.int64),
+        win=game.win_reply,
+        replies=_non_winning_replies(game),
+        search_guesses=len(vocabulary),
+    )
+    return problem, vocabulary

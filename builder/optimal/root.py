@@ -1,0 +1,257 @@
+"""The root of a search: first guesses, root branches over processes, checkpoints.
+
+Each branch of a root guess is a unit of work: looked up in (and saved to)
+the checkpoint, and solved in this process or, with several workers, in a
+worker process (see :mod:`.workers`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+from guesswork.builder.errors import SearchError
+from guesswork.builder.optimal.bounds import INFEASIBLE
+from guesswork.builder.optimal.checkpoint import Checkpoint
+from guesswork.builder.optimal.problem import Problem, SearchOptions
+from guesswork.builder.optimal.search import Search, SearchStats
+from guesswork.builder.optimal.symmetry import SymmetryHook
+from guesswork.builder.optimal.workers import solve_in_worker, start_pool
+from guesswork.builder.progress import Progress
+
+#: What a root branch's search gives back: value and subtree (None if refuted).
+_Solved = tuple[int, list[int] | None, SearchStats]
+
+
+@dataclass
+class RootResult:
+    """One root guess's outcome: its exact value, or a bound refuting it."""
+
+    guess: int
+    value: int
+    exact: bool
+
+
+@dataclass
+class Outcome:
+    """A finished search: the tree's numbers and what proves them."""
+
+    first_guess: int
+    value: int
+    lower_bound: int
+    proven: bool
+    roots: list[RootResult]
+    stats: SearchStats
+    seconds: float
+
+
+class RootSearch:
+    """Runs a :class:`Search` from the root, spreading root branches over processes."""
+
+    def __init__(
+        self,
+        problem: Problem,
+        options: SearchOptions,
+        *,
+        symmetry: SymmetryHook | None = None,
+        checkpoint: Checkpoint | None = None,
+        progress: Progress | None = None,
+    ) -> None:
+        self.problem = problem
+        self.options = options
+        self.search = Search(problem, options, symmetry)
+        self.checkpoint = checkpoint or Checkpoint(None, "")
+        self.progress = progress
+        self._pool: ProcessPoolExecutor | None = None
+        self._units_done = 0
+        self._units_total = 0
+        self._started = 0.0
+
+    def run(self, first_guess: int | None) -> Outcome:
+        """Search from the root (from ``first_guess`` if given).
+
+        The tree is read afterwards from :attr:`search`, whose memo holds the
+        root's choice and every set below it.
+
+        Returns:
+            The outcome: the best value, its proven lower bound and each root's result.
+
+        Raises:
+            SearchError: no guess splits the targets or meets the worst-case
+                cap, or a checkpoint cannot be used.
+        """
+        self._started = time.perf_counter()
+        everything = np.arange(self.problem.n_targets, dtype=np.int64)
+        depth = self.options.root_depth
+        if first_guess is not None:
+            roots = np.array([first_guess], dtype=np.int64)
+            bounds = np.array([0], dtype=np.int64)
+            left_out = INFEASIBLE
+        else:
+            node = self.search.scan(everything, depth, ())
+            roots, bounds, left_out = node.guesses, node.bounds, node.beam_left_out
+        best, best_guess = INFEASIBLE, -1
+        results: list[RootResult] = []
+        try:
+            for guess, bound in zip(roots.tolist(), bounds.tolist(), strict=True):
+                if bound >= best:
+                    # Sorted by bound: this and every later guess is refuted.
+                    results.append(RootResult(guess, bound, False))
+                    break
+                value, exact = self._evaluate_root(guess, everything, best, depth)
+                results.append(RootResult(guess, value, exact))
+                if exact and value < best:
+                    best, best_guess = value, guess
+        finally:
+            if self._pool is not None:
+                self._pool.shutdown()
+            if self.progress is not None:
+                self.progress.close()
+        if best_guess < 0:
+            raise SearchError(
+                "no tree meets the worst-case cap"
+                if self.options.max_guesses is not None
+                else "no guess splits the targets"
+            )
+        if left_out < best:
+            self.search.stats.beam_cut = True
+        lower = self._lower_bound(best, best_guess, everything, depth)
+        self.search.exact[self.search.key(everything, depth)] = (best, best_guess)
+        return Outcome(
+            first_guess=best_guess,
+            value=best,
+            lower_bound=lower,
+            proven=lower == best,
+            roots=results,
+            stats=self.search.stats,
+            seconds=time.perf_counter() - self._started,
+        )
+
+    def _lower_bound(self, best: int, best_guess: int, everything: np.ndarray, depth: int) -> int:
+        """Return the best proven lower bound on the optimum (given a fixed first guess).
+
+        An exact search proves its own value. A lookahead's values are only
+        upper bounds, so its proof is static: the root's static bound, or with
+        a fixed first guess the sum of its classes' lookahead bounds.
+        """
+        search = self.search
+        if self.options.beam is None or not search.stats.beam_cut:
+            return best
+        if self.options.first_guess is None:
+            return search.static[search.key(everything, depth)]
+        # The beam search's memo holds beam values, not bounds: use a plain one.
+        plain = Search(self.problem, dataclasses.replace(self.options, beam=None))
+        bounds = []
+        for part in self.problem.split(best_guess, everything):
+            recorded = search.static.get(search.key(part, depth - 1))
+            if len(part) <= 2:
+                bounds.append(plain.known_bound(part, depth - 1))
+            elif recorded is not None:
+                bounds.append(recorded)
+            else:
+                bounds.append(plain.lookahead_bound(part, depth - 1, (best_guess,)))
+        return search.combine(everything, bounds)
+
+    def _evaluate_root(
+        self, guess: int, everything: np.ndarray, best: int, depth: int
+    ) -> tuple[int, bool]:
+        """Return (value, exact) of root ``guess``.
+
+        Budget contract: ``best`` is the budget; exact means the value is the
+        guess's exact value and below ``best`` (or nothing was found yet);
+        not exact means value >= best, a refutation.
+
+        In process, each branch's budget is what the branches before it left;
+        across processes, each gets its own bound plus the whole slack, so the
+        branches can run at once.
+        """
+        search = self.search
+        below = depth - 1
+        parts, bounds = search.class_bounds(guess, everything, best, below, (guess,))
+        static = search.combine(everything, bounds)
+        if static >= best:
+            return static, False
+        values = list(bounds)
+        jobs = [index for index, part in enumerate(parts) if len(part) > 2]
+        self._units_total += len(jobs)
+
+        def budget_for(index: int) -> int:
+            if best >= INFEASIBLE:
+                return INFEASIBLE
+            if search.minimax:
+                return best - 1
+            return best - (search.combine(everything, values) - values[index])
+
+        failed = False
+        for index, value, subtree in self._run_units(guess, parts, jobs, budget_for, below):
+            if subtree is None:
+                values[index] = value
+                failed = True
+            else:
+                # The value follows from the subtree itself, not the record's word.
+                values[index] = search.install(parts[index], below, iter(subtree))
+            if failed and self.options.workers == 1:
+                break
+        total = search.combine(everything, values)
+        if failed:
+            return max(total, best), False
+        return total, total < best or best >= INFEASIBLE
+
+    def _run_units(
+        self,
+        guess: int,
+        parts: list[np.ndarray],
+        jobs: list[int],
+        budget_for: Callable[[int], int],
+        depth: int,
+    ) -> Iterator[tuple[int, int, list[int] | None]]:
+        """Yield (index, value, subtree or None) for each root branch in ``jobs``.
+
+        Budget contract: each branch is solved under ``budget_for(index)``;
+        its subtree comes back only when its value is below that budget.
+        """
+        pending: list[tuple[int, str, Future[_Solved]]] = []
+        for index in jobs:
+            part = parts[index]
+            budget = budget_for(index)
+            unit = Checkpoint.unit(guess, part, depth)
+            stored = self.checkpoint.lookup(unit, budget)
+            if stored is not None:
+                self._tick()
+                yield index, stored[0], stored[1]
+                continue
+            if self.options.workers > 1:
+                pool = self._ensure_pool()
+                pending.append(
+                    (index, unit, pool.submit(solve_in_worker, part, budget, depth, (guess,)))
+                )
+                continue
+            value = self.search.solve(part, budget, depth, (guess,))
+            subtree = self.search.subtree_guesses(part, depth) if value < budget else None
+            self.checkpoint.save(unit, value, subtree)
+            self._tick()
+            yield index, value, subtree
+        for index, unit, future in pending:
+            value, subtree, delta = future.result()
+            self.search.stats.add(delta)
+            self.checkpoint.save(unit, value, subtree)
+            self._tick()
+            yield index, value, subtree
+
+    def _ensure_pool(self) -> ProcessPoolExecutor:
+        """Return the worker pool, starting it on first use."""
+        if self._pool is None:
+            self._pool = start_pool(self.problem, self.options, self.search.symmetry)
+        return self._pool
+
+    def _tick(self) -> None:
+        """Count one finished unit and report progress."""
+        self._units_done += 1
+        if self.progress is not None:
+            self.progress.update(
+                self._units_done, self._units_total, time.perf_counter() - self._started
+            )

@@ -1,0 +1,497 @@
+"""The search core: branch and bound over target sets.
+
+``Search.solve(S, budget)`` returns the exact optimum of target set ``S`` when
+that optimum is below ``budget``, and otherwise a *lower bound* that is at
+least ``budget`` (a refutation). Objectives:
+
+* ``total``: the sum over targets of the guesses each takes (mean = total / n),
+  optionally with every target solved within ``max_guesses``;
+* ``minimax``: the number of guesses the worst target takes.
+
+At a node, one compiled scan (see :mod:`.bounds`) gives every candidate guess
+a static lower bound. Guesses that do not split ``S`` are dropped; the rest
+are tried in order of their bound (then the sum of squared class sizes, then
+list order), and a guess that splits ``S`` exactly like one tried before is
+skipped (its canonical partition is compared). Before a guess's classes are
+searched, each class's bound is tightened by one level of lookahead (the
+least static bound over its own guesses, memoised as a proven bound), which
+refutes most hopeless guesses without any search. Each class's search then
+gets the budget left after the exact values found so far and the bounds of
+the classes still to do, largest class first, so a guess is abandoned as soon
+as its partial sum reaches the best total found. Exact values and proven
+lower bounds are both memoised per target set (and remaining depth, under a
+cap). Two shortcuts end a node at once: a closed guess with the least bound
+of all, and (when the size bound is 2n - 1) a target that splits the others
+into singletons. For Mastermind, a symmetry hook (see :mod:`.symmetry`) drops
+guesses that a colour or peg symmetry of the history maps onto others.
+
+Determinism: the guess recorded for a set depends only on the set (and the
+guesses left under a cap), never on the budget it was searched with, so the
+tree does not depend on the order in which sets were first met or on how the
+work was split between processes. (With a symmetry hook the candidate list
+also depends on the path, so only the value, not the tree, is guaranteed
+path-independent.)
+
+With ``beam=K`` (lookahead) a node tries only its ``K`` best guesses by the
+greedy ``neg_entropy`` ranking; the run is still *proven* if no guess left
+out had a bound below the value found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+from guesswork.builder.errors import SearchError
+from guesswork.builder.optimal.bounds import INFEASIBLE, ScanKernel, capacity
+from guesswork.builder.optimal.problem import NO_CAP, Problem, SearchOptions
+from guesswork.builder.optimal.symmetry import SymmetryHook
+
+
+@dataclass
+class SearchStats:
+    """Counters of one search (for reports; not stored in policies)."""
+
+    expanded: int = 0
+    scanned: int = 0
+    memo_hits: int = 0
+    beam_cut: bool = False
+
+    def since(self, before: SearchStats) -> SearchStats:
+        """Return the counts added since ``before`` (``beam_cut`` as it is now).
+
+        Returns:
+            A new SearchStats holding the differences.
+        """
+        return SearchStats(
+            self.expanded - before.expanded,
+            self.scanned - before.scanned,
+            self.memo_hits - before.memo_hits,
+            self.beam_cut,
+        )
+
+    def add(self, other: SearchStats) -> None:
+        """Add ``other``'s counts to these (``beam_cut`` if either was cut)."""
+        self.expanded += other.expanded
+        self.scanned += other.scanned
+        self.memo_hits += other.memo_hits
+        self.beam_cut = self.beam_cut or other.beam_cut
+
+
+@dataclass(frozen=True)
+class NodeScan:
+    """The guesses a node will try, in search order, as :meth:`Search.scan` returns them."""
+
+    guesses: np.ndarray
+    bounds: np.ndarray
+    #: 1 where the guess is closed: its bound is its exact value.
+    closed: np.ndarray
+    #: The least bound among eligible guesses left out for reaching the budget.
+    excluded: int
+    #: The least bound among guesses the beam left out (INFEASIBLE if none).
+    beam_left_out: int
+
+
+class Search:
+    """Branch and bound over target sets; see the module docstring."""
+
+    def __init__(
+        self,
+        problem: Problem,
+        options: SearchOptions,
+        symmetry: SymmetryHook | None = None,
+    ) -> None:
+        self.problem = problem
+        self.options = options
+        self.minimax = options.objective == "minimax"
+        self.capped = options.max_guesses is not None
+        self.symmetry = symmetry
+        self.kernel = ScanKernel.for_problem(problem, self.minimax)
+        self.table = self.kernel.table
+        self.all_guesses = np.arange(problem.search_guesses, dtype=np.int64)
+        self.exact: dict[bytes, tuple[int, int]] = {}
+        self.lower: dict[bytes, int] = {}
+        #: Each scanned set's static bound (the least over its guesses), kept
+        #: for the certificate so the tree's nodes need no second scan.
+        self.static: dict[bytes, int] = {}
+        self.stats = SearchStats()
+
+    # -- small sets -----------------------------------------------------------
+
+    def trivial(self, size: int) -> int:
+        """Return the exact value of a set of one or two targets."""
+        if self.minimax:
+            return size
+        return 1 if size == 1 else 3
+
+    def key(self, targets: np.ndarray, depth: int) -> bytes:
+        """Return the memo key of ``targets`` with ``depth`` guesses left (depth only if capped)."""
+        body = targets.astype(np.int32).tobytes()
+        return body + bytes([depth]) if self.capped else body
+
+    def combine(self, targets: np.ndarray, bounds: list[int]) -> int:
+        """Return a guess's value (or bound) from its classes' values (or bounds)."""
+        if self.minimax:
+            return 1 + max(bounds, default=0)
+        return len(targets) + sum(bounds)
+
+    def _max_class(self, depth: int) -> int:
+        """Return the largest class a guess may leave with ``depth`` guesses left."""
+        if not self.capped:
+            return 1 << 40
+        return capacity(depth - 1, self.problem.replies)
+
+    def known_bound(self, targets: np.ndarray, depth: int) -> int:
+        """Return the best lower bound known for ``targets`` without searching."""
+        size = len(targets)
+        if size <= 2:
+            if self.capped and size > capacity(depth, self.problem.replies):
+                return INFEASIBLE
+            return self.trivial(size)
+        key = self.key(targets, depth)
+        if key in self.exact:
+            return self.exact[key][0]
+        return max(self.lower.get(key, 0), int(self.table[size]))
+
+    # -- one node ---------------------------------------------------------------
+
+    def candidates(self, targets: np.ndarray, history: tuple[int, ...] | None) -> np.ndarray:
+        """Return the guesses to consider for ``targets`` (vocabulary rows).
+
+        ``history`` (the guesses that led here, None if unknown) lets a
+        symmetry hook drop guesses equivalent to others.
+        """
+        if self.options.hard:
+            inside: np.ndarray = self.problem.target_guess[targets]
+            return inside
+        if self.symmetry is not None and history is not None:
+            reduced = self.symmetry(history)
+            if reduced is not None:
+                return reduced
+        return self.all_guesses
+
+    def scan(
+        self,
+        targets: np.ndarray,
+        depth: int,
+        history: tuple[int, ...] | None = None,
+        budget: int = INFEASIBLE,
+    ) -> NodeScan:
+        """Return the guesses to try for a node, in search order, with their bounds.
+
+        Only guesses that split ``targets`` and have a bound below ``budget``
+        are returned, ordered by bound, sum of squared class sizes, list
+        order; under a beam, only the best ``beam`` distinct partitions by the
+        greedy ranking are eligible. Records the node's static bound.
+
+        Returns:
+            The node's scan; its ``excluded`` refutes every eligible guess
+            left out for reaching the budget, its ``beam_left_out`` is the
+            least bound among guesses the beam left out.
+        """
+        guesses = self.candidates(targets, history)
+        self.stats.scanned += len(guesses) * len(targets)
+        beam = self.options.beam
+        kernel = self.kernel
+        kept, excluded = kernel.run(
+            guesses,
+            targets,
+            self._max_class(depth),
+            INFEASIBLE if beam is not None else budget,
+            want_hash=beam is not None,
+        )
+        index = kernel.index[:kept]
+        bound = kernel.bound[:kept]
+        self.static[self.key(targets, depth)] = int(min(bound.min(initial=INFEASIBLE), excluded))
+        left_out = INFEASIBLE
+        if kept:
+            # A closed guess (exact value) with the least bound is optimal:
+            # nothing can beat it, so the node needs no search (nor a beam).
+            lowest = bound.min()
+            finished = np.flatnonzero((bound == lowest) & (kernel.closed[:kept] == 1))
+            if len(finished):
+                pick = finished[np.lexsort((index[finished], kernel.squares[finished]))[:1]]
+                return NodeScan(
+                    guesses[index[pick]],
+                    bound[pick].copy(),
+                    kernel.closed[pick].copy(),
+                    excluded,
+                    left_out,
+                )
+        if beam is not None:
+            rank = np.lexsort((index, kernel.plogp[:kept]))
+            chosen: list[int] = []
+            seen: set[int] = set()
+            hashes = kernel.hashes[:kept]
+            for position in rank.tolist():
+                if len(chosen) == beam:
+                    break
+                # Identical partitions have equal hashes; a (vanishingly rare)
+                # collision would only narrow the lookahead, never a proof.
+                signature = int(hashes[position])
+                if signature not in seen:
+                    seen.add(signature)
+                    chosen.append(position)
+            picked = np.array(sorted(chosen), dtype=np.int64)
+            if len(chosen) == beam and len(rank) > beam:
+                rest = np.setdiff1d(np.arange(kept), picked)
+                left_out = int(bound[rest].min()) if len(rest) else INFEASIBLE
+            over = bound[picked] >= budget
+            excluded = int(bound[picked][over].min(initial=INFEASIBLE))
+            order_of = picked[~over]
+        else:
+            order_of = np.arange(kept)
+        order = order_of[np.lexsort((index[order_of], kernel.squares[order_of], bound[order_of]))]
+        return NodeScan(
+            guesses[index[order]],
+            bound[order].copy(),
+            kernel.closed[order].copy(),
+            int(excluded),
+            left_out,
+        )
+
+    def lookahead_bound(
+        self, targets: np.ndarray, depth: int, history: tuple[int, ...] | None
+    ) -> int:
+        """Return a lower bound for ``targets``: the least static bound over its guesses.
+
+        The result is memoised as a proven lower bound.
+        """
+        key = self.key(targets, depth)
+        hit = self.exact.get(key)
+        if hit is not None:
+            return hit[0]
+        known = self.lower.get(key)
+        if known is not None:
+            return known
+        guesses = self.candidates(targets, history)
+        self.stats.scanned += len(guesses) * len(targets)
+        _, least = self.kernel.run(guesses, targets, self._max_class(depth), 0)
+        self.lower[key] = least
+        self.static[key] = least
+        return least
+
+    def _perfect_target(self, targets: np.ndarray, depth: int) -> tuple[int, int] | None:
+        """Return (value, guess) if one of the targets splits the rest into singletons.
+
+        Such a guess reaches the least value any tree can have (2n - 1) when
+        that is the size bound, so trying the n targets first spares a scan
+        of the whole guess list. Ties go to the lowest list position, as in
+        the full scan's order. Returns None when there is no such target (or
+        the shortcut does not apply).
+        """
+        size = len(targets)
+        if self.options.hard or self.minimax or int(self.table[size]) != 2 * size - 1:
+            return None
+        inside = np.unique(self.problem.target_guess[targets])
+        kept, _ = self.kernel.run(inside, targets, self._max_class(depth), 2 * size)
+        self.stats.scanned += len(inside) * size
+        if kept == 0:
+            return None
+        self.static[self.key(targets, depth)] = 2 * size - 1
+        return 2 * size - 1, int(inside[self.kernel.index[:kept]].min())
+
+    # Budget contract (solve and _evaluate): return the exact value v if
+    # v < budget, else some number >= budget that is a proven lower bound.
+    def solve(
+        self,
+        targets: np.ndarray,
+        budget: int,
+        depth: int = NO_CAP,
+        history: tuple[int, ...] | None = None,
+    ) -> int:
+        """Return the optimum of ``targets`` if it is below ``budget``, else a bound >= budget.
+
+        ``targets`` is a sorted int array of target indices; ``depth`` the
+        guesses still allowed (with a cap); ``history`` the guesses made so far
+        (used only by a symmetry hook; None when unknown). Exact results are
+        memoised in :attr:`exact` (with the chosen guess), refutations in
+        :attr:`lower`. INFEASIBLE means no tree meets the cap.
+        """
+        size = len(targets)
+        if size <= 2:
+            if self.capped and size > capacity(depth, self.problem.replies):
+                return INFEASIBLE
+            return self.trivial(size)
+        key = self.key(targets, depth)
+        hit = self.exact.get(key)
+        if hit is not None:
+            self.stats.memo_hits += 1
+            return hit[0]
+        known = self.lower.get(key, 0)
+        if known >= budget:
+            self.stats.memo_hits += 1
+            return known
+        self.stats.expanded += 1
+        quick = self._perfect_target(targets, depth)
+        if quick is not None:
+            # Exact whatever the budget: the least value any tree can have.
+            self.exact[key] = quick
+            return quick[0]
+        node = self.scan(targets, depth, history, budget)
+        guesses, bounds, closed, refuted = node.guesses, node.bounds, node.closed, node.excluded
+        best, best_guess = budget, -1
+        seen: set[bytes] = set()
+        node_bound = int(bounds[0]) if len(bounds) else INFEASIBLE
+        for index in range(len(guesses)):
+            bound = int(bounds[index])
+            if bound >= best:
+                refuted = min(refuted, bound)
+                break
+            guess = int(guesses[index])
+            if closed[index]:
+                value = bound
+            else:
+                # Guesses that split the set identically have equal values:
+                # evaluate the first of them only.
+                signature = self.problem.signature(guess, targets)
+                if signature in seen:
+                    continue
+                seen.add(signature)
+                value = self._evaluate(guess, targets, best, depth, history)
+            if value < best:
+                best, best_guess = value, guess
+                if best <= node_bound:
+                    break
+            else:
+                refuted = min(refuted, value)
+        if node.beam_left_out < (best if best_guess >= 0 else budget):
+            self.stats.beam_cut = True
+        if best_guess >= 0:
+            self.exact[key] = (best, best_guess)
+            return best
+        refuted = max(refuted, known, budget)
+        self.lower[key] = refuted
+        return refuted
+
+    def class_bounds(
+        self,
+        guess: int,
+        targets: np.ndarray,
+        best: int,
+        below: int,
+        after: tuple[int, ...] | None,
+    ) -> tuple[list[np.ndarray], list[int]]:
+        """Return ``guess``'s classes of ``targets`` (largest first) and a lower bound of each.
+
+        Each class's bound is tightened by one level of lookahead (the least
+        static bound over its guesses, memoised as a proven bound) until the
+        bounds together reach ``best``: this refutes most hopeless guesses
+        before any class is searched. ``below`` is the guesses left after
+        this one, ``after`` the history including it.
+        """
+        classes = self.problem.split(guess, targets)
+        bounds = [self.known_bound(part, below) for part in classes]
+        for index, part in enumerate(classes):
+            if self.combine(targets, bounds) >= best:
+                break
+            if len(part) > 2:
+                bounds[index] = max(bounds[index], self.lookahead_bound(part, below, after))
+        return classes, bounds
+
+    def _evaluate(
+        self,
+        guess: int,
+        targets: np.ndarray,
+        best: int,
+        depth: int,
+        history: tuple[int, ...] | None,
+    ) -> int:
+        """Return ``guess``'s exact value at this node if below ``best``, else a bound >= best.
+
+        Budget contract: ``best`` is the budget; each class is solved with the
+        budget left after the other classes' values and bounds, so one
+        refuted class refutes the guess.
+        """
+        below = depth - 1
+        after = None if history is None else (*history, guess)
+        classes, bounds = self.class_bounds(guess, targets, best, below, after)
+        if self.minimax:
+            value = 1 + max(bounds)
+            if value >= best:
+                return value
+            for part in classes:
+                if len(part) <= 2:
+                    continue
+                found = 1 + self.solve(part, best - 1, below, after)
+                if found >= best:
+                    return found
+                value = max(value, found)
+            return value
+        value = len(targets) + sum(bounds)
+        if value >= best:
+            return value
+        for part, bound in zip(classes, bounds, strict=True):
+            if len(part) <= 2:
+                continue
+            rest = value - bound
+            found = self.solve(part, best - rest, below, after)
+            value = rest + found
+            if value >= best:
+                return value
+        return value
+
+    # -- reading the result -------------------------------------------------------
+
+    def choice(self, targets: np.ndarray, depth: int) -> tuple[int, int]:
+        """Return (value, guess) for ``targets``, solving them first if need be.
+
+        Raises:
+            SearchError: no tree for ``targets`` meets the worst-case cap.
+        """
+        size = len(targets)
+        if size <= 2:
+            return self.trivial(size), int(self.problem.target_guess[targets[0]])
+        key = self.key(targets, depth)
+        if key not in self.exact:
+            value = self.solve(targets, INFEASIBLE, depth)
+            if value >= INFEASIBLE:
+                raise SearchError("no tree meets the worst-case cap")
+        return self.exact[key]
+
+    def subtree_guesses(self, targets: np.ndarray, depth: int) -> list[int]:
+        """Return the chosen guesses of the subtree of ``targets`` in preorder.
+
+        Sets of one or two targets are implied and left out; classes are
+        visited largest first (the order of :meth:`Problem.split`).
+
+        Raises:
+            SearchError: a set has no tree that meets the worst-case cap.
+        """
+        out: list[int] = []
+        stack = [(targets, depth)]
+        while stack:
+            node, left = stack.pop()
+            if len(node) <= 2:
+                continue
+            _, guess = self.choice(node, left)
+            out.append(guess)
+            stack.extend((part, left - 1) for part in reversed(self.problem.split(guess, node)))
+        return out
+
+    def install(self, targets: np.ndarray, depth: int, guesses: Iterator[int]) -> int:
+        """Record a subtree given in :meth:`subtree_guesses` order.
+
+        Recursive, with no budget: every set of the subtree gets its exact
+        value (and guess) memoised.
+
+        Returns:
+            The subtree's value.
+
+        Raises:
+            SearchError: the guesses name no valid guess or do not split a set.
+        """
+        size = len(targets)
+        if size <= 2:
+            return self.trivial(size)
+        guess = next(guesses, -1)
+        if not 0 <= guess < self.problem.search_guesses:
+            raise SearchError("a recorded subtree names no valid guess (damaged checkpoint?)")
+        classes = self.problem.split(guess, targets)
+        if any(len(part) == size for part in classes):
+            raise SearchError("a recorded subtree does not split its targets (damaged checkpoint?)")
+        values = [self.install(part, depth - 1, guesses) for part in classes]
+        value = 1 + max(values, default=0) if self.minimax else size + sum(values)
+        self.exact[self.key(targets, depth)] = (value, guess)
+        return value

@@ -1,0 +1,69 @@
+"""Worker processes: each holds its own :class:`Search` and solves root branches.
+
+Workers are spawned, not forked (numba's OpenMP threads do not survive a
+fork), so everything they run is a module-level function importable by name.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+
+import numpy as np
+from guesswork.builder.optimal.problem import Problem, SearchOptions
+from guesswork.builder.optimal.search import Search, SearchStats
+from guesswork.builder.optimal.symmetry import SymmetryHook
+
+#: This process's search, when it is a worker (set by :func:`init_worker`).
+_worker: Search | None = None
+
+
+def init_worker(problem: Problem, options: SearchOptions, symmetry: SymmetryHook | None) -> None:
+    """Give this worker process its own search (the pool's initializer)."""
+    global _worker
+    _worker = Search(problem, options, symmetry)
+
+
+def solve_in_worker(
+    targets: np.ndarray, budget: int, depth: int, history: tuple[int, ...]
+) -> tuple[int, list[int] | None, SearchStats]:
+    """Solve one root branch in a worker process.
+
+    Budget contract: as :meth:`Search.solve`; the subtree comes back only when
+    the value is below ``budget``.
+
+    Returns:
+        (value, the subtree's guesses or None, the stats this call added).
+
+    Raises:
+        RuntimeError: the process was not started by :func:`start_pool`.
+    """
+    if _worker is None:
+        raise RuntimeError("solve_in_worker runs only in a worker started by start_pool")
+    before = SearchStats(**vars(_worker.stats))
+    value = _worker.solve(targets, budget, depth, history)
+    guesses = _worker.subtree_guesses(targets, depth) if value < budget else None
+    return value, guesses, _worker.stats.since(before)
+
+
+def start_pool(
+    problem: Problem, options: SearchOptions, symmetry: SymmetryHook | None
+) -> ProcessPoolExecutor:
+    """Return a pool of ``options.workers`` spawned processes, each with its own search.
+
+    Returns:
+        The pool; the caller shuts it down.
+    """
+    # spawn, not fork: numba's OpenMP threads do not survive a fork.
+    return ProcessPoolExecutor(
+        max_workers=options.workers,
+        mp_context=get_context("spawn"),
+        initializer=init_worker,
+        initargs=(problem, options, symmetry),
+    )
+
+
+def default_workers() -> int:
+    """Return the number of processes to use by default: every core."""
+    return max(os.cpu_count() or 1, 1)
