@@ -1,10 +1,17 @@
-"""The Guesswork error hierarchy.
+"""The Guesswork error hierarchy: every error a library user or service client can see.
 
-Every error a library user can see derives from :class:`GuessworkError`, so a
-caller that wants to catch "anything Guesswork refused" needs one ``except``.
-Errors caused by bad input also derive from ``ValueError`` (or ``KeyError``
-for lookups that miss), so generic code that already catches those keeps
-working. The service maps these classes to gRPC status codes in one table.
+Every error derives from :class:`GuessworkError`, so a caller that wants to
+catch "anything Guesswork refused" needs one ``except``. Errors caused by bad
+input also derive from ``ValueError`` (or ``KeyError`` for lookups that
+miss), so generic code that already catches those keeps working. Errors only
+the builder raises are in ``guesswork.builder.errors``.
+
+A class that the service can send defines its own stable ``reason``; the
+service maps each such class to a gRPC status code in one table
+(``guesswork.service.errors.STATUS_TABLE``), and anything else, a bare
+:class:`GuessworkError` included, goes out as INTERNAL with reason
+``INTERNAL``. The reasons here, the table and the list in
+``protos/guesswork/v1/guesswork.proto`` are kept equal by a test.
 """
 
 from __future__ import annotations
@@ -14,7 +21,8 @@ class GuessworkError(Exception):
     """Base class of every error raised by Guesswork."""
 
     #: Stable machine-readable reason, sent by the service in its error details.
-    reason = "INVALID_ARGUMENT"
+    #: Classes the service can send define their own; the rest are unexpected there.
+    reason = "INTERNAL"
 
 
 class InvalidWordError(GuessworkError, ValueError):
@@ -54,10 +62,6 @@ class UnknownGameError(GuessworkError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message.
         return str(self.args[0]) if self.args else ""
-
-
-class WordListError(GuessworkError, ValueError):
-    """A word list is missing, empty, malformed or fails its checksum."""
 
 
 class PolicyError(GuessworkError):
@@ -133,6 +137,33 @@ class ServiceUnavailableError(GuessworkError):
     """The service is not serving (starting, shutting down or unreachable)."""
 
     reason = "UNAVAILABLE"
+
+
+class BadRequestError(GuessworkError, ValueError):
+    """A request field is out of range or does not apply to the policy asked."""
+
+    reason = "BAD_REQUEST"
+
+
+class LiveAnswerUnavailableError(PolicyError, KeyError):
+    """The history left the stored tree and no live solver was given to answer it.
+
+    Embedding code that has only ``guesswork.client`` can catch this (a
+    ``KeyError``) and fall back; ``guesswork.service.lookup`` supplies a solver.
+    """
+
+    reason = "LIVE_ANSWER_UNAVAILABLE"
+
+
+class GuessMyWordError(GuessworkError, ValueError):
+    """A Guess My Word tree, list and variant that do not fit together, or a bad argument."""
+
+
+class UsageError(GuessworkError):
+    """A command-line option is malformed, or options contradict each other (exit status 2).
+
+    Raised by the ``guesswork`` and ``guesswork-build`` command lines alike.
+    """
 
 
 def error_for_reason(reason: str) -> type[GuessworkError]:

@@ -1,10 +1,18 @@
 """The one place where errors become gRPC statuses.
 
-Each error class maps to a canonical status code and a log level (the
-caller's mistakes at INFO, broken data and bugs at ERROR). The status carries
-a google.rpc.ErrorInfo whose ``reason`` is the error class's stable ``reason``
-(client.errors) and whose domain is ``guesswork.v1``; client.remote turns the
-reason back into the same error class.
+:data:`STATUS_TABLE` maps each concrete error class the service can send to a
+canonical status code and a log level: the caller's mistakes at INFO, load
+the caller can back off from at WARNING, broken data and a server that cannot
+do what it should at ERROR. The status carries a google.rpc.ErrorInfo whose
+``reason`` is the class's stable ``reason`` (client.errors) and whose domain
+is ``guesswork.v1``; client.remote turns the reason back into the same class.
+
+Anything else (any other exception, a bare GuessworkError, an error class
+that is in no row) is a bug or an unforeseen failure: INTERNAL, reason
+``INTERNAL``, logged at ERROR with its traceback, and sent with a generic
+message. The reasons of client.errors, this table and the list in
+protos/guesswork/v1/guesswork.proto are kept equal by
+tests/service/test_error_table.py.
 """
 
 from __future__ import annotations
@@ -15,15 +23,17 @@ import grpc
 from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
-
-from client.errors import (
+from guesswork.client.errors import (
+    BadRequestError,
     ContradictoryHistoryError,
     GameOverError,
     GuessworkError,
     HistoryTooLongError,
+    ImpossibleReplyError,
     InvalidHoneycombError,
     InvalidReplyError,
     InvalidWordError,
+    LiveAnswerUnavailableError,
     PolicyFormatError,
     PolicyNotFoundError,
     RequestTooLargeError,
@@ -35,34 +45,51 @@ from client.errors import (
 )
 
 DOMAIN = "guesswork.v1"
+#: The reason of everything :data:`STATUS_TABLE` does not list.
+INTERNAL_REASON = "INTERNAL"
 log = logging.getLogger("guesswork.service")
 
-#: Error class -> (status code, log level); the first matching class wins.
-STATUS_TABLE: tuple[tuple[type[BaseException], grpc.StatusCode, int], ...] = (
-    (PolicyNotFoundError, grpc.StatusCode.NOT_FOUND, logging.INFO),
-    (UnknownGameError, grpc.StatusCode.NOT_FOUND, logging.INFO),
-    (WordListNotFoundError, grpc.StatusCode.NOT_FOUND, logging.INFO),
-    (InvalidHoneycombError, grpc.StatusCode.INVALID_ARGUMENT, logging.INFO),
-    (InvalidReplyError, grpc.StatusCode.INVALID_ARGUMENT, logging.INFO),
-    (InvalidWordError, grpc.StatusCode.INVALID_ARGUMENT, logging.INFO),
-    (UnknownWordError, grpc.StatusCode.INVALID_ARGUMENT, logging.INFO),
-    (HistoryTooLongError, grpc.StatusCode.INVALID_ARGUMENT, logging.INFO),
-    (ContradictoryHistoryError, grpc.StatusCode.FAILED_PRECONDITION, logging.INFO),
-    (GameOverError, grpc.StatusCode.FAILED_PRECONDITION, logging.INFO),
-    (RequestTooLargeError, grpc.StatusCode.RESOURCE_EXHAUSTED, logging.WARNING),
-    (TooManyCallsError, grpc.StatusCode.RESOURCE_EXHAUSTED, logging.WARNING),
-    (ServiceUnavailableError, grpc.StatusCode.UNAVAILABLE, logging.WARNING),
-    (PolicyFormatError, grpc.StatusCode.INTERNAL, logging.ERROR),
-    (GuessworkError, grpc.StatusCode.INVALID_ARGUMENT, logging.INFO),
-)
+_NOT_FOUND = grpc.StatusCode.NOT_FOUND
+_INVALID = grpc.StatusCode.INVALID_ARGUMENT
+_FAILED = grpc.StatusCode.FAILED_PRECONDITION
+_EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED
+
+#: Concrete error class -> (status code, log level); its reason is the class's own.
+#: An error is looked up by its class, then by each base class in turn (so a
+#: subclass of a listed class gets that row); one of no listed class is INTERNAL.
+STATUS_TABLE: dict[type[GuessworkError], tuple[grpc.StatusCode, int]] = {
+    # The caller asked for something that is not there.
+    PolicyNotFoundError: (_NOT_FOUND, logging.INFO),
+    WordListNotFoundError: (_NOT_FOUND, logging.INFO),
+    UnknownGameError: (_NOT_FOUND, logging.INFO),
+    # The caller sent a malformed or out-of-range value.
+    InvalidWordError: (_INVALID, logging.INFO),
+    UnknownWordError: (_INVALID, logging.INFO),
+    InvalidReplyError: (_INVALID, logging.INFO),
+    ImpossibleReplyError: (_INVALID, logging.INFO),
+    HistoryTooLongError: (_INVALID, logging.INFO),
+    InvalidHoneycombError: (_INVALID, logging.INFO),
+    BadRequestError: (_INVALID, logging.INFO),
+    # Well-formed values that do not fit the game's state.
+    ContradictoryHistoryError: (_FAILED, logging.INFO),
+    GameOverError: (_FAILED, logging.INFO),
+    # Load: the caller may retry later (with backoff) or send less.
+    RequestTooLargeError: (_EXHAUSTED, logging.WARNING),
+    TooManyCallsError: (_EXHAUSTED, logging.WARNING),
+    ServiceUnavailableError: (grpc.StatusCode.UNAVAILABLE, logging.WARNING),
+    # The server cannot do what it should: broken data, no live solver.
+    PolicyFormatError: (grpc.StatusCode.INTERNAL, logging.ERROR),
+    LiveAnswerUnavailableError: (grpc.StatusCode.UNIMPLEMENTED, logging.ERROR),
+}
 
 
 def status_for(error: BaseException) -> tuple[grpc.StatusCode, str, int]:
     """Return (status code, stable reason, log level) for ``error``."""
-    for cls, code, level in STATUS_TABLE:
-        if isinstance(error, cls):
-            return code, str(getattr(error, "reason", "INVALID_ARGUMENT")), level
-    return grpc.StatusCode.INTERNAL, "INTERNAL", logging.ERROR
+    for cls in type(error).__mro__:
+        if issubclass(cls, GuessworkError) and cls in STATUS_TABLE:
+            code, level = STATUS_TABLE[cls]
+            return code, cls.reason, level
+    return grpc.StatusCode.INTERNAL, INTERNAL_REASON, logging.ERROR
 
 
 def rich_status(code: grpc.StatusCode, reason: str, message: str) -> grpc.Status:
@@ -77,9 +104,9 @@ def abort(context: grpc.ServicerContext, error: BaseException, method: str) -> N
     """Log ``error`` at its level and end the call with its status (raises)."""
     code, reason, level = status_for(error)
     message = (
-        str(error)
-        if code != grpc.StatusCode.INTERNAL or reason != "INTERNAL"
-        else ("internal error; the server log has the details")
+        "internal error; the server log has the details"
+        if reason == INTERNAL_REASON
+        else str(error)
     )
     log.log(
         level, "%s -> %s %s: %s", method, code.name, reason, error, exc_info=level >= logging.ERROR

@@ -1,0 +1,46 @@
+"""Errors only the builder raises: building lists, trees, searches and catalogs.
+
+Nothing here reaches a library user of ``guesswork.client`` or a client of the
+service as its own kind of error (the service files any of them as INTERNAL);
+errors they can see are in ``guesswork.client.errors``, which also has the
+:class:`~guesswork.client.errors.UsageError` both command lines raise. Every
+class keeps the bases it had where it was defined, so existing ``except
+ValueError`` / ``except PolicyError`` clauses still catch it.
+"""
+
+from __future__ import annotations
+
+from guesswork.client.errors import GuessworkError, PolicyError
+
+
+class WordListError(GuessworkError, ValueError):
+    """A word list is missing, empty, malformed or fails its checksum."""
+
+
+class WeightedListError(WordListError):
+    """A weighted word list is empty or has a bad line, word or count."""
+
+
+class GmwListError(GuessworkError):
+    """The Guess My Word list cannot be made here (wordfreq is missing)."""
+
+
+class SpecError(GuessworkError, ValueError):
+    """A policy specification is contradictory (e.g. Antiwordle in normal mode)."""
+
+
+class IndistinguishableTargetsError(GuessworkError, ValueError):
+    """Some targets give identical replies to every guess, so no tree can split them."""
+
+
+class SearchError(GuessworkError, ValueError):
+    """A search cannot run as asked, or its checkpoint cannot be used.
+
+    For example: a worst-case cap no tree can meet, a reply matrix too large
+    for memory, or a checkpoint that is unreadable, damaged or from another
+    search.
+    """
+
+
+class CatalogWriteError(PolicyError):
+    """A catalog cannot be written where asked (not a file path, or I/O failed)."""
