@@ -14,12 +14,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
-
-from builder.matrices import reply_matrix
-from builder.partitions import ARITHMETIC, METRICS, metric_values
-from builder.tree import GuessTree
-from builder.wordlists import WordList
-from client.games import Game
+from guesswork.builder.matrices import reply_matrix
+from guesswork.builder.partitions import ARITHMETIC, METRICS, metric_values
+from guesswork.builder.tree import GuessTree
+from guesswork.builder.wordlists import WordList
+from guesswork.client.games import Game, evil_reply
 
 #: The metrics of the seeds' first-guess table, in its column order.
 FIRST_GUESS_METRICS = ("max", "expectation", "neg_entropy")
@@ -106,20 +105,23 @@ def format_cumulative(stats: ScoreStats, up_to: int = 10) -> str:
 def evil_game(tree: GuessTree) -> list[tuple[str, str]]:
     """Return the game an Evil Wordle replier forces on ``tree``.
 
-    The seed's greedy adversary: at each node it gives the reply whose branch
-    holds the most targets (ties: the branch listed first, i.e. the one whose
-    first target comes earliest), until a single target is left, which it
-    must then concede. Returns (guess, reply text) pairs.
+    At each node the replier (client.games.evil_reply, the one Evil replier,
+    which the service also plays) gives the reply keeping the most of the
+    node's targets, until it must concede. Returns (guess, reply text) pairs.
     """
     game = tree.game
     node, moves = 0, []
     while True:
-        branches = tree.branches(node)
-        if not branches:
-            moves.append((tree.guess_word(node), game.format_reply(game.win_reply)))
+        guess = tree.guess_word(node)
+        first, size = int(tree.node_first[node]), int(tree.node_size[node])
+        targets = [tree.targets.words[t] for t in sorted(tree.target_order[first : first + size])]
+        code, _ = evil_reply(game, guess, targets)
+        moves.append((guess, game.format_reply(code)))
+        if code == game.win_reply:
             return moves
-        reply, child = max(branches, key=lambda edge: int(tree.node_size[edge[1]]))
-        moves.append((tree.guess_word(node), game.format_reply(reply)))
+        child = tree.child(node, code)
+        if child is None:
+            raise ValueError(f"tree has no branch for {game.format_reply(code)} at node {node}")
         node = child
 
 

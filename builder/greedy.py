@@ -12,30 +12,40 @@ permutation of target indices: each node owns a slice, and partitioning a node
 stably reorders its slice into its children's slices (so each slice stays in
 target-list order, which the seeds' tie-breaking and arithmetic depend on).
 The kernel works in bounded chunks so the caller can show progress.
+
+:class:`GreedyStep` is the one greedy step outside the kernel: it ranks the
+guesses for a set of remaining targets with the same candidate rule
+(:func:`considers_every_guess`) and the same metric arithmetic, best first.
+The builder uses it to store each node's ranked alternatives, and live
+answers (builder.live) use it when a history leaves a stored tree, so a live
+answer is the guess the builder would have stored had the tree gone that way.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numba
 import numpy as np
-
-from builder.matrices import reply_matrix
-from builder.partitions import (
+from guesswork.builder.errors import IndistinguishableTargetsError
+from guesswork.builder.matrices import reply_matrix
+from guesswork.builder.partitions import (
+    ARITHMETIC,
     METRIC_RANDOM,
     METRICS,
     SEED_2022,
     count_replies,
     fill_terms,
     metric_of_counts,
+    metric_values,
 )
-from builder.progress import Progress
-from builder.tree import GuessTree
-from builder.wordlists import WordList
-from client.errors import GuessworkError
-from client.games import Game
+from guesswork.builder.progress import Progress
+from guesswork.builder.tree import GuessTree
+from guesswork.builder.wordlists import WordList
+from guesswork.client.games import Game, GuessMyWord
+from guesswork.client.strategy import GreedyStrategy
 
 #: The 2022 notebook's window: inconsistent guesses when 3 < n <= 125.
 DEFAULT_WINDOW = (4, 125)
@@ -44,10 +54,6 @@ _CHUNK_WORK = 20_000_000
 
 _OK = 0
 _STUCK = 1
-
-
-class IndistinguishableTargetsError(GuessworkError, ValueError):
-    """Some targets give identical replies to every guess, so no tree can split them."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,82 @@ class GreedyOptions:
     window: tuple[int, int | None] = DEFAULT_WINDOW
     arithmetic: int = SEED_2022
     seed: int = 0
+
+
+@numba.njit(cache=True)
+def considers_every_guess(size: int, hard: bool, window_low: int, window_high: int) -> bool:
+    """Return True when a node of ``size`` targets considers the whole guess list.
+
+    The candidate rule of every greedy step: hard mode only ever considers the
+    remaining targets; normal mode considers every guess inside the window
+    ``window_low <= size <= window_high`` (``window_high < 0``: no upper bound).
+    """
+    return (not hard) and size >= window_low and (window_high < 0 or size <= window_high)
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """Guesses ranked by a greedy step, best first: vocabulary indices and metric values."""
+
+    guesses: np.ndarray
+    values: np.ndarray
+
+
+@dataclass(frozen=True)
+class GreedyStep:
+    """One greedy step: rank the guesses for a set of remaining targets.
+
+    Attributes:
+        options: the metric, mode, window and arithmetic.
+        guess_count: size of the guess list proper (vocabulary indices below it
+            are the words normal mode may try inside the window).
+        reply_space: the game's number of reply codes.
+    """
+
+    options: GreedyOptions
+    guess_count: int
+    reply_space: int
+
+    def candidates(self, consistent: np.ndarray) -> np.ndarray:
+        """Return the vocabulary indices considered when ``consistent`` are the words left.
+
+        ``consistent`` holds the remaining targets' vocabulary indices in
+        target-list order; they are the candidates unless the window applies.
+        """
+        low, high = self.options.window
+        if considers_every_guess(
+            len(consistent), self.options.hard, low, -1 if high is None else high
+        ):
+            return np.arange(self.guess_count, dtype=np.int64)
+        return consistent.astype(np.int64)
+
+    def rank(
+        self,
+        consistent: np.ndarray,
+        count: int,
+        replies: Callable[[np.ndarray], np.ndarray],
+    ) -> Ranked:
+        """Return the best ``count`` guesses when ``consistent`` are the words left.
+
+        ``consistent`` holds the remaining targets' vocabulary indices in
+        target-list order (the seeds' arithmetic sums in that order).
+        ``replies(candidates)`` must return the reply block: row i, column j is
+        the reply of ``candidates[i]`` to the j-th remaining target. Ties go
+        to the earlier candidate. The random guesser (and a lone target)
+        ranks the consistent words in list order, with value 0.
+        """
+        if len(consistent) == 1 or self.options.metric == "random":
+            chosen = consistent[:count].astype(np.int64)
+            return Ranked(chosen, np.zeros(len(chosen)))
+        candidates = self.candidates(consistent)
+        block = np.ascontiguousarray(replies(candidates))
+        values = metric_values(
+            block, np.arange(len(candidates), dtype=np.int64),
+            np.arange(len(consistent), dtype=np.int64),
+            METRICS[self.options.metric], self.options.arithmetic, self.reply_space,
+        )  # fmt: skip
+        best = np.argsort(values, kind="stable")[:count]
+        return Ranked(candidates[best], values[best])
 
 
 @numba.njit(cache=True)
@@ -126,9 +208,7 @@ def _grow(
         if metric == METRIC_RANDOM:
             best = target_to_guess[targets[int(randoms[node] * size)]]
         else:
-            everything = (
-                (not hard) and size >= window_low and (window_high < 0 or size <= window_high)
-            )
+            everything = considers_every_guess(size, hard, window_low, window_high)
             n_candidates = n_guesses if everything else size
             work += n_candidates * size
             fill_terms(size, metric, arithmetic, terms)
@@ -210,8 +290,11 @@ def warm_up(game: Game) -> None:
     """Load (or compile, on first use) the kernels for ``game``'s reply codes.
 
     Callers that time a build call this first, so the timing measures the
-    search rather than the one-off loading of compiled code.
+    search rather than the one-off loading of compiled code. Guess My Word
+    has no kernels (its trees are builder.guess_my_word's): nothing to load.
     """
+    if isinstance(game, GuessMyWord):
+        return
     word = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[: game.length]
     only = WordList.from_words("warm-up", [word])
     build_greedy_tree(game, only, only, GreedyOptions())
@@ -289,3 +372,58 @@ def build_greedy_tree(
         target_scores=scores.astype(np.int32),
         target_order=perm.astype(np.int32),
     )
+
+
+def step_of(strategy: GreedyStrategy, guess_count: int, game: Game) -> GreedyStep:
+    """Return the step a stored greedy strategy describes, for a guess list of ``guess_count``."""
+    options = GreedyOptions(
+        metric=strategy.metric,
+        hard=strategy.window is None,
+        window=DEFAULT_WINDOW if strategy.window is None else strategy.window,
+        arithmetic=ARITHMETIC[strategy.arithmetic],
+        seed=strategy.seed or 0,
+    )
+    return GreedyStep(options, guess_count, game.reply_space)
+
+
+def _block_of(matrix: np.ndarray, remaining: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    """Return the reply-block reader of ``matrix`` for the ``remaining`` target columns."""
+
+    def block(candidates: np.ndarray) -> np.ndarray:
+        rows: np.ndarray = matrix[np.ix_(candidates, remaining)]
+        return rows
+
+    return block
+
+
+def node_alternatives(tree: GuessTree, step: GreedyStep, count: int) -> dict[str, np.ndarray]:
+    """Return each node's ``count`` next-best guesses by ``step``, as the policy stores them.
+
+    The alternatives of a node are the step's ranking at that node without the
+    node's own guess (which an optimised tree may not rank first), best first:
+    what a player is offered when the game refuses the suggested word. Returns
+    the format's ``alt_offsets``, ``alt_guess`` and ``alt_value`` arrays.
+    """
+    vocabulary, target_to_guess = guess_vocabulary(tree.targets, tree.guesses)
+    matrix = reply_matrix(tree.game, vocabulary, tree.targets)
+    offsets = np.zeros(tree.node_count + 1, np.int32)
+    guesses: list[np.ndarray] = []
+    values: list[np.ndarray] = []
+    for node in range(tree.node_count):
+        size = int(tree.node_size[node])
+        kept = 0
+        if size > 1:
+            first = int(tree.node_first[node])
+            remaining = np.sort(tree.target_order[first : first + size]).astype(np.int64)
+            ranked = step.rank(target_to_guess[remaining], count + 1, _block_of(matrix, remaining))
+            keep = ranked.guesses != tree.node_guess[node]
+            chosen, chosen_values = ranked.guesses[keep][:count], ranked.values[keep][:count]
+            guesses.append(chosen)
+            values.append(chosen_values)
+            kept = len(chosen)
+        offsets[node + 1] = offsets[node] + kept
+    return {
+        "alt_offsets": offsets,
+        "alt_guess": np.concatenate(guesses).astype(np.int32) if guesses else np.zeros(0, np.int32),
+        "alt_value": np.concatenate(values).astype(np.float64) if values else np.zeros(0),
+    }

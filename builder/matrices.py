@@ -21,9 +21,8 @@ from pathlib import Path
 
 import numba
 import numpy as np
-
-from builder.wordlists import WordList
-from client.games import Game, Jotto, Mastermind, Wordle
+from guesswork.builder.wordlists import WordList
+from guesswork.client.games import Game, Jotto, Mastermind, Wordle
 
 _FORMAT = "replymatrix-v1"
 _memory_cache: dict[str, np.ndarray] = {}
@@ -118,15 +117,27 @@ def compute_reply_matrix(game: Game, guesses: WordList, targets: WordList) -> np
     Raises:
         TypeError: the game has no vectorised reply rule.
     """
+    return reply_block(
+        game, letter_array(guesses.words, game.length), letter_array(targets.words, game.length)
+    )
+
+
+def reply_block(game: Game, guess_letters: np.ndarray, target_letters: np.ndarray) -> np.ndarray:
+    """Return the replies of every guess to every target, given as letter arrays.
+
+    The uncached kernel behind :func:`compute_reply_matrix`, for blocks that
+    are not worth caching (live answers rank a few hundred targets).
+
+    Raises:
+        TypeError: the game has no vectorised reply rule.
+    """
     dtype = code_dtype(game.reply_space)
-    guess_letters = letter_array(guesses.words, game.length)
-    target_letters = letter_array(targets.words, game.length)
     if isinstance(game, Wordle):
-        out = np.empty((len(guesses), len(targets)), dtype=dtype)
+        out = np.empty((len(guess_letters), len(target_letters)), dtype=dtype)
         _wordle_kernel(guess_letters, target_letters, out)
         return out
     if isinstance(game, Mastermind):
-        out = np.empty((len(guesses), len(targets)), dtype=dtype)
+        out = np.empty((len(guess_letters), len(target_letters)), dtype=dtype)
         _mastermind_kernel(guess_letters, target_letters, out)
         return out
     if isinstance(game, Jotto):

@@ -14,24 +14,32 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder import __version__
-from builder.evaluate import score_stats
-from builder.greedy import DEFAULT_WINDOW, GreedyOptions, build_greedy_tree, warm_up
-from builder.matrices import letter_array
-from builder.optimal import CodeSymmetry, Optimized, SearchOptions, optimize
-from builder.partitions import ARITHMETIC
-from builder.progress import Progress
-from builder.tree import GuessTree
-from builder.wordlists import (
+from guesswork.builder import __version__
+from guesswork.builder.errors import SpecError
+from guesswork.builder.evaluate import score_stats
+from guesswork.builder.greedy import (
+    DEFAULT_WINDOW,
+    build_greedy_tree,
+    node_alternatives,
+    step_of,
+    warm_up,
+)
+from guesswork.builder.matrices import letter_array
+from guesswork.builder.optimal import CodeSymmetry, Optimized, SearchOptions, optimize
+from guesswork.builder.partitions import ARITHMETIC
+from guesswork.builder.progress import Progress
+from guesswork.builder.tree import GuessTree
+from guesswork.builder.wordlists import (
     SHIPPED,
     WordList,
     jotto_allowable,
     load_wordlist,
     mastermind_codes,
 )
-from client.errors import GuessworkError
-from client.games import Antiwordle, Game, Jotto, Mastermind, Wordle, make_game
-from client.policy_format import ListRef, PolicyData
+from guesswork.client.games import Antiwordle, Game, Jotto, Mastermind, Wordle, make_game
+from guesswork.client.lookup import MAX_ALTERNATIVES
+from guesswork.client.policy_format import ListRef, PolicyData
+from guesswork.client.strategy import GreedyStrategy, OptimalStrategy, StepStrategy
 
 BUILDER = f"guesswork {__version__}"
 
@@ -45,29 +53,83 @@ _SHORT_NAMES = {
 }
 
 
-class SpecError(GuessworkError, ValueError):
-    """A policy specification is contradictory (e.g. Antiwordle in normal mode)."""
-
-
 @dataclass(frozen=True)
-class PolicySpec:
-    """Everything that determines a greedy policy."""
+class GameSpec:
+    """The game, its word lists and its mode: what every policy spec shares.
+
+    ``targets`` and ``guesses`` are shipped list names, paths or ``-``
+    (standard input); ``guesses`` None means the targets. ``colours`` is
+    Mastermind's (whose lists are every code, not word lists).
+    """
 
     game: str = "wordle"
     length: int = 5
     targets: str = "wordle-answers-2309"
     guesses: str | None = None
     mode: str = "normal"
-    metric: str = "neg_entropy"
-    window: tuple[int, int | None] = DEFAULT_WINDOW
     jotto_order: str = "sorted"
-    arithmetic: str = "auto"
-    seed: int = 0
+    colours: int | None = None
 
     @property
     def hard(self) -> bool:
         """Return True for hard mode (consistent guesses only)."""
         return self.mode == "hard"
+
+    def check_game(self) -> Game:
+        """Return the game after checking the game, lists and mode agree.
+
+        Raises:
+            SpecError: contradictory options, with the fix in the message.
+            UnknownGameError, InvalidWordError: bad game, length or colours.
+        """
+        game = make_game(self.game, self.length, self.colours)
+        if self.mode not in ("hard", "normal"):
+            raise SpecError(f"unknown mode {self.mode!r}; use hard or normal")
+        if game.consistent_only and not self.hard:
+            raise SpecError(f"{game.id} allows only consistent guesses; use --mode hard")
+        if self.guesses == "-" and self.targets == "-":
+            raise SpecError("standard input can supply only one of --targets and --guesses")
+        return game
+
+    def lists(self, game: Game) -> tuple[WordList, WordList]:
+        """Return the target and guess lists for ``game`` (Mastermind: every code twice).
+
+        Raises:
+            WordListError: a list is unknown, unreadable or invalid.
+        """
+        if isinstance(game, Mastermind):
+            codes = mastermind_codes(game)
+            return codes, codes
+        targets = load_list(self.targets, game, self.jotto_order)
+        if self.guesses is None or self.guesses == self.targets:
+            return targets, targets
+        return targets, load_list(self.guesses, game, self.jotto_order)
+
+    def name_parts(self, game: Game) -> list[str]:
+        """Return the start of a policy name: game, lists, Jotto order and mode."""
+        parts = [game.name]
+        if not isinstance(game, Mastermind):
+            parts.append(_list_label(self.targets))
+            if self.guesses not in (None, self.targets):
+                parts.append("g" + _list_label(self.guesses))
+            if isinstance(game, Jotto) and self.jotto_order != "sorted":
+                parts.append(self.jotto_order.replace("-", ""))
+            parts.append(self.mode)
+        return parts
+
+    def jotto_order_of(self, game: Game) -> str | None:
+        """Return the Jotto list order a strategy records (None for other games)."""
+        return self.jotto_order if isinstance(game, Jotto) else None
+
+
+@dataclass(frozen=True)
+class PolicySpec(GameSpec):
+    """Everything that determines a greedy policy: the game spec and the greedy step."""
+
+    metric: str = "neg_entropy"
+    window: tuple[int, int | None] = DEFAULT_WINDOW
+    arithmetic: str = "auto"
+    seed: int = 0
 
     def resolved_arithmetic(self) -> str:
         """Return the seed arithmetic to use: explicit, or inferred from the other options.
@@ -89,18 +151,22 @@ class PolicySpec:
             SpecError: contradictory options, with the fix in the message.
             UnknownGameError, InvalidWordError: bad game or length.
         """
-        game = make_game(self.game, self.length)
-        if self.mode not in ("hard", "normal"):
-            raise SpecError(f"unknown mode {self.mode!r}; use hard or normal")
+        game = self.check_game()
         if self.metric == "random" and not self.hard:
             raise SpecError("the random guesser makes only consistent guesses; use --mode hard")
-        if game.consistent_only and not self.hard:
-            raise SpecError(f"{game.id} allows only consistent guesses; use --mode hard")
         if self.arithmetic != "auto" and self.arithmetic not in ARITHMETIC:
             raise SpecError(f"unknown arithmetic {self.arithmetic!r}; use auto, 2022 or 2020")
-        if self.guesses == "-" and self.targets == "-":
-            raise SpecError("standard input can supply only one of --targets and --guesses")
         return game
+
+    def strategy(self, game: Game) -> GreedyStrategy:
+        """Return the stored strategy of the policy this spec builds."""
+        return GreedyStrategy(
+            metric=self.metric,
+            window=None if self.hard else self.window,
+            arithmetic=self.resolved_arithmetic(),
+            jotto_order=self.jotto_order_of(game),
+            seed=self.seed if self.metric == "random" else None,
+        )
 
     def name(self) -> str:
         """Return the policy's stable, human-readable name.
@@ -108,13 +174,7 @@ class PolicySpec:
         E.g. ``wordle-2309-normal-neg-entropy``, ``jotto-sgb-firstseen-hard-max``,
         ``wordle-2315-g12972-normal-neg-entropy``.
         """
-        game = make_game(self.game, self.length)
-        parts = [game.name, _list_label(self.targets)]
-        if self.guesses not in (None, self.targets):
-            parts.append("g" + _list_label(self.guesses))
-        if isinstance(game, Jotto) and self.jotto_order != "sorted":
-            parts.append(self.jotto_order.replace("-", ""))
-        parts += [self.mode, self.metric.replace("_", "-")]
+        parts = [*self.name_parts(make_game(self.game, self.length)), self.metric.replace("_", "-")]
         if not self.hard and self.window != DEFAULT_WINDOW:
             low, high = self.window
             parts.append(f"w{low}-{'any' if high is None else high}")
@@ -152,7 +212,7 @@ def load_list(spec: str, game: Game, jotto_order: str) -> WordList:
 class BuiltPolicy:
     """A built tree, its policy record, and how long the search took."""
 
-    spec: PolicySpec
+    spec: GameSpec
     tree: GuessTree
     data: PolicyData
     seconds: float
@@ -166,45 +226,33 @@ def build_policy(spec: PolicySpec, *, progress: Progress | None = None) -> Built
         IndistinguishableTargetsError: bad options or lists.
     """
     game = spec.check()
-    targets = load_list(spec.targets, game, spec.jotto_order)
-    same = spec.guesses is None or spec.guesses == spec.targets
-    guesses = targets if same else load_list(str(spec.guesses), game, spec.jotto_order)
-    arithmetic = spec.resolved_arithmetic()
-    options = GreedyOptions(
-        metric=spec.metric,
-        hard=spec.hard,
-        window=spec.window,
-        arithmetic=ARITHMETIC[arithmetic],
-        seed=spec.seed,
-    )
+    targets, guesses = spec.lists(game)
+    strategy = spec.strategy(game)
+    step = step_of(strategy, len(guesses), game)
     warm_up(game)
     started = time.perf_counter()
-    tree = build_greedy_tree(game, targets, guesses, options, progress=progress)
+    tree = build_greedy_tree(game, targets, guesses, step.options, progress=progress)
     seconds = time.perf_counter() - started
-    return BuiltPolicy(spec, tree, policy_data(spec, tree, arithmetic), seconds)
+    return BuiltPolicy(spec, tree, policy_data(spec.name(), spec.mode, strategy, tree), seconds)
 
 
-def policy_data(spec: PolicySpec, tree: GuessTree, arithmetic: str) -> PolicyData:
-    """Return the storable record of ``tree`` built from ``spec``."""
-    stats = score_stats(tree.target_scores)
-    low, high = spec.window
+def policy_data(name: str, mode: str, strategy: StepStrategy, tree: GuessTree) -> PolicyData:
+    """Return the storable record of ``tree``, built by ``strategy``.
+
+    Each node's alternatives are ranked by the strategy's greedy step (for an
+    optimised tree: the step that answers its off-tree histories live).
+    """
+    step = step_of(strategy.fallback, len(tree.guesses), tree.game)
     return PolicyData(
-        name=spec.name(),
+        name=name,
         game=tree.game,
-        mode=spec.mode,
-        strategy={
-            "kind": "greedy",
-            "metric": spec.metric,
-            "window": None if spec.hard else [low, high],
-            "arithmetic": arithmetic,
-            "jotto_order": spec.jotto_order if isinstance(tree.game, Jotto) else None,
-            "seed": spec.seed if spec.metric == "random" else None,
-        },
+        mode=mode,
+        strategy=strategy,
         targets=ListRef(tree.targets.name, tree.targets.sha256, len(tree.targets)),
         guesses=ListRef(tree.guesses.name, tree.guesses.sha256, len(tree.guesses)),
         extra_words=tree.vocabulary[len(tree.guesses) :],
         builder=BUILDER,
-        stats=stats.to_policy_stats(),
+        stats=score_stats(tree.target_scores).to_policy_stats(),
         arrays={
             "node_guess": tree.node_guess,
             "node_size": tree.node_size,
@@ -213,6 +261,7 @@ def policy_data(spec: PolicySpec, tree: GuessTree, arithmetic: str) -> PolicyDat
             "edge_reply": tree.edge_reply,
             "edge_child": tree.edge_child,
             "target_order": tree.target_order,
+            **node_alternatives(tree, step, MAX_ALTERNATIVES),
         },
     )
 
@@ -258,25 +307,13 @@ SHIPPED_LISTS = tuple(SHIPPED)
 
 
 @dataclass(frozen=True)
-class OptimalSpec:
+class OptimalSpec(GameSpec):
     """Everything that determines an optimised (optimal, capped, minimax or lookahead) policy."""
 
-    game: str = "wordle"
-    length: int = 5
-    targets: str = "wordle-answers-2309"
-    guesses: str | None = None
-    mode: str = "normal"
     objective: str = "total"
     max_guesses: int | None = None
     first_guess: str | None = None
     beam: int | None = None
-    colours: int | None = None
-    jotto_order: str = "sorted"
-
-    @property
-    def hard(self) -> bool:
-        """Return True for hard mode (consistent guesses only)."""
-        return self.mode == "hard"
 
     def options(self, workers: int = 1) -> SearchOptions:
         """Return the search options this spec asks for."""
@@ -296,35 +333,33 @@ class OptimalSpec:
             SpecError, SearchError: contradictory options.
             UnknownGameError, InvalidWordError: bad game, length or colours.
         """
-        game = make_game(self.game, self.length, self.colours)
-        if self.mode not in ("hard", "normal"):
-            raise SpecError(f"unknown mode {self.mode!r}; use hard or normal")
+        game = self.check_game()
         if isinstance(game, Antiwordle):
             raise SpecError(
                 "antiwordle's player wants the most guesses, and optimize minimises them; "
                 "use evaluate --game antiwordle for its greedy trees"
             )
-        if game.consistent_only and not self.hard:
-            raise SpecError(f"{game.id} allows only consistent guesses; use --mode hard")
         self.options().check()
         return game
 
-    def lists(self) -> tuple[Game, WordList, WordList]:
-        """Return the game, target list and guess list.
+    def strategy(self, game: Game) -> OptimalStrategy:
+        """Return the stored strategy: the search, and the greedy step it falls back to.
 
-        Mastermind uses every code as both (its lists are not word lists).
-
-        Raises:
-            WordListError: a list is unknown, unreadable or invalid.
+        Off-tree histories are answered live by the greedy neg_entropy step (an
+        exact search per request would not fit the service's budget).
         """
-        game = self.check()
-        if isinstance(game, Mastermind):
-            codes = mastermind_codes(game)
-            return game, codes, codes
-        targets = load_list(self.targets, game, self.jotto_order)
-        if self.guesses is None or self.guesses == self.targets:
-            return game, targets, targets
-        return game, targets, load_list(self.guesses, game, self.jotto_order)
+        return OptimalStrategy(
+            objective=self.objective,
+            beam=self.beam,
+            max_guesses=self.max_guesses,
+            first_guess=self.first_guess,
+            fallback=GreedyStrategy(
+                metric="neg_entropy",
+                window=None if self.hard else DEFAULT_WINDOW,
+                arithmetic="2022",
+                jotto_order=self.jotto_order_of(game),
+            ),
+        )
 
     def name(self) -> str:
         """Return the policy's stable name.
@@ -332,15 +367,7 @@ class OptimalSpec:
         E.g. ``wordle-2315-g12972-normal-optimal-first-salet``,
         ``jotto-2309-hard-lookahead4-first-debar``, ``mastermind-minimax``.
         """
-        game = make_game(self.game, self.length, self.colours)
-        parts = [game.name]
-        if not isinstance(game, Mastermind):
-            parts.append(_list_label(self.targets))
-            if self.guesses not in (None, self.targets):
-                parts.append("g" + _list_label(self.guesses))
-            if isinstance(game, Jotto) and self.jotto_order != "sorted":
-                parts.append(self.jotto_order.replace("-", ""))
-            parts.append(self.mode)
+        parts = self.name_parts(make_game(self.game, self.length, self.colours))
         if self.beam is not None:
             parts.append(f"lookahead{self.beam}")
             if self.objective == "minimax":
@@ -366,7 +393,8 @@ def build_optimal_policy(
     Raises:
         SpecError, SearchError, WordListError, UnknownGameError, InvalidWordError.
     """
-    game, targets, guesses = spec.lists()
+    game = spec.check()
+    targets, guesses = spec.lists(game)
     warm_up(game)
     symmetry = None
     if isinstance(game, Mastermind):
@@ -377,30 +405,9 @@ def build_optimal_policy(
         symmetry=symmetry, checkpoint=checkpoint, progress=progress,
     )  # fmt: skip
     seconds = time.perf_counter() - started
-    tree = result.tree
-    data = policy_data(
-        PolicySpec(game.id, game.length, spec.targets, spec.guesses, spec.mode,
-                   jotto_order=spec.jotto_order),
-        tree,
-        "2022",
-    )  # fmt: skip
-    strategy = {
-        "kind": "optimal",
-        "objective": spec.objective,
-        "beam": spec.beam,
-        "max_guesses": spec.max_guesses,
-        "first_guess": spec.first_guess,
-        # Off-tree histories are answered by the greedy neg_entropy step (an
-        # exact search per request would not fit the service's budget).
-        "metric": "neg_entropy",
-        "window": None if spec.hard else list(DEFAULT_WINDOW),
-        "arithmetic": "2022",
-        "jotto_order": spec.jotto_order if isinstance(game, Jotto) else None,
-    }
-    data = dataclasses.replace(
-        data, name=spec.name(), strategy=strategy, certificate=result.certificate.to_map()
-    )
-    return BuiltPolicy(PolicySpec(), tree, data, seconds), result
+    data = policy_data(spec.name(), spec.mode, spec.strategy(game), result.tree)
+    data = dataclasses.replace(data, certificate=result.certificate.to_map())
+    return BuiltPolicy(spec, result.tree, data, seconds), result
 
 
 #: Optimised trees in the shipped catalog: the best found for Wordle (both

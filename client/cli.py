@@ -1,4 +1,4 @@
-"""``guesswork`` (also ``python -m client``): suggestions for players and bots.
+"""``guesswork`` (also ``python -m guesswork``): suggestions for players and bots.
 
     guesswork suggest --policy NAME --history "RAISE:.Y...,CLOUT:G...." [--json]
     guesswork play --policy NAME          # an interactive helper
@@ -10,10 +10,10 @@ Each works against a service (``--server HOST:PORT``) or directly on a
 catalog or policy file (``--store PATH``, default: the shipped catalog), with
 the same output. Errors: one line on stderr, exit status 1 (2 for usage).
 
-``--store`` answers off-tree histories with the service's engine in process
-(it needs the builder's compiled search); this command is the one place in
-``client`` that loads it, and only for ``--store``. The client library itself
-(probe, remote client) imports neither ``builder`` nor ``service``.
+``--store`` answers in process through a backend handed to :func:`run` by the
+entry point (guesswork.__main__ passes guesswork.service.local.LocalBackend,
+which answers off-tree histories live with the builder's greedy step); this
+module, like all of ``client``, imports neither ``builder`` nor ``service``.
 """
 
 from __future__ import annotations
@@ -25,16 +25,11 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, Protocol
 
-from client.errors import GuessworkError
-from client.policy_format import FILE_MAGIC
-from client.suggestion import Suggestion
+from guesswork.client.errors import GuessworkError, UsageError
+from guesswork.client.suggestion import Suggestion
 
 PROG = "guesswork"
 History = list[tuple[str, str]]
-
-
-class UsageError(GuessworkError):
-    """A command-line option is malformed."""
 
 
 class Backend(Protocol):
@@ -55,7 +50,7 @@ class RemoteBackend:
     """Answers from a running service."""
 
     def __init__(self, address: str, timeout: float) -> None:
-        from client.remote import RemoteClient
+        from guesswork.client.remote import RemoteClient
 
         self._client = RemoteClient(address, timeout=timeout)
 
@@ -78,61 +73,12 @@ class RemoteBackend:
         return self._client.score_honeycomb(letters, center, word_list, allow_s)
 
 
-class LocalBackend:
-    """Answers from a catalog or policy file, computing off-tree answers in process."""
-
-    def __init__(self, path: str | None) -> None:
-        from client.catalog import default_catalog, open_catalog, open_policy_file
-        from service.bee import BeeEngine
-        from service.engine import Engine  # the deliberate exception: see the module docstring
-
-        location = path or default_catalog()
-        opener = open_policy_file if _is_policy_file(location) else open_catalog
-        self._engine = Engine(opener(location))
-        self._bee = BeeEngine(self._engine.catalog)
-
-    def suggest(self, policy: str, history: History, alternatives: int) -> Suggestion:
-        return self._engine.policy(policy).suggest(history, alternatives)
-
-    def policies(self) -> list[dict[str, Any]]:
-        from client.catalog import payload_sha256
-
-        rows = [info.to_json() for info in self._engine.catalog.list()]
-        for name, stored in self._engine.catalog.word_trees.items():
-            rows.append({
-                "name": name, "game": "guess-my-word", "length": 0, "mode": stored.variant,
-                "metric": stored.strategy, "targets": stored.list_name,
-                "guesses": stored.list_name, "count": len(stored.tree.words),
-                "mean": stored.stats["mean"], "worst": int(stored.stats["worst"]),
-                "content_hash": payload_sha256(stored.payload()),
-            })  # fmt: skip
-        return sorted(rows, key=lambda row: str(row["name"]))
-
-    def bee_top(self, word_list: str, allow_s: bool, count: int) -> list[dict[str, Any]]:
-        return [dict(row) for row in self._bee.top(word_list, allow_s, count).top]
-
-    def bee_score(self, letters: str, center: str, word_list: str, allow_s: bool) -> dict[str, Any]:
-        from client.spelling_bee import hints
-
-        result = self._bee.score(letters, center, word_list, allow_s)
-        return {
-            "letters": result.honeycomb.letters,
-            "center": result.honeycomb.center,
-            "score": result.score,
-            "words": list(result.words),
-            "pangrams": list(result.pangrams),
-            "ranks": result.ranks,
-            "hints": hints(result).to_json(),
-        }
-
-
-def _is_policy_file(path: str) -> bool:
-    """Return True if ``path`` starts with the policy-file magic (else: a catalog)."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(len(FILE_MAGIC)) == FILE_MAGIC
-    except OSError:
-        return False  # open_catalog reports the missing file
+#: Makes the in-process backend for ``--store``: given the path (None: the shipped
+#: catalog), returns a Backend. The in-process backend answers off-tree
+#: histories live, which needs the builder, so it lives in guesswork.service.local
+#: and is handed in by the entry point (guesswork.__main__) rather than
+#: imported here: client imports neither builder nor service.
+LocalBackendFactory = Callable[[str | None], Backend]
 
 
 def parse_history(text: str) -> History:
@@ -315,13 +261,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def run(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (errors: one line on stderr)."""
+def run(argv: Sequence[str] | None = None, local: LocalBackendFactory | None = None) -> int:
+    """Run the command line; return the exit status (errors: one line on stderr).
+
+    ``local`` makes the backend for ``--store`` (and the default, the shipped
+    catalog); without it only ``--server`` works.
+    """
     try:
         args = build_parser().parse_args(argv)
-        backend: Backend = (
-            RemoteBackend(args.server, args.timeout) if args.server else LocalBackend(args.store)
-        )
+        if args.server:
+            backend: Backend = RemoteBackend(args.server, args.timeout)
+        elif local is not None:
+            backend = local(args.store)
+        else:
+            raise UsageError(
+                "answering in process needs guesswork.service: run `guesswork` or "
+                "`python -m guesswork`, or give --server"
+            )
         if args.command == "suggest":
             status = _suggest(backend, args)
         elif args.command == "bee":
@@ -347,6 +303,6 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 141
 
 
-def main() -> None:
-    """Console-script entry point."""
-    sys.exit(run())
+def main(local: LocalBackendFactory | None = None) -> None:
+    """Run the command line and exit with its status (see :func:`run`)."""
+    sys.exit(run(local=local))

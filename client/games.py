@@ -1,4 +1,5 @@
-"""Game rules as values: Wordle (any word length), Antiwordle, Jotto and Mastermind.
+"""Game rules as values: Wordle (any word length), Antiwordle, Jotto, Mastermind
+and Guess My Word.
 
 A game is an immutable object, never a global switch, so two games can be used
 side by side. Every game defines which words are valid, the reply to a
@@ -19,6 +20,9 @@ Reply codes
   ``black + white <= k`` (and never ``k-1`` black with one white) can occur.
   Codes are words of the first ``colours`` letters, so a 6-colour game's codes
   are ``AAAA`` .. ``FFFF``.
+* Guess My Word: where the target lies alphabetically, ``before`` (0) or
+  ``after`` (1) the guess, or ``correct`` (2, the win; never given in the
+  ``deduce`` variant). Its words are lower case, of any length.
 
 The Wordle reply rule lives in :func:`wordle_reply` and the Mastermind rule in
 :func:`mastermind_reply`; everything else (the vectorised matrices in
@@ -27,16 +31,15 @@ The Wordle reply rule lives in :func:`wordle_reply` and the Mastermind rule in
 
 from __future__ import annotations
 
-import functools
 import itertools
-import re
 import string
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from client import replies
-from client.errors import (
+from guesswork.client import replies
+from guesswork.client.errors import (
     ImpossibleReplyError,
     InvalidReplyError,
     InvalidWordError,
@@ -143,51 +146,6 @@ def all_codes(colours: int, length: int) -> tuple[Word, ...]:
     return tuple("".join(code) for code in itertools.product(letters, repeat=length))
 
 
-def _fewest_whites(kept: tuple[int, ...], rest: int) -> int:
-    """Return the fewest white pegs over the ``rest`` non-black places.
-
-    ``kept[c]`` is how many non-black places of the guess have colour ``c``;
-    every colour of the game is among them. A secret puts in each such place a
-    colour other than the guess's there, so at most ``rest - kept[c]`` places
-    get colour ``c``, and colour ``c`` earns ``min(kept[c], placed)`` whites.
-    """
-    fewest = {0: 0}  # places filled so far -> fewest whites
-    for count in kept:
-        following: dict[int, int] = {}
-        for filled, whites in fewest.items():
-            for placed in range(min(rest - count, rest - filled) + 1):
-                total = whites + min(count, placed)
-                if total < following.get(filled + placed, rest + 1):
-                    following[filled + placed] = total
-        fewest = following
-    return fewest[rest]
-
-
-@functools.lru_cache(maxsize=256)
-def _possible_pegs(guess_counts: tuple[int, ...], colours: int) -> frozenset[tuple[int, int]]:
-    """Return every (black, white) some secret gives a guess with these colour counts.
-
-    ``guess_counts`` holds how often the guess uses each of its colours (in a
-    canonical order: only the counts matter). For each choice of how many pegs
-    of each colour are *not* black (``kept``), the secret's other places each
-    take a colour other than the guess's there. The most whites is
-    ``min(rest, 2 * (rest - max(kept)))`` (a matching of places to guess pegs
-    of another colour), the fewest is 0 when some colour is absent from those
-    places (fill them with it), else :func:`_fewest_whites`. Changing one
-    place changes the whites by at most one and every filling can reach every
-    other, so every count in between occurs too.
-    """
-    length = sum(guess_counts)
-    lacks_a_colour = colours > len(guess_counts)
-    possible: set[tuple[int, int]] = set()
-    for kept in itertools.product(*(range(count + 1) for count in guess_counts)):
-        rest = sum(kept)
-        most = min(rest, 2 * (rest - max(kept)))
-        fewest = 0 if lacks_a_colour or 0 in kept else _fewest_whites(kept, rest)
-        possible.update((length - rest, white) for white in range(fewest, most + 1))
-    return frozenset(possible)
-
-
 @dataclass(frozen=True)
 class Game:
     """Rules shared by every word game: the word length and word validity."""
@@ -197,6 +155,9 @@ class Game:
     id: ClassVar[str] = ""
     #: True when every guess must be consistent with all replies so far.
     consistent_only: ClassVar[bool] = False
+    #: True when a policy of the game answers suggestions only (no scoring,
+    #: hard-mode checks or Evil replies).
+    suggestions_only: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         if not MIN_LENGTH <= self.length <= MAX_LENGTH:
@@ -210,6 +171,19 @@ class Game:
         """Return the game id with its length, e.g. ``wordle`` or ``wordle-6``."""
         return self.id if self.length == 5 else f"{self.id}-{self.length}"
 
+    @property
+    def deduces(self) -> bool:
+        """Return True when one target left is known and named at no cost.
+
+        Only Guess My Word's ``deduce`` variant, which never answers with the
+        winning reply: a tree's leaf there ends the game without a guess.
+        """
+        return False
+
+    def fold(self, word: str) -> Word:
+        """Return ``word`` stripped, in the game's case (upper; lower for Guess My Word)."""
+        return word.strip().upper()
+
     def word_problem(self, word: str) -> str | None:
         """Return why ``word`` is not valid for this game, or None if it is."""
         if not word.isascii() or not word.isalpha():
@@ -219,12 +193,12 @@ class Game:
         return None
 
     def normalise_word(self, word: str) -> Word:
-        """Return ``word`` in canonical (upper) case.
+        """Return ``word`` in canonical case (see :meth:`fold`).
 
         Raises:
             InvalidWordError: the word is not valid for this game.
         """
-        canonical = word.strip().upper()
+        canonical = self.fold(word)
         problem = self.word_problem(canonical)
         if problem is not None:
             raise InvalidWordError(f"{word!r} is not a valid {self.name} word: {problem}")
@@ -339,41 +313,6 @@ class Jotto(Game):
         return str(code)
 
 
-_PEG_NUMBERS = re.compile(r"([0-9]+)\s*(?:,\s*|\s+)([0-9]+)")  # "2 1", "2,1"
-_PEG_LETTERS = re.compile(r"[BW]+")  # "BBW"
-_PEG_COUNT_FIRST = re.compile(r"(?:[0-9]+[BW])+")  # "2B1W"
-_PEG_LETTER_FIRST = re.compile(r"(?:[BW][0-9]+)+")  # "B2W1"
-_PEG_HINT = "write the black then the white pegs, e.g. '2B1W', 'BBW', '2 1' or 'B2W1'"
-
-
-def _parse_pegs(text: str) -> tuple[int, int]:
-    """Return the (black, white) pegs written in ``text`` (not checked against a game)."""
-    stripped = text.strip()
-    if not stripped:
-        raise InvalidReplyError(f"empty Mastermind reply: {_PEG_HINT}")
-    numbers = _PEG_NUMBERS.fullmatch(stripped)
-    if numbers is not None:
-        return int(numbers.group(1)), int(numbers.group(2))
-    compact = re.sub(r"[\s,]", "", stripped).upper()
-    if _PEG_LETTERS.fullmatch(compact):
-        return compact.count("B"), compact.count("W")
-    if _PEG_COUNT_FIRST.fullmatch(compact):
-        pairs = [(letter, int(n)) for n, letter in re.findall(r"([0-9]+)([BW])", compact)]
-    elif _PEG_LETTER_FIRST.fullmatch(compact):
-        pairs = [(letter, int(n)) for letter, n in re.findall(r"([BW])([0-9]+)", compact)]
-    else:
-        raise InvalidReplyError(
-            f"Mastermind reply {stripped!r} is not a count of pegs; {_PEG_HINT}"
-        )
-    counts = dict(pairs)
-    if len(counts) != len(pairs):
-        twice = "black" if [letter for letter, _ in pairs].count("B") > 1 else "white"
-        raise InvalidReplyError(
-            f"Mastermind reply {stripped!r} gives the {twice} pegs twice; {_PEG_HINT}"
-        )
-    return counts.get("B", 0), counts.get("W", 0)
-
-
 @dataclass(frozen=True)
 class Mastermind(Game):
     """Mastermind: secret codes of ``length`` pegs in ``colours`` colours.
@@ -442,20 +381,8 @@ class Mastermind(Game):
             InvalidReplyError: malformed text, or pegs that cannot occur
                 (:class:`ImpossibleReplyError` for the latter).
         """
-        black, white = _parse_pegs(text)
+        black, white = replies.parse_pegs(text, self.length)
         shown = text.strip()
-        k = self.length
-        if black + white > k:
-            raise ImpossibleReplyError(
-                f"impossible Mastermind reply {shown!r}: {black} black and {white} white "
-                f"pegs make {black + white}, but codes have only {k} pegs"
-            )
-        if (black, white) == (k - 1, 1):
-            raise ImpossibleReplyError(
-                f"impossible Mastermind reply {shown!r}: when {k - 1} pegs are black the "
-                "last cannot be white (its colour would have to be in another place, but "
-                "every other place is already black)"
-            )
         if guess is not None:
             code = guess.strip().upper()
             problem = self.word_problem(code)
@@ -464,18 +391,90 @@ class Mastermind(Game):
                     f"guess {guess!r} is not a valid {self.name} code: {problem}"
                 )
             counts = tuple(sorted(Counter(code).values()))
-            if (black, white) not in _possible_pegs(counts, self.colours):
+            if (black, white) not in replies.possible_pegs(counts, self.colours):
                 why = " (a guess of one colour never gets white pegs)" if len(counts) == 1 else ""
                 raise ImpossibleReplyError(
                     f"impossible Mastermind reply {shown!r} for guess {code!r}: no secret "
                     f"code gives it {black} black and {white} white pegs{why}"
                 )
-        return black * (k + 1) + white
+        return black * (self.length + 1) + white
 
     def format_reply(self, code: ReplyCode, style: str = "letters") -> str:
         """Return reply ``code`` as black and white pegs, e.g. ``2B1W`` (any style)."""
         black, white = divmod(code, self.length + 1)
         return f"{black}B{white}W"
+
+
+BEFORE, AFTER, CORRECT = replies.BEFORE, replies.AFTER, replies.CORRECT
+GUESS_MY_WORD_VARIANTS = ("deduce", "live")
+
+
+@dataclass(frozen=True)
+class GuessMyWord(Game):
+    """Guess My Word: the target is a word of an alphabetical list, and each
+    guess is answered by where the target lies relative to it.
+
+    Words are lower case, of any length (``length`` is 0). ``variant="live"``
+    (the real game) answers a right guess ``correct``, which ends the game.
+    ``"deduce"`` (the seed's game) answers it ``after``, so a reply only says
+    ``target >= guess`` or ``target < guess``: once one word is left it is
+    known and named at no cost (:attr:`deduces`).
+
+    >>> live, deduce = GuessMyWord(variant="live"), GuessMyWord(variant="deduce")
+    >>> [g.format_reply(g.reply("cat", "cat")) for g in (deduce, live)]
+    ['after', 'correct']
+    >>> live.format_reply(live.reply("dog", "cat"))
+    'before'
+    """
+
+    length: int = 0
+    variant: str = "deduce"
+
+    id: ClassVar[str] = "guess-my-word"
+    suggestions_only: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        if self.variant not in GUESS_MY_WORD_VARIANTS:
+            raise InvalidWordError(f"{self.id}: unknown variant {self.variant!r} (deduce, live)")
+        if self.length != 0:
+            raise InvalidWordError(f"{self.id}: words have any length; length must be 0")
+
+    @property
+    def name(self) -> str:
+        """Return ``guess-my-word-deduce`` or ``guess-my-word-live``."""
+        return f"{self.id}-{self.variant}"
+
+    @property
+    def deduces(self) -> bool:
+        return self.variant == "deduce"
+
+    def fold(self, word: str) -> Word:
+        return word.strip().lower()
+
+    def word_problem(self, word: str) -> str | None:
+        if not word.isascii() or not word.isalpha():
+            return "not made only of letters a-z"
+        return None
+
+    @property
+    def reply_space(self) -> int:
+        return 3
+
+    @property
+    def win_reply(self) -> ReplyCode:
+        return CORRECT
+
+    def reply(self, guess: Word, target: Word) -> ReplyCode:
+        if guess == target and self.variant == "live":
+            return CORRECT
+        return AFTER if target >= guess else BEFORE
+
+    def parse_reply(self, text: str, guess: Word | None = None) -> ReplyCode:
+        return replies.parse_position(text, correct_allowed=not self.deduces)
+
+    def format_reply(self, code: ReplyCode, style: str = "letters") -> str:
+        """Return ``before``, ``after`` or ``correct`` (any style)."""
+        return replies.POSITIONS[code]
 
 
 def partition(game: Game, guess: Word, targets: list[Word]) -> dict[ReplyCode, list[Word]]:
@@ -496,27 +495,98 @@ def consistent_targets(
     return [target for target in targets if game.reply(guess, target) == reply]
 
 
-GAMES: dict[str, type[Game]] = {cls.id: cls for cls in (Wordle, Antiwordle, Jotto, Mastermind)}
+_ORDINALS = ("1st", "2nd", "3rd", *(f"{n}th" for n in range(4, 16)))
 
 
-def make_game(game_id: str, length: int | None = None, colours: int | None = None) -> Game:
+def consistency_problem(
+    game: Game, turns: Sequence[tuple[Word, ReplyCode]], word: Word
+) -> str | None:
+    """Return why ``word`` breaks the seeds' hard mode after ``turns`` (None: it may).
+
+    The seeds' rule: a guess must be a possible secret, i.e. every earlier
+    guess would have got the same reply had ``word`` been the secret.
+    """
+    for number, (guessed, code) in enumerate(turns, start=1):
+        got = game.reply(guessed, word)
+        if got != code:
+            return (
+                f"{word} is not consistent with turn {number}: {guessed} would get "
+                f"{game.format_reply(got)}, not {game.format_reply(code)}"
+            )
+    return None
+
+
+def nyt_hard_problem(
+    game: Wordle, turns: Sequence[tuple[Word, ReplyCode]], word: Word
+) -> str | None:
+    """Return why ``word`` breaks the NYT hard mode after ``turns`` (None: it may).
+
+    The NYT rule: every green letter stays in its place, and every revealed
+    (green or yellow) letter is used again, as often as it was revealed.
+    """
+    for guessed, code in turns:
+        colours = code_to_colours(code, game.length)
+        for position, colour in enumerate(colours):
+            if colour == GREEN and word[position] != guessed[position]:
+                return f"{_ORDINALS[position]} letter must be {guessed[position]}"
+        for letter in sorted({guessed[i] for i, c in enumerate(colours) if c != MISS}):
+            needed = sum(1 for i, c in enumerate(colours) if c != MISS and guessed[i] == letter)
+            if word.count(letter) < needed:
+                return f"guess must contain {letter}" + (f" {needed} times" if needed > 1 else "")
+    return None
+
+
+def evil_reply(game: Game, guess: Word, targets: Sequence[Word]) -> tuple[ReplyCode, int]:
+    """Return the Evil replier's reply to ``guess`` and how many ``targets`` it keeps.
+
+    The seed's greedy adversary: the reply whose branch keeps the most
+    targets (the winning reply counts as keeping none), ties to the branch
+    whose first target comes first in ``targets``' order. It concedes (the
+    winning reply, keeping 1) only when ``guess`` is the one target left.
+    """
+    branches: dict[ReplyCode, int] = {}
+    for target in targets:
+        code = game.reply(guess, target)
+        branches[code] = branches.get(code, 0) + 1
+    best, kept = game.win_reply, 0
+    for code, size in branches.items():  # in order of first target
+        if code != game.win_reply and size > kept:
+            best, kept = code, size
+    return (best, kept) if kept else (game.win_reply, 1)
+
+
+GAMES: dict[str, type[Game]] = {
+    cls.id: cls for cls in (Wordle, Antiwordle, Jotto, Mastermind, GuessMyWord)
+}
+
+
+def make_game(
+    game_id: str, length: int | None = None, colours: int | None = None, variant: str | None = None
+) -> Game:
     """Return the rules object for ``game_id`` with words of ``length`` letters.
 
-    ``length`` defaults to the game's own default: 5 letters, or 4 pegs for
-    Mastermind. ``colours`` is for Mastermind only (default 6), so
-    ``make_game("mastermind")`` is the classic 6-colour, 4-peg game and
-    ``make_game("mastermind", 5, 8)`` has 8 colours and 5 pegs.
+    ``length`` defaults to the game's own default: 5 letters, 4 pegs for
+    Mastermind, 0 (any) for Guess My Word. ``colours`` is for Mastermind only
+    (default 6), so ``make_game("mastermind")`` is the classic 6-colour, 4-peg
+    game and ``make_game("mastermind", 5, 8)`` has 8 colours and 5 pegs.
+    ``variant`` is for Guess My Word only (default ``deduce``).
 
     Raises:
         UnknownGameError: no such game (the message lists the known ones).
-        InvalidWordError: the length or number of colours is outside the
-            supported range, or colours were given for another game.
+        InvalidWordError: the length, number of colours or variant is outside
+            the supported range, or was given for another game.
     """
     try:
         cls = GAMES[game_id]
     except KeyError:
         known = ", ".join(sorted(GAMES))
         raise UnknownGameError(f"unknown game {game_id!r}; known games: {known}") from None
+    if issubclass(cls, GuessMyWord):
+        if colours is not None:
+            raise InvalidWordError(f"{game_id}: only mastermind has a number of colours")
+        return cls(length=0 if length is None else length, variant=variant or "deduce")
+    if variant is not None:
+        raise InvalidWordError(f"{game_id}: only guess-my-word has a variant")
     if issubclass(cls, Mastermind):
         return cls(
             length=Mastermind.length if length is None else length,

@@ -3,20 +3,31 @@
 The core is what the catalog stores as a policy's blob and what a policy
 file carries; its SHA-256 is the policy's content hash. It is a msgpack map::
 
-    magic     "guesswork-policy"          format  1
+    magic     "guesswork-policy"          format  2 (1 is still read)
     name      "wordle-2309-normal-max"    builder "guesswork 0.1.0"
-    game      {"id": "wordle", "length": 5}    ("colours": 6 too, for mastermind only)
-    mode      "hard" | "normal"
+    game      {"id": "wordle", "length": 5}    ("colours": 6 too, for mastermind only;
+              {"id": "guess-my-word", "length": 0, "variant": "deduce"|"live"})
+    mode      "hard" | "normal" (Guess My Word: its variant)
     strategy  {"kind": "greedy", "metric": ..., "window": [low, high|nil] | nil,
                "arithmetic": "2022"|"2020", "jotto_order": ..., "seed": int|nil}
+              or {"kind": "optimal", ...} or {"kind": "word-tree", "tree": ...}:
+              see client.strategy, which types them
     targets   {"name": ..., "sha256": ..., "count": N}      (a word list)
+    target_weights  (Guess My Word only; absent otherwise) little-endian int64[N]
+              as bin: each target's count in the weighted list it is drawn from
     guesses   {"name": ..., "sha256": ..., "count": G}
     extra_words [targets missing from the guess list]
     stats     {"count", "mean", "stdev", "median", "worst", "best",
-               "histogram": [[score, targets], ...]}
+               "histogram": [[score, targets], ...]}; for Guess My Word, mean,
+              stdev (of the population) and median are over targets drawn by
+              their weights, and "entropy" (bits) is added
     tree      {"nodes": n, "edges": m, and little-endian int32 arrays as bin:
                node_guess[n], node_size[n], node_first[n], edge_offsets[n+1],
-               edge_reply[m], edge_child[m], target_order[N]}
+               edge_reply[m], edge_child[m], target_order[N];
+               format 2 adds each node's ranked alternatives:
+               alt_offsets[n+1], alt_guess[A] (int32) and alt_value[A]
+               (little-endian float64, the greedy metric's value, lower is
+               better; 0 for the random guesser)}
     certificate (optimised trees only; absent otherwise)
               {"objective": "total"|"minimax", "value": int, "lower_bound": int,
                "proven": bool, "beam": int|nil, "max_guesses": int|nil,
@@ -30,12 +41,23 @@ Node 0 is the root. Node i guesses word ``node_guess[i]`` of the vocabulary
 ``target_order[node_first[i] : node_first[i] + node_size[i]]`` (indices into
 the target list). Its edges are ``edge_offsets[i] : edge_offsets[i+1]``, each a
 reply code (see client.games) and a child node, which always has a larger
-index than its parent. The winning reply has no edge.
+index than its parent. The winning reply has no edge. Node i's alternatives
+are ``alt_guess[alt_offsets[i] : alt_offsets[i+1]]`` (vocabulary indices,
+best first, never the node's own guess): the next-best guesses of the
+policy's greedy step at that node, so a stored answer needs nothing but the
+policy data. Format 1 cores carry none and read as having none.
+
+Guess My Word's ``deduce`` variant never answers with the winning reply: a
+right guess is answered ``after``, and once one target is left it is known
+and named at no cost. In such a game (``Game.deduces``) a node with no edges
+is a *deduced leaf*: its one target is its guess, the game is over there, and
+it counts no guess; every other node wins no target. (Elsewhere a node with
+no edges is a last guess, won by the winning reply.)
 
 A standalone file (``.gwp``) is a 48-byte header and a msgpack body::
 
     0   8 bytes  magic b"GWPOLICY"
-    8   uint16   format version (big-endian), 1
+    8   uint16   file format version (big-endian), 1 (the container; the core has its own)
     10  uint16   reserved, 0
     12  uint32   body length in bytes (big-endian)
     16  32 bytes SHA-256 of the body
@@ -56,13 +78,18 @@ from typing import Any, NoReturn
 
 import msgpack
 import numpy as np
-
-from client.errors import PolicyFormatError
-from client.games import Game, Mastermind, make_game
+from guesswork.client.errors import PolicyFormatError
+from guesswork.client.games import Game, GuessMyWord, Mastermind, make_game
+from guesswork.client.strategy import Strategy, strategy_from_map
 
 CORE_MAGIC = "guesswork-policy"
 FILE_MAGIC = b"GWPOLICY"
-FORMAT_VERSION = 1
+#: The core's format: 2 added the per-node alternatives.
+FORMAT_VERSION = 2
+#: Core formats this reader accepts.
+READABLE_FORMATS = (1, 2)
+#: The standalone file's container format (header and body), independent of the core's.
+FILE_FORMAT_VERSION = 1
 HEADER = struct.Struct(">8sHHI32s")
 #: Largest policy file or blob accepted (far above any real policy).
 MAX_POLICY_BYTES = 256 << 20
@@ -77,6 +104,8 @@ _ARRAYS = (
     "edge_child",
     "target_order",
 )
+#: Format 2: each node's ranked alternatives (int32 offsets and guesses, float64 values).
+_ALTERNATIVE_ARRAYS = ("alt_offsets", "alt_guess")
 
 
 @dataclass(frozen=True)
@@ -95,7 +124,8 @@ class PolicyData:
     name: str
     game: Game
     mode: str
-    strategy: dict[str, Any]
+    #: What chose the guesses (client.strategy; stored as its map).
+    strategy: Strategy
     targets: ListRef
     guesses: ListRef
     extra_words: tuple[str, ...]
@@ -104,16 +134,14 @@ class PolicyData:
     arrays: dict[str, np.ndarray] = field(repr=False)
     #: What proves an optimised tree (see builder.optimal); None for other trees.
     certificate: dict[str, Any] | None = field(default=None, repr=False)
+    #: Guess My Word only: each target's weight (int64), in target-list order.
+    weights: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def metric(self) -> str:
         """Return what chose the tree's guesses: the greedy metric (e.g. ``neg_entropy``),
         or for an optimised tree ``optimal``, ``minimax`` or ``lookahead-K``."""
-        if self.strategy.get("kind") == "optimal":
-            if self.strategy.get("beam") is not None:
-                return f"lookahead-{self.strategy['beam']}"
-            return "minimax" if self.strategy.get("objective") == "minimax" else "optimal"
-        return str(self.strategy.get("metric", ""))
+        return self.strategy.label
 
     @property
     def node_count(self) -> int:
@@ -123,6 +151,15 @@ class PolicyData:
 
 def _int32_bytes(values: np.ndarray) -> bytes:
     return np.ascontiguousarray(values, dtype="<i4").tobytes()
+
+
+def no_alternatives(node_count: int) -> dict[str, np.ndarray]:
+    """Return the alternative arrays of a tree whose nodes have none."""
+    return {
+        "alt_offsets": np.zeros(node_count + 1, np.int32),
+        "alt_guess": np.zeros(0, np.int32),
+        "alt_value": np.zeros(0, np.float64),
+    }
 
 
 def encode_core(policy: PolicyData) -> bytes:
@@ -135,7 +172,7 @@ def encode_core(policy: PolicyData) -> bytes:
         "builder": policy.builder,
         "game": _game_map(policy.game),
         "mode": policy.mode,
-        "strategy": policy.strategy,
+        "strategy": policy.strategy.to_map(),
         "targets": _ref_map(policy.targets),
         "guesses": _ref_map(policy.guesses),
         "extra_words": list(policy.extra_words),
@@ -143,17 +180,21 @@ def encode_core(policy: PolicyData) -> bytes:
         "tree": {
             "nodes": len(arrays["node_guess"]),
             "edges": len(arrays["edge_reply"]),
-            **{name: _int32_bytes(arrays[name]) for name in _ARRAYS},
+            **{name: _int32_bytes(arrays[name]) for name in _ARRAYS + _ALTERNATIVE_ARRAYS},
+            "alt_value": np.ascontiguousarray(arrays["alt_value"], dtype="<f8").tobytes(),
         },
     }
     if policy.certificate is not None:
         core["certificate"] = policy.certificate
+    if policy.weights is not None:
+        core["target_weights"] = np.ascontiguousarray(policy.weights, dtype="<i8").tobytes()
     packed: bytes = msgpack.packb(core, use_bin_type=True)
     return packed
 
 
 def _game_map(game: Game) -> dict[str, Any]:
-    """Return the stored game: id and length, and the colours for Mastermind only.
+    """Return the stored game: id and length, the colours for Mastermind only and
+    the variant for Guess My Word only.
 
     Other games keep exactly ``{"id", "length"}``, so their cores (and
     content hashes) are the same as before Mastermind existed.
@@ -161,6 +202,8 @@ def _game_map(game: Game) -> dict[str, Any]:
     stored: dict[str, Any] = {"id": game.id, "length": game.length}
     if isinstance(game, Mastermind):
         stored["colours"] = game.colours
+    if isinstance(game, GuessMyWord):
+        stored["variant"] = game.variant
     return stored
 
 
@@ -229,11 +272,11 @@ def decode_core(core: bytes, where: str) -> PolicyData:
     if top.get("magic") != CORE_MAGIC:
         raise PolicyFormatError(f"{where}: not a Guesswork policy (wrong magic)")
     version = _need(top.get("format"), int, "format", where)
-    if version != FORMAT_VERSION:
+    if version not in READABLE_FORMATS:
         newer = " newer" if version > FORMAT_VERSION else ""
         raise PolicyFormatError(
             f"{where}: policy format {version} is{newer} not supported; this Guesswork reads "
-            f"format {FORMAT_VERSION} (rebuild or upgrade)"
+            f"formats {', '.join(map(str, READABLE_FORMATS))} (rebuild or upgrade)"
         )
     game_map = _need(top.get("game"), dict, "game", where)
     game_id = _need(game_map.get("id"), str, "game.id", where)
@@ -244,8 +287,11 @@ def decode_core(core: bytes, where: str) -> PolicyData:
         colours = _need(
             Mastermind.colours if colours is None else colours, int, "game.colours", where
         )
+    variant = game_map.get("variant")
+    if variant is not None or game_id == GuessMyWord.id:
+        variant = _need(variant, str, "game.variant", where)
     try:
-        game = make_game(game_id, length, colours)
+        game = make_game(game_id, length, colours, variant)
     except (KeyError, ValueError) as error:
         raise PolicyFormatError(f"{where}: {error}") from None
     tree = _need(top.get("tree"), dict, "tree", where)
@@ -254,20 +300,55 @@ def decode_core(core: bytes, where: str) -> PolicyData:
         name=_need(top.get("name"), str, "name", where),
         game=game,
         mode=_need(top.get("mode"), str, "mode", where),
-        strategy=_need(top.get("strategy"), dict, "strategy", where),
+        strategy=strategy_from_map(_need(top.get("strategy"), dict, "strategy", where), where),
         targets=_ref(top.get("targets"), "targets", where),
         guesses=_ref(top.get("guesses"), "guesses", where),
         extra_words=tuple(_need(word, str, "extra word", where) for word in extra),
         builder=_need(top.get("builder"), str, "builder", where),
         stats=_need(top.get("stats"), dict, "stats", where),
         arrays={
-            name: np.frombuffer(_need(tree.get(name), bytes, f"tree.{name}", where), "<i4")
-            for name in _ARRAYS
+            **{
+                name: np.frombuffer(_need(tree.get(name), bytes, f"tree.{name}", where), "<i4")
+                for name in _ARRAYS
+            },
+            **_alternatives(tree, version, where),
         },
         certificate=_certificate(top.get("certificate"), tree.get("nodes"), where),
+        weights=_weights(top.get("target_weights"), game, where),
     )
     _check_tree(policy, tree, where)
+    if policy.weights is not None and len(policy.weights) != policy.targets.count:
+        raise PolicyFormatError(f"{where}: target_weights does not cover every target")
     return policy
+
+
+def _weights(value: Any, game: Game, where: str) -> np.ndarray | None:
+    """Return the target weights, which a Guess My Word policy needs and no other has."""
+    if not isinstance(game, GuessMyWord):
+        if value is not None:
+            raise PolicyFormatError(f"{where}: only Guess My Word policies have target weights")
+        return None
+    data = _need(value, bytes, "target_weights", where)
+    weights = np.frombuffer(data, "<i8") if len(data) % 8 == 0 else np.zeros(0, "<i8")
+    if len(weights) * 8 != len(data) or (weights < 1).any():
+        raise PolicyFormatError(f"{where}: target_weights are not positive int64s")
+    return weights
+
+
+def _alternatives(tree: dict[str, Any], version: int, where: str) -> dict[str, np.ndarray]:
+    """Return the alternative arrays of a format-2 tree (empty ones for format 1)."""
+    if version < 2:
+        nodes = tree.get("nodes")
+        return no_alternatives(nodes if isinstance(nodes, int) and nodes > 0 else 1)
+    arrays = {
+        name: np.frombuffer(_need(tree.get(name), bytes, f"tree.{name}", where), "<i4")
+        for name in _ALTERNATIVE_ARRAYS
+    }
+    values = _need(tree.get("alt_value"), bytes, "tree.alt_value", where)
+    if len(values) % 8:
+        raise PolicyFormatError(f"{where}: malformed tree: alt_value is not float64s")
+    arrays["alt_value"] = np.frombuffer(values, "<f8")
+    return arrays
 
 
 def _certificate(value: Any, nodes: Any, where: str) -> dict[str, Any] | None:
@@ -327,10 +408,19 @@ def _check_tree(policy: PolicyData, tree: dict[str, Any], where: str) -> None:
         fail("a node's targets lie outside the target list")
     if not np.array_equal(np.sort(a["target_order"]), np.arange(n_targets)):
         fail("target order is not a permutation of the targets")
+    alt_offsets, alt_guess = a["alt_offsets"], a["alt_guess"]
+    if len(alt_offsets) != n + 1 or alt_offsets[0] != 0 or alt_offsets[-1] != len(alt_guess):
+        fail("alternative offsets do not cover the alternatives")
+    if (np.diff(alt_offsets) < 0).any() or len(a["alt_value"]) != len(alt_guess):
+        fail("alternative offsets are not increasing, or values do not match guesses")
+    if ((alt_guess < 0) | (alt_guess >= vocabulary)).any():
+        fail("an alternative's guess index is outside the word lists")
     below = np.bincount(parent, weights=size[child], minlength=n) if m else np.zeros(n)
     won_here = size - below
     if ((won_here != 0) & (won_here != 1)).any() or ((np.diff(offsets) == 0) & (size != 1)).any():
         fail("node sizes do not add up along the edges")
+    if policy.game.deduces and (won_here != (np.diff(offsets) == 0)).any():
+        fail("a node of a deduced tree wins a target, or a leaf wins none")
 
 
 def encode_file(core: bytes, words: dict[str, bytes]) -> bytes:
@@ -339,7 +429,7 @@ def encode_file(core: bytes, words: dict[str, bytes]) -> bytes:
         {"policy": core, "words": dict(sorted(words.items()))}, use_bin_type=True
     )
     digest = hashlib.sha256(body).digest()
-    return HEADER.pack(FILE_MAGIC, FORMAT_VERSION, 0, len(body), digest) + body
+    return HEADER.pack(FILE_MAGIC, FILE_FORMAT_VERSION, 0, len(body), digest) + body
 
 
 def decode_file(data: bytes, where: str) -> tuple[bytes, dict[str, bytes]]:
@@ -354,11 +444,11 @@ def decode_file(data: bytes, where: str) -> tuple[bytes, dict[str, bytes]]:
     magic, version, reserved, length, digest = HEADER.unpack_from(data)
     if magic != FILE_MAGIC:
         raise PolicyFormatError(f"{where}: not a Guesswork policy file (wrong magic)")
-    if version != FORMAT_VERSION:
-        newer = " newer" if version > FORMAT_VERSION else ""
+    if version != FILE_FORMAT_VERSION:
+        newer = " newer" if version > FILE_FORMAT_VERSION else ""
         raise PolicyFormatError(
             f"{where}: policy file format {version} is{newer} not supported; this Guesswork "
-            f"reads format {FORMAT_VERSION}"
+            f"reads format {FILE_FORMAT_VERSION}"
         )
     if reserved != 0:
         raise PolicyFormatError(

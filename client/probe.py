@@ -4,7 +4,7 @@ Open a catalog or a single policy file with :func:`client.catalog.open_catalog`
 or :func:`client.catalog.open_policy_file`, pick a :class:`Policy`, and ask it
 for the next guess given the history so far::
 
-    >>> from client.catalog import open_catalog
+    >>> from guesswork.client.catalog import open_catalog
     >>> with open_catalog() as catalog:
     ...     policy = catalog.policy("wordle-2309-normal-max")
     ...     policy.next_guess([])
@@ -19,6 +19,10 @@ or text in any accepted form (``GY..Y``, ``gybbg``, ``21001``, emoji...).
 returns a default instead. Bots that keep their own cursor use
 :meth:`Policy.step`, one dictionary lookup per turn.
 
+In Guess My Word's ``deduce`` variant the walk can also end at a *known*
+node (:meth:`Policy.known`): one word is left, and it is the answer without
+being guessed (see client.policy_format).
+
 A Policy is immutable after construction; reading it from several threads is
 safe.
 """
@@ -30,10 +34,9 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
-
-from client.errors import GameOverError, OffTreeError
-from client.games import Game, ReplyCode
-from client.policy_format import PolicyData
+from guesswork.client.errors import GameOverError, OffTreeError
+from guesswork.client.games import Game, ReplyCode
+from guesswork.client.policy_format import PolicyData
 
 Reply = ReplyCode | str
 History = Iterable[tuple[str, Reply]]
@@ -99,6 +102,8 @@ class Policy:
         parents = np.repeat(np.arange(data.node_count), np.diff(arrays["edge_offsets"]))
         keys = parents * self._space + arrays["edge_reply"]
         self._edges = dict(zip(keys.tolist(), arrays["edge_child"].tolist(), strict=True))
+        leaves = np.flatnonzero(np.diff(arrays["edge_offsets"]) == 0).tolist()
+        self._known = frozenset(leaves) if data.game.deduces else frozenset()
 
     @property
     def name(self) -> str:
@@ -152,6 +157,14 @@ class Policy:
             raise GameOverError("the game is solved: there is no next guess")
         return self.vocabulary[int(self.data.arrays["node_guess"][node])]
 
+    def known(self, node: int) -> bool:
+        """Return True when ``node``'s one target is known without a guess (the game is over).
+
+        Only in a game that deduces (Guess My Word's ``deduce`` variant): its
+        leaves name the target, which :meth:`guess` returns, at no cost.
+        """
+        return node in self._known
+
     def remaining_count(self, node: int) -> int:
         """Return how many targets are still possible at ``node`` (0 once solved)."""
         return 0 if node == SOLVED else int(self.data.arrays["node_size"][node])
@@ -164,6 +177,20 @@ class Policy:
         first = int(arrays["node_first"][node])
         indices = np.sort(arrays["target_order"][first : first + int(arrays["node_size"][node])])
         return [self.targets[i] for i in indices]
+
+    def alternatives(self, node: int) -> tuple[str, ...]:
+        """Return the stored next-best guesses at ``node``, best first (none once solved).
+
+        They are the policy's greedy ranking at that node without its own
+        guess, recorded by the builder (policy format 2; format-1 policies
+        have none): what to try when a game refuses the suggested word.
+        """
+        if node == SOLVED:
+            return ()
+        arrays = self.data.arrays
+        offsets = arrays["alt_offsets"]
+        chosen = arrays["alt_guess"][int(offsets[node]) : int(offsets[node + 1])]
+        return tuple(self.vocabulary[i] for i in chosen.tolist())
 
     def reply_code(self, node: int, reply: Reply) -> ReplyCode:
         """Return ``reply`` as a code, parsing text against the guess at ``node``.
@@ -183,13 +210,15 @@ class Policy:
         Raises:
             OffTreeError: the tree has no branch for that reply at that node.
             InvalidReplyError: a text reply is malformed or impossible.
-            GameOverError: ``node`` is already SOLVED.
+            GameOverError: ``node`` is already SOLVED, or known (:meth:`known`).
         """
         code = reply if isinstance(reply, int) else self.reply_code(node, reply)
         if code == self._win:
             return SOLVED
         child: int | None = self._edges.get(node * self._space + code)
         if child is None:
+            if node in self._known:
+                raise GameOverError(f"the target is already known to be {self.guess(node)!r}")
             if not 0 <= node < self.data.node_count:
                 raise OffTreeError(f"policy {self.name!r} has no node {node}")
             if not 0 <= code < self._space:
@@ -207,7 +236,8 @@ class Policy:
         Raises:
             OffTreeError: a guess differs from the policy's, or a reply has no branch.
             InvalidReplyError: a reply text is malformed or impossible.
-            GameOverError: the history continues after the winning reply.
+            GameOverError: the history continues after the winning reply, or
+                after the target is known (:meth:`known`).
         """
         node, turns = self.root, 0
         for guess, reply in history:
@@ -216,17 +246,22 @@ class Policy:
                     f"the history continues after the game was solved on turn {turns}"
                 )
             expected = self.guess(node)
-            if guess.strip().upper() != expected:
+            if node in self._known:
+                raise GameOverError(
+                    f"turn {turns + 1}: the target is already known to be {expected!r}; "
+                    f"there is nothing left to guess"
+                )
+            if self.game.fold(guess) != expected:
                 raise OffTreeError(
                     f"history leaves policy {self.name!r} at turn {turns + 1}: "
-                    f"it guesses {expected}, not {guess.strip().upper()}"
+                    f"it guesses {expected}, not {self.game.fold(guess)}"
                 )
             node = self.step(node, reply)
             turns += 1
         return Position(node, turns)
 
     def next_guess(self, history: History = ()) -> str:
-        """Return the policy's next guess after ``history``.
+        """Return the policy's next guess after ``history`` (at a known node, the target).
 
         Raises:
             OffTreeError: the history leaves the tree (a ``KeyError``).
@@ -250,14 +285,18 @@ class Policy:
     def play(self, target: str) -> list[str]:
         """Return the guesses the policy makes when the secret is ``target``.
 
+        A known target (:meth:`known`) is not guessed: the game ends there.
+
         Raises:
             OffTreeError: ``target`` is not one of the policy's targets.
         """
         node, guesses = self.root, []
-        while node != SOLVED:
+        while node != SOLVED and node not in self._known:
             guess = self.guess(node)
             guesses.append(guess)
             node = self.step(node, self.game.reply(guess, target))
+        if node != SOLVED and self.guess(node) != target:
+            raise OffTreeError(f"{target} is not a target of policy {self.name!r}")
         return guesses
 
     def replay_all(self) -> Sequence[int]:

@@ -7,22 +7,18 @@ from collections import Counter
 
 import numpy as np
 import pytest
-
-from builder.greedy import (
-    GreedyOptions,
-    IndistinguishableTargetsError,
-    build_greedy_tree,
-)
-from builder.matrices import reply_matrix
-from builder.partitions import (
+from guesswork.builder.errors import IndistinguishableTargetsError
+from guesswork.builder.greedy import GreedyOptions, build_greedy_tree
+from guesswork.builder.matrices import reply_matrix
+from guesswork.builder.partitions import (
     ARITHMETIC,
     METRICS,
     metric_values,
     partition_counts,
 )
-from builder.tree import GuessTree
-from builder.wordlists import WordList, load_wordlist
-from client.games import Game, Jotto, Wordle, consistent_targets
+from guesswork.builder.tree import GuessTree
+from guesswork.builder.wordlists import WordList, load_wordlist
+from guesswork.client.games import Game, Jotto, Wordle, consistent_targets
 
 WORDLE = Wordle()
 ANSWERS = load_wordlist("wordle-answers-2309", WORDLE)

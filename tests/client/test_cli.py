@@ -10,10 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from guesswork.client.catalog import open_catalog
+from guesswork.client.cli import parse_history
+from guesswork.service.server import ServerOptions, create_server
 
-from client.catalog import open_catalog
-from client.cli import parse_history, run
-from service.server import ServerOptions, create_server
+from guesswork.__main__ import run
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -60,7 +61,7 @@ def test_suggest_is_the_same_from_server_and_store(
 
 
 def test_suggest_from_a_policy_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from builder.store import export_bytes
+    from guesswork.builder.store import export_bytes
 
     with open_catalog() as catalog:
         (tmp_path / "p.gwp").write_bytes(export_bytes(catalog.policy("wordle-2309-hard-max")))
@@ -134,7 +135,7 @@ def test_play_through_stdin(address: str) -> None:
         "GGGGG",         # THUMP
     ]  # fmt: skip
     result = subprocess.run(
-        [sys.executable, "-m", "client", "play", "--server", address, "--policy", "wordle-2309-normal-max"],
+        [sys.executable, "-m", "guesswork", "play", "--server", address, "--policy", "wordle-2309-normal-max"],
         input="\n".join(lines) + "\n", env=ENV, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     out = result.stdout
@@ -149,7 +150,7 @@ def test_play_through_stdin(address: str) -> None:
 
 def test_play_ends_quietly_at_end_of_input() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "client", "play", "--policy", "jotto-2309-hard-max"],
+        [sys.executable, "-m", "guesswork", "play", "--policy", "jotto-2309-hard-max"],
         input="2\n", env=ENV, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert result.returncode == 0
@@ -159,7 +160,7 @@ def test_play_ends_quietly_at_end_of_input() -> None:
 
 def test_a_closed_pipe_is_not_a_traceback() -> None:
     """`guesswork policies | head -1` and the like: the reader is gone before the output."""
-    for command in (["-m", "client", "policies"], ["-m", "builder", "list"]):
+    for command in (["-m", "guesswork", "policies"], ["-m", "guesswork.builder", "list"]):
         read_end, write_end = os.pipe()
         os.close(read_end)  # nobody will ever read: every write fails with EPIPE
         try:

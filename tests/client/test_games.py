@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import pytest
-
-from client.errors import GuessworkError, InvalidWordError, UnknownGameError
-from client.games import (
+from guesswork.client.errors import (
+    GuessworkError,
+    ImpossibleReplyError,
+    InvalidReplyError,
+    InvalidWordError,
+    UnknownGameError,
+)
+from guesswork.client.games import (
     GREEN,
     MISS,
     YELLOW,
     Antiwordle,
+    GuessMyWord,
     Jotto,
     Wordle,
     code_to_colours,
@@ -114,3 +120,27 @@ def test_partition_and_consistent_targets_on_small_lists() -> None:
         ".GGG.": ["ANNUL"],
         ".YG..": ["CANON"],
     }
+
+
+def test_guess_my_word_rules() -> None:
+    deduce, live = GuessMyWord(), make_game("guess-my-word", variant="live")
+    assert live == GuessMyWord(variant="live") and deduce.variant == "deduce"
+    assert deduce.deduces and not live.deduces and deduce.suggestions_only
+    assert (deduce.reply_space, deduce.win_reply, deduce.length) == (3, 2, 0)
+    assert [deduce.reply("cat", t) for t in ("bat", "cat", "dog")] == [0, 1, 1]
+    assert [live.reply("cat", t) for t in ("bat", "cat", "dog")] == [0, 2, 1]
+    assert [live.parse_reply(text) for text in (" Before", "AFTER", "correct ")] == [0, 1, 2]
+    assert [live.format_reply(code) for code in range(3)] == ["before", "after", "correct"]
+    with pytest.raises(ImpossibleReplyError, match="never answers 'correct'"):
+        deduce.parse_reply("correct")
+    with pytest.raises(InvalidReplyError, match="not one of before, after, correct"):
+        live.parse_reply("later")
+    assert live.normalise_word(" Photosynthesis ") == "photosynthesis"  # any length, lower case
+    with pytest.raises(InvalidWordError, match="letters a-z"):
+        live.normalise_word("ho1se")
+    with pytest.raises(InvalidWordError, match="unknown variant 'hard'"):
+        make_game("guess-my-word", variant="hard")
+    with pytest.raises(InvalidWordError, match="only guess-my-word has a variant"):
+        make_game("wordle", variant="live")
+    with pytest.raises(InvalidWordError, match="length must be 0"):
+        make_game("guess-my-word", 5)

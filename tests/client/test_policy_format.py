@@ -9,10 +9,9 @@ from dataclasses import replace
 import msgpack
 import numpy as np
 import pytest
-
-from client.catalog import load_policy_bytes, open_catalog
-from client.errors import PolicyFormatError
-from client.policy_format import (
+from guesswork.client.catalog import load_policy_bytes, open_catalog
+from guesswork.client.errors import PolicyFormatError
+from guesswork.client.policy_format import (
     FILE_MAGIC,
     HEADER,
     decode_core,
@@ -20,7 +19,7 @@ from client.policy_format import (
     encode_file,
     encode_words,
 )
-from client.probe import Policy
+from guesswork.client.probe import Policy
 
 
 @pytest.fixture(scope="module")
@@ -140,3 +139,36 @@ def test_word_lists_must_match_their_hashes(policy: Policy) -> None:
     body["words"][key] = body["words"][key].replace(b"DRAPE", b"DRIPE")
     with pytest.raises(PolicyFormatError, match="fails its SHA-256"):
         load_policy_bytes(with_body(msgpack.packb(body)), "words.gwp")
+
+
+def test_guess_my_word_cores_carry_their_variant_and_weights() -> None:
+    with open_catalog() as catalog:
+        gmw = catalog.policy("guess-my-word-common-words-optimal-deduce")
+        key_tree = catalog.policy("guess-my-word-common-words-optimal-live")
+    core = msgpack.unpackb(gmw.core, raw=False)
+    assert core["game"] == {"id": "guess-my-word", "length": 0, "variant": "deduce"}
+    assert core["strategy"] == {"kind": "word-tree", "tree": "optimal"}
+    assert gmw.data.weights is not None and len(gmw.data.weights) == len(gmw.targets)
+    assert np.frombuffer(core["target_weights"], "<i8").tolist() == gmw.data.weights.tolist()
+    assert encode_core(gmw.data) == gmw.core
+    # Weights are Guess My Word's only, and it must have them, one per target.
+    with pytest.raises(PolicyFormatError, match="only Guess My Word policies have target"):
+        decode_core(msgpack.packb({**core, "game": {"id": "wordle", "length": 5}}), "core")
+    without = {key: value for key, value in core.items() if key != "target_weights"}
+    with pytest.raises(PolicyFormatError, match="target_weights is missing"):
+        decode_core(msgpack.packb(without), "core")
+    short = {**core, "target_weights": core["target_weights"][:-8]}
+    with pytest.raises(PolicyFormatError, match="does not cover every target"):
+        decode_core(msgpack.packb(short), "core")
+    for variant in (None, "hard"):
+        game = {"id": "guess-my-word", "length": 0, "variant": variant}
+        with pytest.raises(PolicyFormatError, match="variant"):
+            decode_core(msgpack.packb({**core, "game": game}), "core")
+    # A deduced tree wins targets only at its leaves (the known words): a key tree,
+    # which wins one at every node, is not one.
+    live = msgpack.unpackb(key_tree.core, raw=False)
+    deduced = {**live, "game": {**live["game"], "variant": "deduce"}}
+    with pytest.raises(PolicyFormatError, match="a node of a deduced tree wins a target"):
+        decode_core(msgpack.packb(deduced), "core")
+    leaf = int(np.flatnonzero(np.diff(gmw.data.arrays["edge_offsets"]) == 0)[0])
+    assert gmw.known(leaf) and not gmw.known(0) and not key_tree.known(leaf)

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import pytest
-
-from client.catalog import Catalog, open_catalog
-from client.errors import (
+from guesswork.client.catalog import Catalog, open_catalog
+from guesswork.client.errors import (
     GameOverError,
     InvalidReplyError,
     OffTreeError,
     PolicyError,
     PolicyNotFoundError,
 )
-from client.probe import SOLVED, Policy
+from guesswork.client.games import GuessMyWord
+from guesswork.client.probe import SOLVED, Policy
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,8 @@ def evil_tree(catalog: Catalog) -> Policy:
 
 def test_catalog_lists_every_policy(catalog: Catalog) -> None:
     infos = catalog.list()
-    assert len(infos) == len(catalog) == 30  # 24 greedy, 6 optimised (builder.policies)
+    # 24 greedy, 6 optimised (builder.policies), 6 Guess My Word trees (builder.guess_my_word)
+    assert len(infos) == len(catalog) == 36
     assert [info.name for info in infos] == catalog.names() == sorted(catalog.names())
     by_name = {info.name: info for info in infos}
     jotto = by_name["jotto-2309-hard-max"]
@@ -125,3 +126,27 @@ def test_context_manager_closes(catalog: Catalog) -> None:
     with open_catalog() as opened:
         assert len(opened) == len(catalog)
     assert len(opened) == 0
+
+
+def test_guess_my_word_trees_are_policies(catalog: Catalog) -> None:
+    live = catalog.policy("guess-my-word-common-words-optimal-live")
+    assert isinstance(live.game, GuessMyWord) and live.game.variant == "live"
+    info = live.info
+    assert (info.game, info.length, info.mode, info.metric, info.targets, info.count) == (
+        "guess-my-word", 0, "live", "optimal", "common-words", 4788,
+    )  # fmt: skip
+    assert round(info.mean, 3) == 7.898
+    assert live.next_guess([]) == "not"
+    assert live.walk([("NOT", "correct")]).solved
+    # Deduce: a leaf's word is known once the replies leave it alone, and costs no guess.
+    deduce = catalog.policy("guess-my-word-common-words-optimal-deduce")
+    game = deduce.game
+    for target in deduce.targets[::500]:
+        guesses = deduce.play(target)
+        history = [(guess, game.format_reply(game.reply(guess, target))) for guess in guesses]
+        position = deduce.walk(history)
+        assert deduce.known(position.node) and not position.solved
+        assert deduce.next_guess(history) == target and deduce.remaining_count(position.node) == 1
+        with pytest.raises(GameOverError, match="already known"):
+            deduce.walk([*history, (target, "after")])
+        assert "correct" not in {reply for _, reply in history}

@@ -1,0 +1,130 @@
+"""Live answers: the policy's greedy step over the targets a history leaves.
+
+:class:`GreedyLiveSolver` is the :class:`~guesswork.client.lookup.LiveSolver`
+that the service (and the in-process ``guesswork`` command line) give the
+lookup core. It ranks guesses with :class:`~guesswork.builder.greedy.GreedyStep`,
+the same step that grows greedy trees and ranks stored alternatives, so a
+live answer is what the builder would have stored. It computes only the reply
+block it needs (candidates x remaining targets) with the compiled kernel,
+never a policy's whole reply matrix, so an answer costs milliseconds even on
+long word lists.
+
+A Guess My Word policy (strategy ``word-tree``) has no greedy step: its
+answer is the first guess of the same kind of tree (builder.guess_my_word)
+built over the words left, weighted by the stored target weights, as the
+tree itself was built over the whole list. It ranks that one guess only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+
+import numpy as np
+from guesswork.builder.greedy import GreedyStep, step_of
+from guesswork.builder.guess_my_word import build_tree
+from guesswork.builder.matrices import letter_array, reply_block
+from guesswork.builder.weighted_lists import WeightedList
+from guesswork.client.errors import GuessMyWordError
+from guesswork.client.games import GuessMyWord
+from guesswork.client.probe import Policy
+from guesswork.client.strategy import WordTreeStrategy
+
+#: Policies whose letter arrays are kept (a few MB for the longest lists).
+_POLICIES_KEPT = 64
+#: Guess My Word answers kept (a tree over thousands of words takes a second).
+_WORD_TREE_ANSWERS_KEPT = 10_000
+
+
+def greedy_step(policy: Policy) -> GreedyStep:
+    """Return the greedy step that answers a policy's off-tree histories live.
+
+    That is the strategy's fallback: the greedy strategy itself, or the step
+    an optimised tree names. Hard mode (no window) considers only the
+    remaining targets.
+    """
+    strategy = policy.data.strategy
+    if isinstance(strategy, WordTreeStrategy):
+        raise GuessMyWordError(f"policy {policy.name!r} is a Guess My Word tree: no greedy step")
+    return step_of(strategy.fallback, policy.data.guesses.count, policy.game)
+
+
+def word_tree_guess(policy: Policy, remaining: np.ndarray) -> int:
+    """Return the vocabulary index of a Guess My Word policy's live answer: the first
+    guess of its kind of tree over the ``remaining`` targets and their weights.
+
+    Raises:
+        GuessMyWordError: not a Guess My Word policy.
+    """
+    strategy, game, weights = policy.data.strategy, policy.game, policy.data.weights
+    if not isinstance(strategy, WordTreeStrategy) or not isinstance(game, GuessMyWord):
+        raise GuessMyWordError(f"policy {policy.name!r} is not a Guess My Word tree")
+    if weights is None:
+        raise GuessMyWordError(f"policy {policy.name!r} has no target weights")
+    chosen = remaining.tolist()
+    left = WeightedList(tuple(policy.targets[i] for i in chosen), tuple(weights[chosen].tolist()))
+    tree = build_tree(left, strategy.tree, "live" if game.variant == "live" else "deduce")
+    return policy.vocabulary.index(tree.first_guess)
+
+
+class GreedyLiveSolver:
+    """Ranks guesses for the remaining targets of any policy. Thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._prepared: OrderedDict[str, tuple[GreedyStep, np.ndarray, np.ndarray]] = OrderedDict()
+        self._word_tree_answers: OrderedDict[tuple[str, bytes], int] = OrderedDict()
+
+    def _prepare(self, policy: Policy) -> tuple[GreedyStep, np.ndarray, np.ndarray]:
+        """Return the policy's step, vocabulary letters and each target's vocabulary index."""
+        with self._lock:
+            prepared = self._prepared.get(policy.content_hash)
+            if prepared is not None:
+                self._prepared.move_to_end(policy.content_hash)
+                return prepared
+        position = {word: i for i, word in enumerate(policy.vocabulary)}
+        prepared = (
+            greedy_step(policy),
+            letter_array(policy.vocabulary, policy.game.length),
+            np.array([position[word] for word in policy.targets], dtype=np.int64),
+        )
+        with self._lock:
+            self._prepared[policy.content_hash] = prepared
+            if len(self._prepared) > _POLICIES_KEPT:
+                self._prepared.popitem(last=False)
+        return prepared
+
+    def rank(self, policy: Policy, remaining: np.ndarray, count: int) -> Sequence[int]:
+        """Return up to ``count`` vocabulary indices, best first, for the ``remaining`` targets.
+
+        ``remaining`` holds target indices in target-list order. A Guess My
+        Word policy gets one index: its tree's live answer.
+        """
+        if isinstance(policy.data.strategy, WordTreeStrategy):
+            return [self._word_tree_answer(policy, remaining)]
+        step, letters, target_to_vocabulary = self._prepare(policy)
+        consistent = target_to_vocabulary[remaining]
+        target_letters = letters[consistent]
+        ranked = step.rank(
+            consistent, count,
+            lambda candidates: reply_block(policy.game, letters[candidates], target_letters),
+        )  # fmt: skip
+        return [int(i) for i in ranked.guesses]
+
+    def _word_tree_answer(self, policy: Policy, remaining: np.ndarray) -> int:
+        """Return :func:`word_tree_guess`, remembered for the last many positions."""
+        digest = hashlib.sha256(np.ascontiguousarray(remaining, dtype="<i8").tobytes()).digest()
+        key = (policy.content_hash, digest)
+        with self._lock:
+            cached = self._word_tree_answers.get(key)
+            if cached is not None:
+                self._word_tree_answers.move_to_end(key)
+                return cached
+        answer = word_tree_guess(policy, remaining)
+        with self._lock:
+            self._word_tree_answers[key] = answer
+            if len(self._word_tree_answers) > _WORD_TREE_ANSWERS_KEPT:
+                self._word_tree_answers.popitem(last=False)
+        return answer

@@ -1,0 +1,56 @@
+"""The in-process backend of the ``guesswork`` command line (``--store``).
+
+The same answers as the service, without a server: policies through the
+lookup core with live answers (service.engine), Spelling Bee through
+service.bee. guesswork.__main__ hands :class:`LocalBackend` to
+guesswork.client.cli, which cannot import it (client imports neither builder
+nor service).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from guesswork.client.catalog import open_store
+from guesswork.client.spelling_bee import hints
+from guesswork.client.suggestion import Suggestion
+from guesswork.service.bee import BeeEngine
+from guesswork.service.engine import Engine
+
+
+class LocalBackend:
+    """Answers from a catalog or policy file, computing off-tree answers in process."""
+
+    def __init__(self, path: str | None) -> None:
+        """Open ``path`` (a catalog or a policy file; None: the shipped catalog).
+
+        Raises:
+            PolicyFormatError: the store is missing, unreadable or corrupt.
+        """
+        self._engine = Engine(open_store(path))
+        self._bee = BeeEngine(self._engine.catalog)
+
+    def suggest(self, policy: str, history: list[tuple[str, str]], alternatives: int) -> Suggestion:
+        """Return the next guess (see guesswork.client.lookup.PolicyLookup.suggest)."""
+        return self._engine.policy(policy).suggest(history, alternatives)
+
+    def policies(self) -> list[dict[str, Any]]:
+        """Return every policy's summary as JSON-ready rows, sorted by name."""
+        return [info.to_json() for info in self._engine.catalog.list()]
+
+    def bee_top(self, word_list: str, allow_s: bool, count: int) -> list[dict[str, Any]]:
+        """Return the ``count`` best honeycombs of ``word_list`` as rows."""
+        return [dict(row) for row in self._bee.top(word_list, allow_s, count).top]
+
+    def bee_score(self, letters: str, center: str, word_list: str, allow_s: bool) -> dict[str, Any]:
+        """Return a honeycomb's score, words, pangrams, ranks and hints."""
+        result = self._bee.score(letters, center, word_list, allow_s)
+        return {
+            "letters": result.honeycomb.letters,
+            "center": result.honeycomb.center,
+            "score": result.score,
+            "words": list(result.words),
+            "pangrams": list(result.pangrams),
+            "ranks": result.ranks,
+            "hints": hints(result).to_json(),
+        }
