@@ -2,7 +2,7 @@
 
 A secret target is drawn from a :class:`WeightedList` with probability
 proportional to its count. Each guess is answered by where the target lies
-alphabetically relative to the guess. Two variants (see :func:`reply`):
+alphabetically relative to the guess. Two variants (client.games.GuessMyWord):
 
 ``deduce`` (the seed's game)
     A right guess is answered ``"after"``, so a reply only says
@@ -18,23 +18,24 @@ alphabetically relative to the guess. Two variants (see :func:`reply`):
     A guess equal to the target is answered ``"correct"`` and the game ends;
     that guess counts. Otherwise the reply is ``"before"`` or ``"after"``.
 
-Weighted lists are in builder.weighted_lists. Trees (:class:`WordTree`)
-come in two shapes. A *split tree* (``deduce``) has
-internal nodes that guess the first word of their ``after`` side and leaves
-that are the deduced words; it can also be played ``live``, where a guess can
-hit the target early and a leaf costs one guess to name. A *key tree*
-(``live``) guesses one word at every node and can only be played ``live``.
+Weighted lists are in builder.weighted_lists; the game's rules are
+client.games.GuessMyWord. Trees (builder.word_trees.WordTree) come in two
+shapes. A *split tree* (``deduce``) has internal nodes that guess the first
+word of their ``after`` side and leaves that are the deduced words; it can
+also be played ``live``, where a guess can hit the target early and a leaf
+costs one guess to name. A *key tree* (``live``) guesses one word at every
+node and can only be played ``live``.
 
 Strategies: :func:`binary_search` (the seed's midpoint by index),
 :func:`adjacent_merge` (the seed's "Huffman" idea), :func:`optimal_alphabetic`
 (Garsia-Wachs: minimum expected guesses, ``deduce``) and :func:`optimal_bst`
 (Knuth's optimal binary search tree: minimum expected guesses, ``live``).
+The catalog stores each tree as an ordinary policy (:func:`word_tree_policy`).
 
->>> from client.guess_my_word import next_guess
 >>> weights = WeightedList.from_counts({"cat": 1, "dog": 2, "eel": 5})
 >>> tree = optimal_alphabetic(weights)
->>> next_guess(tree, []), next_guess(tree, [("eel", "before")])
-('eel', 'dog')
+>>> tree.first_guess, play(tree, "cat")
+('eel', [('eel', 'before'), ('dog', 'before')])
 >>> expected_guesses(tree, weights)  # (1*2 + 2*2 + 5*1) / 8
 1.375
 """
@@ -47,21 +48,18 @@ from collections.abc import Callable, Sequence
 from typing import Literal
 
 import numpy as np
-
-from builder.weighted_lists import (
-    WeightedList,
-    shipped_weighted_list,
-)
-from builder.wordlists import content_sha256
-from client.guess_my_word import (
+from guesswork.builder.weighted_lists import WeightedList
+from guesswork.builder.word_trees import (
     VARIANTS,
-    GuessMyWordError,
-    StoredTree,
     Variant,
     WordTree,
-    _check_variant,
+    check_variant,
     play,
+    policy_data,
 )
+from guesswork.builder.word_trees import entropy as entropy
+from guesswork.client.errors import GuessMyWordError
+from guesswork.client.policy_format import PolicyData
 
 _Split = Callable[[int, int], int]
 
@@ -135,7 +133,7 @@ def guess_counts(tree: WordTree, variant: Variant | None = None) -> np.ndarray:
     Raises:
         GuessMyWordError: see :func:`expected_guesses` for the variant.
     """
-    variant = _check_variant(tree, variant)
+    variant = check_variant(tree, variant)
     if variant == "deduce":
         leaves = (tree.node_before < 0) & (tree.node_after < 0)
         counts = np.zeros(len(tree.words), dtype=np.int64)
@@ -176,12 +174,6 @@ def expected_guesses(
     return total / weights.total
 
 
-def entropy(weights: WeightedList) -> float:
-    """Return the entropy of the target distribution in bits."""
-    p = weights.probabilities()
-    return float(-(p * np.log2(p)).sum())
-
-
 def target_at(weights: WeightedList, index: int) -> str:
     """Return the word whose cumulative count first exceeds ``index`` (0 <= index < total).
 
@@ -217,7 +209,7 @@ def sample_guesses(
         GuessMyWordError: ``samples`` < 1, or as for :func:`expected_guesses`.
     """
     _check_weights(tree, weights)
-    variant = _check_variant(tree, variant)
+    variant = check_variant(tree, variant)
     if samples < 1:
         raise GuessMyWordError(f"samples must be at least 1, not {samples}")
     rng = np.random.default_rng(seed)
@@ -535,25 +527,15 @@ def build_tree(weights: WeightedList, strategy: str, variant: Variant) -> WordTr
     raise GuessMyWordError(f"unknown strategy {strategy!r}; use binary, adjacent-merge or optimal")
 
 
-def stored_tree(strategy: str, variant: Variant, list_name: str = "common-words") -> StoredTree:
-    """Return the shipped list's tree of ``strategy`` in ``variant``, ready to store."""
-    weights = shipped_weighted_list()
-    tree = build_tree(weights, strategy, variant)
-    counts = guess_counts(tree, variant)
-    stats = {
-        "mean": expected_guesses(tree, weights, variant),
-        "entropy": entropy(weights),
-        "worst": float(counts.max()),
-        "best": float(counts.min()),
-        "count": float(len(weights.words)),
-    }
-    return StoredTree(
-        name=f"guess-my-word-{list_name}-{strategy}-{variant}",
-        list_name=list_name,
-        list_sha256=content_sha256(weights.words),
-        strategy=strategy,
-        variant=variant,
-        counts=tuple(int(c) for c in weights.counts),
-        stats=stats,
-        tree=tree,
+def word_tree_policy(
+    weights: WeightedList, strategy: str, variant: Variant, list_name: str = "common-words"
+) -> PolicyData:
+    """Return the tree of ``strategy`` over ``weights`` played in ``variant``, as a policy
+    (``guess-my-word-{list_name}-{strategy}-{variant}``; see builder.word_trees).
+
+    Raises:
+        GuessMyWordError: unknown strategy or variant.
+    """
+    return policy_data(
+        build_tree(weights, strategy, variant), weights, strategy, variant, list_name
     )

@@ -17,12 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import sqlalchemy as sa
-
-from client.catalog import (
+from guesswork.builder.errors import CatalogWriteError
+from guesswork.client.catalog import (
     APPLICATION_ID,
     SCHEMA_VERSION,
     Catalog,
-    guess_my_word_table,
     honeycombs_table,
     manifest_text,
     meta_table,
@@ -33,15 +32,15 @@ from client.catalog import (
     summary_columns,
     wordlists_table,
 )
-from client.errors import PolicyError
-from client.guess_my_word import StoredTree
-from client.policy_format import PolicyData, content_hash, encode_core, encode_file, encode_words
-from client.probe import Policy
-from client.spelling_bee import BeeTable
-
-
-class CatalogWriteError(PolicyError):
-    """A catalog cannot be written where asked (not a file path, or I/O failed)."""
+from guesswork.client.policy_format import (
+    PolicyData,
+    content_hash,
+    encode_core,
+    encode_file,
+    encode_words,
+)
+from guesswork.client.probe import Policy
+from guesswork.client.spelling_bee import BeeTable
 
 
 @dataclass(frozen=True)
@@ -88,24 +87,6 @@ class StoredBeeTable:
     words: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class StoredWordTree:
-    """A Guess My Word tree ready to store, with the words of its list."""
-
-    tree: StoredTree
-    words: tuple[str, ...]
-
-
-def kept_word_trees(catalog: Catalog | None) -> list[StoredWordTree]:
-    """Return a catalog's Guess My Word trees, to carry over into a new publish."""
-    if catalog is None:
-        return []
-    return [
-        StoredWordTree(tree, catalog.word_lists[tree.list_sha256][1])
-        for tree in catalog.word_trees.values()
-    ]
-
-
 def kept_bee_tables(catalog: Catalog | None) -> list[StoredBeeTable]:
     """Return a catalog's honeycomb tables, to carry over into a new publish."""
     if catalog is None:
@@ -131,12 +112,7 @@ def catalog_path(location: str) -> Path:
     return Path(location)
 
 
-def _write_database(
-    path: Path,
-    policies: list[StoredPolicy],
-    bees: list[StoredBeeTable],
-    word_trees: list[StoredWordTree],
-) -> None:
+def _write_database(path: Path, policies: list[StoredPolicy], bees: list[StoredBeeTable]) -> None:
     """Write a complete catalog into the new file ``path``."""
     wordlists: dict[str, tuple[str, tuple[str, ...]]] = {}
     for policy in sorted(policies, key=lambda p: p.data.name):
@@ -144,13 +120,10 @@ def _write_database(
             wordlists.setdefault(sha, (name, words))
     for bee in sorted(bees, key=lambda b: b.table.key):
         wordlists.setdefault(bee.table.list_sha256, (bee.table.list_name, bee.words))
-    for stored in sorted(word_trees, key=lambda t: t.tree.name):
-        wordlists.setdefault(stored.tree.list_sha256, (stored.tree.list_name, stored.words))
     manifest = manifest_text(
         {p.data.name: p.content_hash for p in policies},
         {sha: len(words) for sha, (_, words) in wordlists.items()},
         {bee.table.key: payload_sha256(bee.table.payload()) for bee in bees},
-        {t.tree.name: payload_sha256(t.tree.payload()) for t in word_trees},
     )
     manifest_sha256 = hashlib.sha256(manifest.encode()).hexdigest()
     engine = sa.create_engine(f"sqlite+pysqlite:///{path}", poolclass=sa.pool.NullPool)
@@ -191,13 +164,6 @@ def _write_database(
             ]  # fmt: skip
             if honeycomb_rows:
                 connection.execute(honeycombs_table.insert(), honeycomb_rows)
-            tree_rows = [
-                {"name": t.tree.name, "list_name": t.tree.list_name,
-                 "list_sha256": t.tree.list_sha256, "payload": t.tree.payload()}
-                for t in sorted(word_trees, key=lambda t: t.tree.name)
-            ]  # fmt: skip
-            if tree_rows:
-                connection.execute(guess_my_word_table.insert(), tree_rows)
         with engine.connect() as connection:
             connection.exec_driver_sql("VACUUM")
     finally:
@@ -235,7 +201,6 @@ def publish_catalog(
     location: str,
     policies: Iterable[StoredPolicy],
     bees: Iterable[StoredBeeTable] = (),
-    word_trees: Iterable[StoredWordTree] = (),
 ) -> Path:
     """Write ``policies`` and honeycomb tables as the whole catalog at ``location``, atomically.
 
@@ -245,8 +210,8 @@ def publish_catalog(
         CatalogWriteError: not a SQLite location, or the file cannot be written.
     """
     path = catalog_path(location)
-    items, bee_items, tree_items = list(policies), list(bees), list(word_trees)
-    names = [p.data.name for p in items] + [t.tree.name for t in tree_items]
+    items, bee_items = list(policies), list(bees)
+    names = [p.data.name for p in items]
     if len(set(names)) != len(names):
         raise CatalogWriteError(f"{location}: two policies share a name")
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -254,7 +219,7 @@ def publish_catalog(
         path.parent.mkdir(parents=True, exist_ok=True)
         _remove_stale_temporaries(path)
         temporary.unlink(missing_ok=True)
-        _write_database(temporary, items, bee_items, tree_items)
+        _write_database(temporary, items, bee_items)
         with temporary.open("r+b") as handle:
             handle.seek(0, os.SEEK_END)
             handle.write(seal(temporary.read_bytes()))

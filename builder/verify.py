@@ -3,7 +3,9 @@
 Opening a catalog already checks checksums and tree structure; this goes
 further and checks meaning: every target is reached and won, every node's
 target slice holds exactly the targets that pass through it, and the stored
-statistics equal the ones recomputed from the replay.
+statistics equal the ones recomputed from the replay (for Guess My Word,
+weighted by the stored target weights). A deduced leaf ends a replay without
+a guess (see client.policy_format).
 """
 
 from __future__ import annotations
@@ -11,11 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from builder.evaluate import score_stats
-from builder.guess_my_word import entropy, expected_guesses, guess_counts
-from builder.matrices import letter_array
-from builder.optimal import (
+from guesswork.builder.errors import WeightedListError
+from guesswork.builder.evaluate import score_stats
+from guesswork.builder.matrices import letter_array
+from guesswork.builder.optimal import (
     OBJECTIVES,
     CodeSymmetry,
     Problem,
@@ -24,12 +25,12 @@ from builder.optimal import (
     node_bounds_of,
     optimize,
 )
-from builder.weighted_lists import WeightedList
-from builder.wordlists import WordList
-from client.errors import GuessworkError, OffTreeError
-from client.games import Mastermind
-from client.guess_my_word import StoredTree, play
-from client.probe import SOLVED, Policy
+from guesswork.builder.weighted_lists import WeightedList
+from guesswork.builder.word_trees import word_tree_stats
+from guesswork.builder.wordlists import WordList
+from guesswork.client.errors import OffTreeError
+from guesswork.client.games import Mastermind
+from guesswork.client.probe import SOLVED, Policy
 
 
 def verify_policy(policy: Policy) -> list[str]:
@@ -43,13 +44,17 @@ def verify_policy(policy: Policy) -> list[str]:
     for index, target in enumerate(policy.targets):
         node, turns = policy.root, 0
         try:
-            while node != SOLVED:
+            while True:
                 if not first[node] <= position[index] < first[node] + size[node]:
                     return [f"target {target} passes node {node}, which does not list it"]
                 visits[node] += 1
                 guess = policy.guess(node)
+                if policy.known(node):  # deduced, not guessed
+                    break
                 turns += 1
                 node = policy.step(node, policy.game.reply(guess, target))
+                if node == SOLVED:
+                    break
         except OffTreeError as error:
             return [f"target {target} falls off the tree: {error}"]
         if guess != target:
@@ -59,33 +64,18 @@ def verify_policy(policy: Policy) -> list[str]:
     if not np.array_equal(visits, size):
         faults.append("node sizes disagree with the targets that reach them")
     stored = policy.stats
-    recomputed = score_stats(scores).to_policy_stats()
+    if policy.data.weights is None:
+        recomputed = score_stats(scores).to_policy_stats()
+    else:
+        try:
+            weights = WeightedList(policy.targets, tuple(policy.data.weights.tolist()))
+        except WeightedListError as error:
+            return [*faults, f"the weighted target list is not valid: {error}"]
+        recomputed = word_tree_stats(np.array(scores, dtype=np.int64), weights)
     for key, value in recomputed.items():
         if stored.get(key) != value:
             faults.append(f"stored {key} {stored.get(key)!r} differs from the replay's {value!r}")
     return faults
-
-
-def verify_word_tree(stored: StoredTree) -> list[str]:
-    """Return the faults of a stored Guess My Word tree: every word must be reached,
-    and the stored figures must equal the ones recomputed from the tree."""
-    weights = WeightedList(stored.tree.words, stored.counts)
-    try:
-        for word in stored.tree.words:
-            played = play(stored.tree, word, stored.variant)
-            if stored.variant == "live" and played[-1] != (word, "correct"):
-                return [f"{word} is not won by the tree"]
-        mean = expected_guesses(stored.tree, weights, stored.variant)
-        counts = guess_counts(stored.tree, stored.variant)
-    except GuessworkError as error:
-        return [f"the tree does not play its words: {error}"]
-    recomputed = {"mean": mean, "worst": float(counts.max()), "best": float(counts.min()),
-                  "entropy": entropy(weights), "count": float(len(weights.words))}  # fmt: skip
-    return [
-        f"stored {key} {stored.stats.get(key)!r} differs from the replay's {value!r}"
-        for key, value in recomputed.items()
-        if stored.stats.get(key) != value
-    ]
 
 
 def subtree_values(policy: Policy, objective: str) -> np.ndarray:

@@ -1,6 +1,7 @@
 """The policy catalog: one SQLite file (any SQLAlchemy URL) of word lists and policies.
 
-Tables (schema version 3):
+Tables (schema version 4; 4 stores Guess My Word trees as ordinary policies,
+where 3 had a ``guess_my_word`` table of JSON trees):
 
 The SQLite header's application id is ``GWPC`` (0x47575043) and its user
 version the schema version; both are checked before anything else.
@@ -12,15 +13,13 @@ version the schema version; both are checked before anything else.
 * ``policies(name, game, length, mode, metric, targets_name, targets_sha256,
   guesses_name, guesses_sha256, count, mean, worst, content_hash, blob)``:
   the summary columns repeat what the blob (the policy core, see
-  client.policy_format) says, for queries; the blob is authoritative.
+  client.policy_format) says, for queries; the blob is authoritative. Every
+  game's policies are here, Guess My Word's trees included (game
+  ``guess-my-word``, length 0, mode the variant).
 
 * ``honeycombs(key, list_name, list_sha256, allow_s, payload)``: a word
   list's top Spelling Bee honeycombs and search counts, as canonical JSON
   (client.spelling_bee.BeeTable), whose SHA-256 the manifest lists.
-
-* ``guess_my_word(name, list_name, list_sha256, payload)``: Guess My Word
-  trees over a stored weighted list (client.guess_my_word.StoredTree), as
-  canonical JSON whose SHA-256 the manifest lists.
 
 Opening verifies everything, because SQLite's own integrity check does not
 notice a flipped byte inside stored data: the file's seal (a trailer holding
@@ -42,11 +41,9 @@ from types import TracebackType
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.exc import SQLAlchemyError
-
-from client.errors import PolicyFormatError, PolicyNotFoundError, WordListNotFoundError
-from client.guess_my_word import StoredTree
-from client.policy_format import (
+from guesswork.client.errors import PolicyFormatError, PolicyNotFoundError, WordListNotFoundError
+from guesswork.client.policy_format import (
+    FILE_MAGIC,
     ListRef,
     PolicyData,
     content_hash,
@@ -55,10 +52,12 @@ from client.policy_format import (
     decode_words,
     read_file_bytes,
 )
-from client.probe import Policy, PolicyInfo
-from client.spelling_bee import BeeTable
+from guesswork.client.probe import Policy, PolicyInfo
+from guesswork.client.spelling_bee import BeeTable
+from sqlalchemy.exc import SQLAlchemyError
 
-SCHEMA_VERSION = 3
+#: 4: Guess My Word trees became ordinary policies (3 had a guess_my_word table).
+SCHEMA_VERSION = 4
 #: SQLite header "application id" of a Guesswork catalog ("GWPC"): the file's magic.
 APPLICATION_ID = 0x47575043
 #: A catalog file ends with this and the SHA-256 of every byte before it.
@@ -113,16 +112,6 @@ honeycombs_table = sa.Table(
 )
 
 
-guess_my_word_table = sa.Table(
-    "guess_my_word",
-    metadata,
-    sa.Column("name", sa.String, primary_key=True),
-    sa.Column("list_name", sa.String, nullable=False),
-    sa.Column("list_sha256", sa.String(64), nullable=False),
-    sa.Column("payload", sa.Text, nullable=False),
-)
-
-
 def default_catalog() -> str:
     """Return the catalog used when none is named: $GUESSWORK_CATALOG or the shipped one."""
     return os.environ.get("GUESSWORK_CATALOG") or str(SHIPPED_CATALOG)
@@ -148,20 +137,16 @@ def summary_columns(policy: PolicyData, hash_hex: str) -> dict[str, Any]:
 
 
 def manifest_text(
-    policies: dict[str, str],
-    wordlists: dict[str, int],
-    honeycombs: dict[str, str],
-    guess_my_word: dict[str, str],
+    policies: dict[str, str], wordlists: dict[str, int], honeycombs: dict[str, str]
 ) -> str:
     """Return the canonical manifest JSON: policy hashes, word-list counts, and the
-    payload hashes of honeycomb tables and Guess My Word trees."""
+    payload hashes of honeycomb tables."""
     return json.dumps(
         {
             "schema_version": SCHEMA_VERSION,
             "policies": policies,
             "wordlists": wordlists,
             "honeycombs": honeycombs,
-            "guess_my_word": guess_my_word,
         },
         sort_keys=True,
         separators=(",", ":"),
@@ -186,7 +171,6 @@ class Catalog:
         policies: dict[str, Policy],
         word_lists: dict[str, tuple[str, tuple[str, ...]]] | None = None,
         bee_tables: dict[str, BeeTable] | None = None,
-        word_trees: dict[str, StoredTree] | None = None,
     ) -> None:
         self.location = location
         self._policies = policies
@@ -194,8 +178,6 @@ class Catalog:
         self.word_lists = word_lists or {}
         #: key (e.g. "enable1/no-s") -> the stored top-honeycomb table.
         self.bee_tables = bee_tables or {}
-        #: policy name -> a stored Guess My Word tree.
-        self.word_trees = word_trees or {}
 
     def words(self, name: str) -> tuple[str, ...]:
         """Return the stored word list called ``name``.
@@ -304,10 +286,8 @@ def _engine_url(location: str) -> str:
     return f"sqlite+pysqlite:///file:{path}?mode=ro&uri=true"
 
 
-def _read_tables(
-    location: str,
-) -> tuple[dict[str, str], list[Any], list[Any], list[Any], list[Any]]:
-    """Return (meta, word-list, policy, honeycomb, Guess My Word rows) from the database."""
+def _read_tables(location: str) -> tuple[dict[str, str], list[Any], list[Any], list[Any]]:
+    """Return (meta, word-list, policy, honeycomb rows) from the database."""
     engine = sa.create_engine(_engine_url(location), poolclass=sa.pool.NullPool)
     try:
         with engine.connect() as connection:
@@ -329,7 +309,6 @@ def _read_tables(
             wordlists = list(connection.execute(sa.select(wordlists_table)))
             policies = list(connection.execute(sa.select(policies_table)))
             honeycombs = list(connection.execute(sa.select(honeycombs_table)))
-            word_trees = list(connection.execute(sa.select(guess_my_word_table)))
     except (SQLAlchemyError, UnicodeDecodeError) as error:
         reason = (str(getattr(error, "orig", error)).splitlines() or ["unreadable"])[0]
         raise PolicyFormatError(
@@ -337,7 +316,7 @@ def _read_tables(
         ) from None
     finally:
         engine.dispose()
-    return meta, wordlists, policies, honeycombs, word_trees
+    return meta, wordlists, policies, honeycombs
 
 
 def _check_manifest(location: str, meta: dict[str, str]) -> dict[str, Any]:
@@ -355,7 +334,6 @@ def _check_manifest(location: str, meta: dict[str, str]) -> dict[str, Any]:
             and isinstance(manifest["policies"], dict)
             and isinstance(manifest["wordlists"], dict)
             and isinstance(manifest["honeycombs"], dict)
-            and isinstance(manifest["guess_my_word"], dict)
         )
     except (ValueError, KeyError, TypeError):
         valid = False
@@ -373,7 +351,7 @@ def open_catalog(location: str | Path | None = None) -> Catalog:
             schema version, or fails any check (named in the message).
     """
     where = str(location) if location is not None else default_catalog()
-    meta, wordlist_rows, policy_rows, honeycomb_rows, tree_rows = _read_tables(where)
+    meta, wordlist_rows, policy_rows, honeycomb_rows = _read_tables(where)
     manifest = _check_manifest(where, meta)
     words: dict[str, tuple[str, ...]] = {}
     names: dict[str, str] = {}
@@ -402,39 +380,7 @@ def open_catalog(location: str | Path | None = None) -> Catalog:
         raise PolicyFormatError(f"{where}: policies listed in the manifest are missing")
     tables = _bee_tables(where, honeycomb_rows, manifest, names)
     word_lists = {sha: (names[sha], listed) for sha, listed in words.items()}
-    word_trees = _word_trees(where, tree_rows, manifest, word_lists)
-    if set(word_trees) & set(policies):
-        raise PolicyFormatError(f"{where}: a Guess My Word tree and a policy share a name")
-    return Catalog(where, policies, word_lists, tables, word_trees)
-
-
-def _word_trees(
-    where: str,
-    rows: list[Any],
-    manifest: dict[str, Any],
-    word_lists: dict[str, tuple[str, tuple[str, ...]]],
-) -> dict[str, StoredTree]:
-    """Return the verified Guess My Word trees."""
-    trees: dict[str, StoredTree] = {}
-    for row in rows:
-        _check_types(where, row, {"name": str, "list_name": str, "list_sha256": str,
-                                  "payload": str})  # fmt: skip
-        if manifest["guess_my_word"].get(row.name) != payload_sha256(row.payload):
-            raise PolicyFormatError(f"{where}: Guess My Word tree {row.name!r} fails its checksum")
-        stored_list = word_lists.get(row.list_sha256)
-        if stored_list is None or stored_list[0] != row.list_name:
-            raise PolicyFormatError(f"{where}: Guess My Word tree {row.name!r} lacks its word list")
-        try:
-            trees[row.name] = StoredTree.from_payload(
-                row.name, row.list_name, row.list_sha256, stored_list[1], row.payload
-            )
-        except (ValueError, KeyError, TypeError):
-            raise PolicyFormatError(
-                f"{where}: Guess My Word tree {row.name!r} is malformed"
-            ) from None
-    if len(trees) != len(manifest["guess_my_word"]):
-        raise PolicyFormatError(f"{where}: Guess My Word trees listed in the manifest are missing")
-    return trees
+    return Catalog(where, policies, word_lists, tables)
 
 
 def _bee_tables(
@@ -507,3 +453,24 @@ def open_policy_file(path: str | Path) -> Catalog:
     where = str(path)
     policy = load_policy_bytes(read_file_bytes(Path(path)), where)
     return Catalog(where, {policy.name: policy})
+
+
+def _is_policy_file(path: str) -> bool:
+    """Return True if ``path`` starts with the policy-file magic (else: a catalog)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(FILE_MAGIC)) == FILE_MAGIC
+    except OSError:
+        return False  # open_catalog reports the missing file
+
+
+def open_store(location: str | Path | None = None) -> Catalog:
+    """Open a catalog or a standalone policy file, whichever ``location`` holds.
+
+    None means the default catalog (:func:`default_catalog`).
+
+    Raises:
+        PolicyFormatError: as :func:`open_catalog` or :func:`open_policy_file`.
+    """
+    where = str(location) if location is not None else default_catalog()
+    return open_policy_file(where) if _is_policy_file(where) else open_catalog(where)

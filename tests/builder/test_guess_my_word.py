@@ -1,4 +1,5 @@
-"""Guess My Word: weighted lists, the four strategies, exact and sampled expectations."""
+"""Guess My Word: weighted lists, the four strategies, exact and sampled expectations,
+and each tree played as the catalog stores it (a flat policy walked by the probe)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from builder import guess_my_word
-from builder import weighted_lists as weighted_lists_module
-from builder.guess_my_word import (
+from guesswork.builder import guess_my_word, word_trees
+from guesswork.builder import weighted_lists as weighted_lists_module
+from guesswork.builder.errors import WeightedListError, WordListError
+from guesswork.builder.guess_my_word import (
     adjacent_merge,
     binary_search,
     confidence_interval_95,
@@ -26,31 +25,29 @@ from builder.guess_my_word import (
     sample_guesses,
     target_at,
 )
-from builder.weighted_lists import (
+from guesswork.builder.weighted_lists import (
     WeightedList,
-    WeightedListError,
     load_weighted_list,
     parse_weighted_list,
     shipped_weighted_list,
 )
-from client import guess_my_word as client_guess_my_word
-from client.errors import (
+from guesswork.builder.word_trees import Variant, WordTree, play, policy_data
+from guesswork.client import games as client_games
+from guesswork.client.errors import (
     ContradictoryHistoryError,
     GameOverError,
+    GuessMyWordError,
     ImpossibleReplyError,
     InvalidReplyError,
     OffTreeError,
     UnknownWordError,
-    WordListError,
 )
-from client.guess_my_word import (
-    GuessMyWordError,
-    Variant,
-    WordTree,
-    next_guess,
-    play,
-    reply,
-)
+from guesswork.client.games import GuessMyWord
+from guesswork.client.lookup import PolicyLookup
+from guesswork.client.policy_format import content_hash, encode_core
+from guesswork.client.probe import Policy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 TOLERANCE = 1e-9
 
@@ -132,21 +129,31 @@ def seed_huffman_depths(word_count: dict[str, int]) -> dict[str, int]:
     return depths
 
 
-def walk(tree: WordTree, target: str, variant: Variant) -> list[tuple[str, str]]:
-    """Play ``target`` through ``next_guess`` and the reply rule alone; return the history."""
+def reply(guess: str, target: str, variant: Variant) -> str:
+    """Return the game's reply text (client.games.GuessMyWord)."""
+    game = GuessMyWord(variant=variant)
+    return game.format_reply(game.reply(guess, target))
+
+
+def policy_of(tree: WordTree, weights: WeightedList, variant: Variant) -> Policy:
+    """Return ``tree`` played in ``variant`` as the catalog stores it: a flat policy."""
+    data = policy_data(tree, weights, "test", variant, "test-words")
+    core = encode_core(data)
+    return Policy(data, weights.words, weights.words, core, content_hash(core))
+
+
+def walk(lookup: PolicyLookup, target: str, variant: Variant) -> list[tuple[str, str]]:
+    """Play ``target`` through the stored policy's suggestions and the reply rule alone;
+    return the history."""
     history: list[tuple[str, str]] = []
     while True:
-        guess = next_guess(tree, history, variant)
-        if variant == "deduce" and guess == target:
-            try:
-                next_guess(tree, [*history, (guess, "after")], variant)
-            except GameOverError:
-                return history  # the target is known: no guess is counted for it
-        answer = reply(guess, target, variant)
-        history.append((guess, answer))
-        if answer == "correct":
+        answer = lookup.suggest(history, 0)
+        if answer.solved:  # after 'correct', or (deduce) the target is known: no guess for it
+            assert answer.guess == target and answer.source == "stored"
             return history
-        assert len(history) <= len(tree.words), "the walk does not end"
+        assert answer.source == "stored"
+        history.append((answer.guess, reply(answer.guess, target, variant)))
+        assert len(history) <= len(lookup.policy.targets), "the walk does not end"
 
 
 def word(index: int) -> str:
@@ -219,19 +226,22 @@ def test_every_shipped_word_is_reached(
     variants: list[Variant] = ["live"] if tree.variant == "live" else ["deduce", "live"]
     for variant in variants:
         counts = guess_counts(tree, variant)
+        policy = policy_of(tree, shipped, variant)
+        lookup = PolicyLookup(policy)
         for i in range(0, len(shipped), 7):  # a spread sample keeps the walk fast
             target = shipped.words[i]
-            history = walk(tree, target, variant)
+            history = walk(lookup, target, variant)
             assert len(history) == counts[i]
             assert history == play(tree, target, variant)
         # play() on every word: each ends at its word with the counted guesses.
         for i, target in enumerate(shipped.words):
             turns = play(tree, target, variant)
             assert len(turns) == counts[i]
+            assert [guess for guess, _ in turns] == policy.play(target)
             if variant == "live":
                 assert turns[-1] == (target, "correct")
             else:
-                assert next_guess(tree, turns) == target
+                assert policy.next_guess(turns) == target
 
 
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
@@ -330,8 +340,9 @@ def test_every_word_is_reached_on_random_lists(weights: WeightedList) -> None:
         variants: list[Variant] = ["live"] if tree.variant == "live" else ["deduce", "live"]
         for variant in variants:
             counts = guess_counts(tree, variant)
+            lookup = PolicyLookup(policy_of(tree, weights, variant))
             for i, target in enumerate(weights.words):
-                assert len(walk(tree, target, variant)) == counts[i]
+                assert len(walk(lookup, target, variant)) == counts[i]
 
 
 @settings(max_examples=60, deadline=None)
@@ -398,7 +409,8 @@ def test_adjacent_merge_can_lose_to_binary_search() -> None:
 
 def test_module_examples() -> None:
     assert doctest.testmod(guess_my_word).failed == 0
-    assert doctest.testmod(client_guess_my_word).failed == 0
+    assert doctest.testmod(word_trees).failed == 0
+    assert doctest.testmod(client_games).failed == 0
     assert doctest.testmod(weighted_lists_module).failed == 0
 
 
@@ -494,29 +506,35 @@ def test_a_damaged_shipped_list_is_refused(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_bad_histories_are_refused() -> None:
     weights = WeightedList.from_counts({"cat": 1, "dog": 2, "eel": 5})
-    split, key = optimal_alphabetic(weights), optimal_bst(weights)
+    split_tree, key_tree = optimal_alphabetic(weights), optimal_bst(weights)
+    split, key = policy_of(split_tree, weights, "deduce"), policy_of(key_tree, weights, "live")
+    split_lookup, key_lookup = PolicyLookup(split), PolicyLookup(key)
+    split_live = PolicyLookup(policy_of(split_tree, weights, "live"))
     with pytest.raises(
-        InvalidReplyError, match=r"turn 1: reply 'later' is not one of before, after, correct"
+        InvalidReplyError, match=r"reply 'later' is not one of before, after, correct"
     ):
-        next_guess(split, [("eel", "later")])
-    with pytest.raises(
-        OffTreeError, match=r"turn 2: the tree guesses 'dog' here, not 'cat'"
-    ) as off:
-        next_guess(split, [("eel", "before"), ("cat", "before")])
+        split_lookup.suggest([("eel", "later")])
+    with pytest.raises(OffTreeError, match=r"at turn 2: it guesses dog, not cat") as off:
+        split.next_guess([("eel", "before"), ("cat", "before")])
     assert isinstance(off.value, KeyError)
     with pytest.raises(ImpossibleReplyError, match="never answers 'correct'"):
-        next_guess(split, [("eel", "correct")])
-    with pytest.raises(GameOverError, match="already known to be 'eel'"):
-        next_guess(split, [("eel", "after"), ("eel", "after")])
-    with pytest.raises(GameOverError, match="'eel' was correct"):
-        next_guess(key, [("eel", "correct")])
-    with pytest.raises(GameOverError, match="turn 1 was 'correct'"):
-        next_guess(key, [("eel", "correct"), ("dog", "before")])
-    with pytest.raises(ContradictoryHistoryError, match="no word of the list is after 'eel'"):
-        next_guess(key, [("eel", "after")])
+        split_lookup.suggest([("eel", "correct")])
+    for known in (split.next_guess, split_lookup.suggest):
+        with pytest.raises(GameOverError, match="already known to be 'eel'"):
+            known([("eel", "after"), ("eel", "after")])
+    with pytest.raises(GameOverError, match="solved"):
+        key.next_guess([("eel", "correct")])
+    assert key_lookup.suggest([("eel", "correct")]).solved
+    with pytest.raises(GameOverError, match="solved on turn 1"):
+        key.next_guess([("eel", "correct"), ("dog", "before")])
+    with pytest.raises(GameOverError, match=r"turn 1 \(eel\) already won: the game is over"):
+        key_lookup.suggest([("eel", "correct"), ("dog", "before")])
+    with pytest.raises(ContradictoryHistoryError, match=r"turn 1 \(eel after\)"):
+        key_lookup.suggest([("eel", "after")])
     with pytest.raises(ContradictoryHistoryError, match="turn 3"):  # cat, named live, was not it
-        next_guess(split, [("eel", "before"), ("dog", "before"), ("cat", "after")], "live")
-    assert next_guess(key, [("EEL", "before")]) == "dog"  # guesses are matched case-blind
+        split_live.suggest([("eel", "before"), ("dog", "before"), ("cat", "after")])
+    assert key.next_guess([("EEL", "before")]) == "dog"  # guesses are matched case-blind
+    assert key_lookup.suggest([("EEL", "BEFORE")]).guess == "dog"
 
 
 def test_mismatched_trees_lists_and_variants_are_refused() -> None:
@@ -546,7 +564,7 @@ def test_mismatched_trees_lists_and_variants_are_refused() -> None:
 
 
 def test_the_shipped_list_regenerates_byte_for_byte(tmp_path: Path) -> None:
-    from builder.gmw_list import DEFAULT_OUTPUT, write_list
+    from guesswork.builder.gmw_list import DEFAULT_OUTPUT, write_list
 
     output = tmp_path / "common-words.txt"
     count, _ = write_list(output=output)

@@ -13,14 +13,13 @@ import time
 from pathlib import Path
 
 import pytest
-
-from builder.cli import run
-from builder.commands import default_word_tree
-from builder.guess_my_word import DEFAULT_WORD_TREES
-from builder.policies import CATALOG_SPECS, PolicySpec, build_any, build_policy
-from builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
-from builder.store import StoredBeeTable, StoredPolicy, export_bytes, publish_catalog
-from client.catalog import (
+from guesswork.builder.cli import run
+from guesswork.builder.commands import default_word_tree
+from guesswork.builder.guess_my_word import DEFAULT_WORD_TREES
+from guesswork.builder.policies import CATALOG_SPECS, PolicySpec, build_any, build_policy
+from guesswork.builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
+from guesswork.builder.store import StoredBeeTable, StoredPolicy, export_bytes, publish_catalog
+from guesswork.client.catalog import (
     SCHEMA_VERSION,
     SEAL_MAGIC,
     SHIPPED_CATALOG,
@@ -30,7 +29,7 @@ from client.catalog import (
     open_policy_file,
     seal,
 )
-from client.errors import PolicyFormatError
+from guesswork.client.errors import PolicyFormatError
 
 ROOT = Path(__file__).resolve().parents[2]
 SEAL_SIZE = len(SEAL_MAGIC) + 32
@@ -71,16 +70,15 @@ def test_build_all_reproduces_the_shipped_catalog_byte_for_byte(tmp_path: Path) 
     word_trees = [default_word_tree(strategy, variant) for strategy, variant in DEFAULT_WORD_TREES]
     publish_catalog(
         str(rebuilt),
-        [StoredPolicy.from_data(b.data, b.tree.targets.words, b.tree.guesses.words)
-         for b in built.values()],
+        [*(StoredPolicy.from_data(b.data, b.tree.targets.words, b.tree.guesses.words)
+           for b in built.values()), *word_trees],
         bees,
-        word_trees,
     )  # fmt: skip
     assert rebuilt.read_bytes() == SHIPPED_CATALOG.read_bytes(), (
         "policies/catalog.sqlite is stale: run `make catalog` and commit it"
     )
     with open_catalog(SHIPPED_CATALOG) as shipped:
-        assert sorted(built) == shipped.names()
+        assert sorted([*built, *(tree.data.name for tree in word_trees)]) == shipped.names()
         for name, build in built.items():
             stored = shipped.policy(name)
             exported = tmp_path / f"{name}.gwp"
@@ -138,7 +136,7 @@ def test_verify_names_the_policy_and_the_fault(
     stats = {**data.stats, "mean": data.stats["mean"] - 0.5}
     from dataclasses import replace
 
-    from client.policy_format import encode_core
+    from guesswork.client.policy_format import encode_core
 
     forged = replace(data, stats=stats)
     policies[0] = StoredPolicy(encode_core(forged), forged, liar.words)
@@ -211,7 +209,7 @@ def test_policy_file_flips_and_truncations_are_all_detected(small_catalog: Path)
     with open_catalog(small_catalog) as catalog:
         policy = catalog.policy("wordle-ails-gfew-normal-max")
         data = export_bytes(policy)
-    from client.catalog import load_policy_bytes
+    from guesswork.client.catalog import load_policy_bytes
 
     assert load_policy_bytes(data, "ok").content_hash == policy.content_hash
     for offset in range(len(data)):
@@ -309,7 +307,7 @@ def test_kill_9_while_publishing_leaves_the_previous_catalog(
     command = [
         sys.executable,
         "-m",
-        "builder",
+        "guesswork.builder",
         "import",
         str(policy_file),
         "--catalog",
@@ -390,3 +388,36 @@ def test_honeycomb_tables_are_stored_and_checked(tmp_path: Path) -> None:
         PolicyFormatError, match="honeycomb table 'enable1/no-s' fails its checksum"
     ):
         open_catalog(edited)
+
+
+def test_guess_my_word_trees_are_listed_exported_and_imported_as_policies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Guess My Word trees are ordinary policies: listed, exported, imported, verified."""
+    assert run(["list", "--catalog", str(SHIPPED_CATALOG), "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert len(listed) == 36
+    trees = [row for row in listed if row["game"] == "guess-my-word"]
+    assert {row["name"] for row in trees} == {
+        f"guess-my-word-common-words-{strategy}-{variant}"
+        for strategy, variant in DEFAULT_WORD_TREES
+    }
+    assert {(row["mode"], row["length"], row["count"]) for row in trees} == {
+        ("deduce", 0, 4788), ("live", 0, 4788),
+    }  # fmt: skip
+    name = "guess-my-word-common-words-optimal-deduce"
+    exported = tmp_path / "gmw.gwp"
+    assert run(["export", name, "--catalog", str(SHIPPED_CATALOG),
+                "--output", str(exported)]) == 0  # fmt: skip
+    catalog = tmp_path / "fresh.sqlite"
+    assert run(["import", str(exported), "--catalog", str(catalog)]) == 0
+    capsys.readouterr()
+    with open_catalog(SHIPPED_CATALOG) as shipped, open_catalog(catalog) as imported:
+        original, copy = shipped.policy(name), imported.policy(name)
+        assert copy.content_hash == original.content_hash
+        assert copy.core == original.core and copy.data.weights is not None
+        assert copy.next_guess([("mutual", "before")]) == original.next_guess(
+            [("mutual", "before")]
+        )
+    assert run(["verify", "--catalog", str(catalog)]) == 0
+    assert "1 of 1 policies verified" in capsys.readouterr().out

@@ -7,19 +7,37 @@ import json
 import grpc
 import numpy as np
 import pytest
+from guesswork.builder.guess_my_word import build_tree
+from guesswork.builder.weighted_lists import WeightedList
+from guesswork.builder.word_trees import Variant, WordTree, play
+from guesswork.client.catalog import Catalog
+from guesswork.client.games import GuessMyWord
+from guesswork.client.probe import Policy
+from guesswork.client.strategy import WordTreeStrategy
+from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
+from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from guesswork.service.server import GuessworkServer
 
-from builder.guess_my_word import build_tree
-from builder.weighted_lists import WeightedList
-from client.catalog import Catalog
-from client.cli import run
-from client.guess_my_word import play, reply
-from protos.guesswork.v1 import guesswork_pb2 as pb
-from protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from service.server import GuessworkServer
+from guesswork.__main__ import run
 from tests.service.test_server import failure
 
 TREES = ["guess-my-word-common-words-optimal-deduce", "guess-my-word-common-words-optimal-live",
          "guess-my-word-common-words-adjacent-merge-live"]  # fmt: skip
+
+
+def rebuilt(policy: Policy) -> tuple[WordTree, WeightedList, Variant]:
+    """Return the tree a stored Guess My Word policy was built from, rebuilt from its own
+    words and weights, with its weighted list and variant."""
+    assert isinstance(policy.game, GuessMyWord) and policy.data.weights is not None
+    assert isinstance(policy.data.strategy, WordTreeStrategy)
+    weights = WeightedList(policy.targets, tuple(policy.data.weights.tolist()))
+    variant: Variant = "live" if policy.game.variant == "live" else "deduce"
+    return build_tree(weights, policy.data.strategy.tree, variant), weights, variant
+
+
+def reply(guess: str, target: str, variant: str) -> str:
+    game = GuessMyWord(variant=variant)
+    return game.format_reply(game.reply(guess, target))
 
 
 def suggest(
@@ -33,11 +51,11 @@ def suggest(
 def test_every_word_is_played_as_the_tree_plays_it(
     stub: pb_grpc.GuessworkStub, catalog: Catalog, name: str
 ) -> None:
-    stored = catalog.word_trees[name]
+    tree, _, variant = rebuilt(catalog.policy(name))
     rng = np.random.default_rng(5)
-    for target in stored.tree.words:
-        turns = play(stored.tree, target, stored.variant)
-        if stored.variant == "deduce":  # the known word is named at no cost
+    for target in tree.words:
+        turns = play(tree, target, variant)
+        if variant == "deduce":  # the known word is named at no cost
             done = suggest(stub, name, turns)
             assert (done.solved, done.guess, done.source) == (True, target, pb.SOURCE_STORED)
         else:
@@ -55,8 +73,8 @@ def test_live_answers_use_the_same_strategy_over_the_words_left(
     stub: pb_grpc.GuessworkStub, catalog: Catalog
 ) -> None:
     name = "guess-my-word-common-words-optimal-live"
-    stored = catalog.word_trees[name]
-    words, counts = stored.tree.words, stored.counts
+    _, weights, _ = rebuilt(catalog.policy(name))
+    words, counts = weights.words, weights.counts
     for history in ([("house", "after")], [("money", "before"), ("cat", "after")]):
         answer = suggest(stub, name, history)
         left = [i for i, w in enumerate(words) if all(reply(g, w, "live") == r for g, r in history)]
@@ -95,7 +113,7 @@ def test_listed_and_refused_for_word_list_calls(stub: pb_grpc.GuessworkStub) -> 
     code, reason, _ = failure(
         lambda: stub.ScoreGuess(pb.ScoreGuessRequest(policy=TREES[1], guess="a", target="b"))
     )
-    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_ARGUMENT")
+    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_REQUEST")
 
 
 def test_cli_suggest_is_the_same_from_server_and_store(
