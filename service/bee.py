@@ -3,18 +3,18 @@
 Top-honeycomb requests are answered from the catalog's stored tables when they
 hold enough rows, and otherwise searched live (the builder's branch and bound)
 over the catalog's word list. Scores of arbitrary honeycombs are computed
-from the list's valid words; both kinds of answer are cached.
+from the list's valid words. Finished answers are cached once, at the
+service's edge (service.cache).
 """
 
 from __future__ import annotations
 
 import threading
-from functools import lru_cache
 
-from builder.spelling_bee import top_honeycombs
-from client.catalog import Catalog
-from client.errors import GuessworkError
-from client.spelling_bee import (
+from guesswork.builder.spelling_bee import top_honeycombs
+from guesswork.client.catalog import Catalog
+from guesswork.client.errors import BadRequestError
+from guesswork.client.spelling_bee import (
     BeeTable,
     HoneycombScore,
     make_honeycomb,
@@ -27,18 +27,15 @@ DEFAULT_COUNT = 10
 MAX_COUNT = 1000
 
 
-class BadBeeRequestError(GuessworkError, ValueError):
-    """A Spelling Bee request is out of range (e.g. asking for 0 honeycombs)."""
-
-
 class BeeEngine:
     """Spelling Bee answers over one catalog's word lists. Thread-safe."""
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self._lock = threading.Lock()
+        # A list's valid words: data prepared once per (list, S allowed), bounded
+        # by the catalog's lists. Finished answers are cached at the service's edge.
         self._valid: dict[tuple[str, bool], list[str]] = {}
-        self.score = lru_cache(maxsize=4096)(self._score)
 
     def _valid_words(self, name: str, allow_s: bool) -> list[str]:
         key = (name, allow_s)
@@ -51,19 +48,18 @@ class BeeEngine:
         """Return the ``count`` best honeycombs of list ``name``, best first.
 
         Raises:
-            BadBeeRequestError: count outside 1..MAX_COUNT.
+            BadRequestError: count outside 1..MAX_COUNT.
             WordListNotFoundError: no such list in the catalog.
         """
         name = name or DEFAULT_LIST
         if not 1 <= count <= MAX_COUNT:
-            raise BadBeeRequestError(f"count must be between 1 and {MAX_COUNT}, not {count}")
+            raise BadRequestError(f"count must be between 1 and {MAX_COUNT}, not {count}")
         stored = self.catalog.bee_table(name, allow_s)
         if stored is not None and len(stored.top) >= count:
             return BeeTable(stored.list_name, stored.list_sha256, allow_s, stored.counts,
                             stored.top[:count])  # fmt: skip
         return self._search(name, allow_s, count)
 
-    @lru_cache(maxsize=64)  # noqa: B019 - one engine per server; the cache lives as long
     def _search(self, name: str, allow_s: bool, count: int) -> BeeTable:
         words = self._valid_words(name, allow_s)
         top, counts = top_honeycombs(words, count, allow_s)
@@ -74,7 +70,7 @@ class BeeEngine:
                          "words": len(result.words), "pangrams": len(result.pangrams)})  # fmt: skip
         return BeeTable(name, "", allow_s, dict(counts.__dict__), tuple(rows))
 
-    def _score(self, letters: str, center: str, name: str, allow_s: bool) -> HoneycombScore:
+    def score(self, letters: str, center: str, name: str, allow_s: bool) -> HoneycombScore:
         """Return the score of a honeycomb over list ``name``.
 
         Raises:

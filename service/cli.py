@@ -17,9 +17,9 @@ import sys
 from collections.abc import Sequence
 from types import FrameType
 
-from client.catalog import default_catalog
-from client.errors import GuessworkError
-from service.server import ServerOptions, create_server
+from guesswork.client.catalog import default_catalog
+from guesswork.client.errors import GuessworkError
+from guesswork.service.server import ServerOptions, create_server
 
 PROG = "guesswork-serve"
 
@@ -60,6 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=float(_env("GRACE", str(defaults.grace)) or 0),
         help="seconds in-flight calls get after SIGTERM ($GUESSWORK_GRACE)",
     )
+    parser.add_argument(
+        "--cache-entries",
+        type=int,
+        default=int(_env("CACHE_ENTRIES", str(defaults.cache_entries)) or 0),
+        help="finished responses kept, least recently used evicted; 0: none "
+        "($GUESSWORK_CACHE_ENTRIES)",
+    )
     parser.add_argument("--tls-cert", default=_env("TLS_CERT", None), help="PEM certificate")
     parser.add_argument("--tls-key", default=_env("TLS_KEY", None), help="PEM private key")
     parser.add_argument("--log-level", default=_env("LOG_LEVEL", "INFO"), help="logging level")
@@ -77,7 +84,12 @@ def run(argv: Sequence[str] | None = None) -> int:
         level=getattr(logging, str(args.log_level).upper(), logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    if args.max_concurrent < 1 or args.max_request_bytes < 1 or args.grace < 0:
+    if (
+        args.max_concurrent < 1
+        or args.max_request_bytes < 1
+        or args.grace < 0
+        or args.cache_entries < 0
+    ):
         print(f"{PROG}: error: limits must be positive", file=sys.stderr)
         return 2
     options = ServerOptions(
@@ -86,6 +98,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         max_concurrent=args.max_concurrent,
         max_request_bytes=args.max_request_bytes,
         grace=args.grace,
+        cache_entries=args.cache_entries,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
     )

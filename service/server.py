@@ -1,7 +1,12 @@
-"""The gRPC server: a thin shell that parses requests, asks the engine, maps errors.
+"""The gRPC server: a thin shell that parses requests, asks the lookup core, maps errors.
 
 ``create_server(...) -> (server, port)`` builds and starts a server (port 0
-picks a free port, as tests do); ``serve()`` runs one until SIGTERM/SIGINT.
+picks a free port, as tests do) and loads the catalog behind it;
+``guesswork.service.cli.run`` (``guesswork-serve``) runs one until
+SIGTERM/SIGINT. Answers come from service.engine (the lookup core of
+guesswork.client with the builder's live step); finished responses are
+cached once, here, by service.cache; errors map to status codes in
+service.errors.
 Health checking reports NOT_SERVING until the catalog is loaded and verified
 and again from the moment shutdown begins; server reflection is always on.
 A concurrency limit rejects excess calls at once with RESOURCE_EXHAUSTED
@@ -23,19 +28,23 @@ from typing import Any, TypeVar
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+from guesswork.builder.greedy import warm_up
+from guesswork.client.catalog import Catalog, open_catalog
+from guesswork.client.errors import RequestTooLargeError, ServiceUnavailableError, TooManyCallsError
+from guesswork.client.lookup import RULE_CONSISTENT, RULE_NYT
+from guesswork.client.spelling_bee import hints
+from guesswork.client.suggestion import LIVE
+from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
+from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from guesswork.service.bee import DEFAULT_COUNT, BeeEngine
+from guesswork.service.cache import DEFAULT_ENTRIES, ResponseCache
+from guesswork.service.engine import DEFAULT_ALTERNATIVES, Engine, PolicyLookup
+from guesswork.service.errors import abort
 
-from builder.greedy import warm_up
-from client.catalog import Catalog, open_catalog, payload_sha256
-from client.errors import RequestTooLargeError, ServiceUnavailableError, TooManyCallsError
-from client.spelling_bee import hints
-from client.suggestion import LIVE
-from protos.guesswork.v1 import guesswork_pb2 as pb
-from protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from service.bee import DEFAULT_COUNT, BeeEngine
-from service.engine import DEFAULT_ALTERNATIVES, Engine, PolicyEngine, WordTreeEngine
-from service.errors import abort
-
-_ANSWER_CACHE_SIZE = 100_000
+#: Calls whose answers depend only on the request and the catalog (cached).
+_CACHED_METHODS = frozenset(
+    {"SuggestGuess", "ScoreGuess", "CheckGuess", "EvilReply", "TopHoneycombs", "ScoreHoneycomb"}
+)
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Guesswork"].full_name
 log = logging.getLogger("guesswork.service")
 Request = TypeVar("Request")
@@ -55,6 +64,8 @@ class ServerOptions:
     grace: float = 5.0
     tls_cert: str | None = None
     tls_key: str | None = None
+    #: Finished responses kept (least recently used evicted; 0: no cache).
+    cache_entries: int = DEFAULT_ENTRIES
 
 
 def _summary(row: dict[str, object]) -> Any:
@@ -62,19 +73,6 @@ def _summary(row: dict[str, object]) -> Any:
     return pb.HoneycombSummary(
         letters=str(row["letters"]), center=str(row["center"]), score=int(str(row["score"])),
         words=int(str(row["words"])), pangrams=int(str(row["pangrams"])),
-    )  # fmt: skip
-
-
-def _word_tree_message(engine: WordTreeEngine) -> pb.Policy:
-    """Return a Guess My Word tree's metadata as a Policy message."""
-    stored = engine.stored
-    count = len(stored.tree.words)
-    return pb.Policy(
-        name=f"policies/{stored.name}", game="guess-my-word", length=0, mode=stored.variant,
-        metric=stored.strategy, targets_list=stored.list_name, targets_sha256=stored.list_sha256,
-        guesses_list=stored.list_name, guesses_sha256=stored.list_sha256, target_count=count,
-        guess_count=count, mean=stored.stats["mean"], worst=int(stored.stats["worst"]),
-        best=int(stored.stats["best"]), content_hash=payload_sha256(stored.payload()),
     )  # fmt: skip
 
 
@@ -89,7 +87,7 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
         self._loaded: Engine | None = None
         self._options = options
         self._slots = threading.BoundedSemaphore(options.max_concurrent)
-        self._answers: dict[tuple[str, int, tuple[tuple[str, str], ...]], Any] = {}
+        self.responses = ResponseCache(options.cache_entries)
 
     def load(self, engine: Engine) -> None:
         """Start answering with ``engine`` (calls before this get UNAVAILABLE)."""
@@ -107,9 +105,7 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
             raise ServiceUnavailableError("the catalog is still loading; retry shortly")
         return self._loaded
 
-    def _policy_message(self, engine: PolicyEngine | WordTreeEngine) -> pb.Policy:
-        if isinstance(engine, WordTreeEngine):
-            return _word_tree_message(engine)
+    def _policy_message(self, engine: PolicyLookup) -> pb.Policy:
         policy = engine.policy
         data, stats = policy.data, policy.stats
         return pb.Policy(
@@ -145,12 +141,6 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
 
     def SuggestGuess(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
         history = _history(request)
-        # Answers are pure functions of the request, and players and bots repeat
-        # the same openings: cache the finished response message (read-only).
-        key = (request.policy, request.max_alternatives, tuple(history))
-        cached = self._answers.get(key)
-        if cached is not None:
-            return cached
         alternatives = (
             request.max_alternatives if request.max_alternatives else DEFAULT_ALTERNATIVES
         )
@@ -163,9 +153,6 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
             source=pb.SOURCE_LIVE if answer.source == LIVE else pb.SOURCE_STORED,
             turn=answer.turn,
         )
-        if len(self._answers) >= _ANSWER_CACHE_SIZE:
-            self._answers.clear()  # bounded; refilling costs only the first call of each
-        self._answers[key] = response
         return response
 
     def ScoreGuess(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
@@ -176,8 +163,8 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
 
     def CheckGuess(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
         engine = self._engine.policy(request.policy)
-        nyt = request.rule == pb.HARD_RULE_NYT
-        legal, reason, remaining = engine.check(_history(request), request.guess, nyt)
+        rule = RULE_NYT if request.rule == pb.HARD_RULE_NYT else RULE_CONSISTENT
+        legal, reason, remaining = engine.check(_history(request), request.guess, rule)
         return pb.CheckGuessResponse(legal=legal, reason=reason, remaining=remaining)
 
     def EvilReply(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
@@ -236,7 +223,13 @@ def _guarded(servicer: GuessworkServicer, name: str) -> Callable[[Any, grpc.Serv
                 raise RequestTooLargeError(
                     f"request of {request.ByteSize()} bytes exceeds {options.max_request_bytes}"
                 )
-            return method(request, context)
+            if name not in _CACHED_METHODS:
+                return method(request, context)
+            key, response = servicer.responses.get(name, request)
+            if response is None:
+                response = method(request, context)
+                servicer.responses.put(key, response)
+            return response
         except Exception as error:
             abort(context, error, name)
         finally:
@@ -254,6 +247,8 @@ class GuessworkServer:
         self.grpc_server = server
         self.health = health_servicer
         self.port = port
+        #: The server's one response cache (set once the servicer exists).
+        self.responses: ResponseCache | None = None
 
     def set_serving(self, serving: bool) -> None:
         """Report SERVING or NOT_SERVING for the whole server and the Guesswork service."""
@@ -334,6 +329,7 @@ def create_server(
         setattr(servicer, name, _guarded(servicer, name))
     pb_grpc.add_GuessworkServicer_to_server(servicer, server)
     wrapper = GuessworkServer(server, health_servicer, port)
+    wrapper.responses = servicer.responses
     wrapper.set_serving(False)
     server.start()
     try:
