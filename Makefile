@@ -25,7 +25,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict builder client service
+	$(BIN)/mypy --strict -p guesswork
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_probe.py
 	$(BIN)/python benchmarks/bench_bee.py
 	$(BIN)/python benchmarks/bench_service.py
+	$(BIN)/python benchmarks/bench_lookup.py
 	$(BIN)/python benchmarks/bench_optimal.py
 
 # Regenerate the gRPC code from protos/guesswork/v1/guesswork.proto (a test checks it).

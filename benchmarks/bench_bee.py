@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from builder.spelling_bee import top_honeycombs
-from builder.wordlists import shipped_words
-from client.spelling_bee import valid_words
+from guesswork.builder.spelling_bee import top_honeycombs
+from guesswork.builder.wordlists import shipped_words
+from guesswork.client.spelling_bee import valid_words
 
 
 def seed_top_honeycomb3(words: list[str]) -> tuple[int, tuple[str, str]]:

@@ -31,12 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("GUESSWORK_CACHE", tempfile.mkdtemp(prefix="guesswork-bench-"))
 
 import seed_baseline
-
-from builder.greedy import GreedyOptions, build_greedy_tree
-from builder.matrices import compute_reply_matrix, reply_matrix
-from builder.partitions import SEED_2020
-from builder.wordlists import WordList, jotto_allowable, load_wordlist
-from client.games import Game, Jotto, Wordle
+from guesswork.builder.greedy import GreedyOptions, build_greedy_tree
+from guesswork.builder.matrices import compute_reply_matrix, reply_matrix
+from guesswork.builder.partitions import SEED_2020
+from guesswork.builder.wordlists import WordList, jotto_allowable, load_wordlist
+from guesswork.client.games import Game, Jotto, Wordle
 
 METRICS = ("max", "expectation", "neg_entropy")
 

@@ -1,5 +1,5 @@
 """Run the builder's command line: ``python -m builder``."""
 
-from builder.cli import main
+from guesswork.builder.cli import main
 
 main()

@@ -15,16 +15,19 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from builder import commands
-from builder.commands import UsageError
-from builder.greedy import DEFAULT_WINDOW
-from builder.partitions import ARITHMETIC, METRICS
-from builder.policies import SpecError
-from client.catalog import default_catalog
-from client.errors import GuessworkError
-from client.games import GAMES
+from guesswork.builder import commands
+from guesswork.builder.errors import SpecError
+from guesswork.builder.greedy import DEFAULT_WINDOW
+from guesswork.builder.partitions import ARITHMETIC, METRICS
+from guesswork.client.catalog import default_catalog
+from guesswork.client.errors import GuessworkError, UsageError
+from guesswork.client.games import GAMES, GuessMyWord
 
 PROG = "guesswork-build"
+
+#: Games whose trees the greedy and optimal builders grow (Guess My Word's are
+#: built by builder.guess_my_word; ``evaluate`` offers it too).
+_TREE_GAMES = sorted(game for game in GAMES if game != GuessMyWord.id)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -62,7 +65,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_list_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="wordle", choices=sorted(GAMES), help="game id")
+    parser.add_argument("--game", default="wordle", choices=_TREE_GAMES, help="game id")
     parser.add_argument("--length", type=int, default=5, help="word length (default 5)")
     parser.add_argument(
         "--targets", default="wordle-answers-2309",
@@ -86,7 +89,7 @@ def _add_tree_options(parser: argparse.ArgumentParser, *, guess_my_word: bool = 
     if guess_my_word:
         for action in parser._actions:
             if action.dest == "game":
-                action.choices = [*sorted(GAMES), "guess-my-word"]
+                action.choices = [*_TREE_GAMES, GuessMyWord.id]
         parser.add_argument(
             "--strategy", choices=("binary", "adjacent-merge", "optimal"),
             help="guess-my-word only: the tree (default optimal)",
@@ -120,7 +123,7 @@ def _positive(text: str) -> int:
 
 
 def _add_optimize_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="wordle", choices=sorted(GAMES), help="game id")
+    parser.add_argument("--game", default="wordle", choices=_TREE_GAMES, help="game id")
     parser.add_argument("--length", type=_positive, help="word length (default 5)")
     parser.add_argument(
         "--targets", default="wordle-answers-2309",

@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from builder.evaluate import (
+from guesswork.builder.evaluate import (
     FIRST_GUESS_METRICS,
     evil_game,
     first_guess_values,
     format_cumulative,
     score_stats,
 )
-from builder.guess_my_word import (
+from guesswork.builder.guess_my_word import (
     DEFAULT_WORD_TREES,
     adjacent_merge,
     binary_search,
@@ -34,10 +34,10 @@ from builder.guess_my_word import (
     optimal_alphabetic,
     optimal_bst,
     sample_guesses,
-    stored_tree,
+    word_tree_policy,
 )
-from builder.optimal import default_workers
-from builder.policies import (
+from guesswork.builder.optimal import default_workers
+from guesswork.builder.policies import (
     CATALOG_SPECS,
     OptimalSpec,
     PolicySpec,
@@ -46,30 +46,24 @@ from builder.policies import (
     build_policy,
     load_list,
 )
-from builder.progress import Progress
-from builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
-from builder.store import (
+from guesswork.builder.progress import Progress
+from guesswork.builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
+from guesswork.builder.store import (
     StoredBeeTable,
     StoredPolicy,
-    StoredWordTree,
     catalog_path,
     export_bytes,
     kept_bee_tables,
-    kept_word_trees,
     merged,
     publish_catalog,
 )
-from builder.verify import verify_certificate, verify_policy, verify_word_tree
-from builder.weighted_lists import load_weighted_list, shipped_weighted_list
-from builder.wordlists import SHIPPED, WordList, shipped_words
-from client.catalog import Catalog, open_catalog, open_policy_file
-from client.errors import GuessworkError, PolicyFormatError
-from client.games import Game, make_game
-from client.guess_my_word import Variant
-
-
-class UsageError(GuessworkError):
-    """A command-line option is malformed or options contradict each other."""
+from guesswork.builder.verify import verify_certificate, verify_policy
+from guesswork.builder.weighted_lists import load_weighted_list, shipped_weighted_list
+from guesswork.builder.word_trees import Variant
+from guesswork.builder.wordlists import SHIPPED, WordList, shipped_words
+from guesswork.client.catalog import Catalog, open_catalog, open_policy_file
+from guesswork.client.errors import PolicyFormatError, UsageError
+from guesswork.client.games import Game, make_game
 
 
 @dataclass(frozen=True)
@@ -125,8 +119,8 @@ def evaluate(args: argparse.Namespace) -> Outcome:
         "mode": spec.mode,
         "metric": spec.metric,
         "window": None if spec.hard else [low, high],
-        "arithmetic": built.data.strategy["arithmetic"],
-        "seed": built.data.strategy["seed"],
+        "arithmetic": spec.strategy(game).arithmetic,
+        "seed": spec.strategy(game).seed,
         "policy": built.data.name,
         "first_guess": tree.first_guess,
         **stats.to_json(),
@@ -198,10 +192,11 @@ def evaluate_guess_my_word(args: argparse.Namespace) -> Outcome:
     return Outcome(report, lines)
 
 
-def default_word_tree(strategy: str, variant: Variant) -> StoredWordTree:
-    """Return a shipped Guess My Word tree with its words, ready to publish."""
-    tree = stored_tree(strategy, variant)
-    return StoredWordTree(tree, tree.tree.words)
+def default_word_tree(strategy: str, variant: Variant) -> StoredPolicy:
+    """Return a shipped Guess My Word tree as a policy with its words, ready to publish."""
+    weights = shipped_weighted_list()
+    data = word_tree_policy(weights, strategy, variant)
+    return StoredPolicy.from_data(data, weights.words, weights.words)
 
 
 def _lists_for(args: argparse.Namespace) -> tuple[Game, WordList, WordList]:
@@ -281,9 +276,7 @@ def build(args: argparse.Namespace) -> Outcome:
         stored, seconds = _stored(spec, progress)
     finally:
         progress.close()
-    path = publish_catalog(
-        args.catalog, merged(catalog, [stored]), kept_bee_tables(catalog), kept_word_trees(catalog)
-    )
+    path = publish_catalog(args.catalog, merged(catalog, [stored]), kept_bee_tables(catalog))
     info = {
         "name": stored.data.name,
         "catalog": str(path),
@@ -314,12 +307,18 @@ def build_all(args: argparse.Namespace) -> Outcome:
     bees = [StoredBeeTable(*build_bee_table(name, allow_s)) for name, allow_s in DEFAULT_BEE_TABLES]
     if not args.quiet:
         print(f"honeycomb tables: {', '.join(bee.table.key for bee in bees)}", file=sys.stderr)
-    word_trees = [default_word_tree(strategy, variant) for strategy, variant in DEFAULT_WORD_TREES]
-    path = publish_catalog(args.catalog, stored_policies, bees, word_trees)
+    for strategy, variant in DEFAULT_WORD_TREES:
+        started = time.perf_counter()
+        stored = default_word_tree(strategy, variant)
+        stored_policies.append(stored)
+        rows.append({"name": stored.data.name, "seconds": round(time.perf_counter() - started, 4)})
+    if not args.quiet:
+        print(f"Guess My Word trees: {len(DEFAULT_WORD_TREES)}", file=sys.stderr)
+    path = publish_catalog(args.catalog, stored_policies, bees)
     lines = [f"{row['name']:<48} {row['seconds']:>8.2f} s" for row in rows]
     lines.append(
-        f"published {len(rows)} policies, {len(bees)} honeycomb tables and "
-        f"{len(word_trees)} Guess My Word trees to {path}"
+        f"published {len(rows)} policies ({len(DEFAULT_WORD_TREES)} of them Guess My Word "
+        f"trees) and {len(bees)} honeycomb tables to {path}"
     )
     return Outcome({"catalog": str(path), "policies": rows}, lines)
 
@@ -337,15 +336,12 @@ def list_policies(args: argparse.Namespace) -> Outcome:
 
 
 def verify(args: argparse.Namespace) -> Outcome:
-    """Replay every target through every stored policy and Guess My Word tree; exit 1
-    on any fault."""
+    """Replay every target through every stored policy; exit 1 on any fault."""
     with open_catalog(args.catalog) as catalog:
         results = [
             {"name": p.name, "faults": verify_policy(p) or verify_certificate(p, prove=args.prove)}
             for p in catalog
         ]
-        results += [{"name": name, "faults": verify_word_tree(stored)}
-                    for name, stored in sorted(catalog.word_trees.items())]  # fmt: skip
     failed = [r for r in results if r["faults"]]
     lines = [
         f"{'FAULT' if r['faults'] else 'ok':<6}{r['name']}"
@@ -375,17 +371,14 @@ def import_policy(args: argparse.Namespace) -> Outcome:
             raise PolicyFormatError(f"{args.file}: policy {policy.name!r}: {faults[0]}")
         catalog = _existing_catalog(args.catalog)
         additions = [StoredPolicy.from_policy(policy)]
-        path = publish_catalog(
-            args.catalog, merged(catalog, additions), kept_bee_tables(catalog),
-            kept_word_trees(catalog),
-        )  # fmt: skip
+        path = publish_catalog(args.catalog, merged(catalog, additions), kept_bee_tables(catalog))
     return Outcome({"name": policy.name, "catalog": str(path)},
                    [f"imported {policy.name} into {path}"])  # fmt: skip
 
 
 def gmw_list(args: argparse.Namespace) -> Outcome:
     """Regenerate the shipped Guess My Word list from wordfreq."""
-    from builder.gmw_list import DEFAULT_OUTPUT, write_list
+    from guesswork.builder.gmw_list import DEFAULT_OUTPUT, write_list
 
     output = Path(args.output) if args.output else DEFAULT_OUTPUT
     count, digest = write_list(args.top, output)
@@ -466,10 +459,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
     ]
     stored = StoredPolicy.from_data(built.data, built.tree.targets.words, built.tree.guesses.words)
     if args.store:
-        path = publish_catalog(
-            args.catalog, merged(catalog, [stored]), kept_bee_tables(catalog),
-            kept_word_trees(catalog),
-        )  # fmt: skip
+        path = publish_catalog(args.catalog, merged(catalog, [stored]), kept_bee_tables(catalog))
         info["catalog"] = str(path)
         lines.append(f"stored {spec.name()} in {path}")
     if args.output:

@@ -18,7 +18,7 @@ import hashlib
 from importlib import metadata
 from pathlib import Path
 
-from client.errors import GuessworkError
+from guesswork.builder.errors import GmwListError
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUTPUT = ROOT / "builder" / "data" / "guess_my_word" / "common-words.txt"
@@ -27,10 +27,6 @@ MIN_LETTERS = 3
 #: Counts are frequencies per billion words: wordfreq gives about three
 #: significant digits, so rarer words of the list still get counts in the thousands.
 SCALE = 1e9
-
-
-class GmwListError(GuessworkError):
-    """The list cannot be made here (wordfreq is missing)."""
 
 
 def common_words(top: int) -> dict[str, int]:

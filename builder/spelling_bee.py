@@ -22,9 +22,8 @@ import heapq
 from dataclasses import dataclass
 
 import numpy as np
-
-from builder.wordlists import SHIPPED, shipped_words
-from client.spelling_bee import (
+from guesswork.builder.wordlists import SHIPPED, shipped_words
+from guesswork.client.spelling_bee import (
     ALPHABET,
     MIN_WORD,
     BeeTable,

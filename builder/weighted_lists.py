@@ -14,14 +14,13 @@ from importlib import resources
 from pathlib import Path
 
 import numpy as np
-
-from client.errors import WordListError
+from guesswork.builder.errors import WeightedListError
 
 #: Counts add up in int64 arrays and become float64 probabilities; below
 #: 2**53 both are exact.
 MAX_TOTAL_COUNT = 2**53
 
-_DATA_PACKAGE = "builder.data.guess_my_word"
+_DATA_PACKAGE = "guesswork.builder.data.guess_my_word"
 #: The shipped list: file, word count and SHA-256 of the file's bytes, checked
 #: on every load so that it never changes silently (regenerate it with
 #: guesswork-build gmw-list and update these together).
@@ -30,10 +29,6 @@ SHIPPED_LIST = (
     4788,
     "64e16caba9ae35216fdc7e030094a0b7ce05e27a8b5f73d10b6cd551fe1907b6",
 )
-
-
-class WeightedListError(WordListError):
-    """A weighted word list is empty or has a bad line, word or count."""
 
 
 # ---------------------------------------------------------------- weighted lists

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from client.errors import WordListError
-from client.games import Game, Jotto, Mastermind, all_codes
+from guesswork.builder.errors import WordListError
+from guesswork.client.games import Game, Jotto, Mastermind, all_codes
 
-_DATA_PACKAGE = "builder.data.wordlists"
+_DATA_PACKAGE = "guesswork.builder.data.wordlists"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,55 @@
+"""What players and bots embed: game rules, the policy reader and walk, the lookup core.
+
+The embedding API, re-exported here::
+
+    from guesswork.client import open_catalog
+
+    with open_catalog() as catalog:              # the shipped catalog, verified
+        policy = catalog.policy("wordle-2309-normal-neg-entropy")
+        policy.next_guess([("raise", ".Y..."), ("clout", "G....")])   # 'CHAFF'
+
+* :func:`open_catalog`, :func:`open_policy_file`, :func:`open_store` open a
+  catalog or a ``.gwp`` policy file (module ``catalog``);
+* :class:`Policy` walks one stored tree in constant time per turn (``probe``);
+* :class:`CatalogLookup` / :class:`PolicyLookup` answer suggestions, scores,
+  hard-mode checks and the Evil replier from the stored data (``lookup``);
+* :class:`RemoteClient` asks a running service over gRPC (``remote``);
+* game rules, Guess My Word's included (``games``), reply text
+  (``replies``), the policy format (``policy_format``), stored strategies
+  (``strategy``), Spelling Bee rules, and every error a user can see
+  (``errors``).
+
+Nothing here imports guesswork.builder or guesswork.service.
+"""
+
+from guesswork.client.catalog import Catalog, open_catalog, open_policy_file, open_store
+from guesswork.client.errors import (
+    GameOverError,
+    GuessworkError,
+    InvalidReplyError,
+    LiveAnswerUnavailableError,
+    OffTreeError,
+    PolicyFormatError,
+    PolicyNotFoundError,
+)
+from guesswork.client.lookup import CatalogLookup, PolicyLookup
+from guesswork.client.probe import Policy
+from guesswork.client.suggestion import Suggestion
+
+__all__ = [
+    "Catalog",
+    "CatalogLookup",
+    "GameOverError",
+    "GuessworkError",
+    "InvalidReplyError",
+    "LiveAnswerUnavailableError",
+    "OffTreeError",
+    "Policy",
+    "PolicyFormatError",
+    "PolicyLookup",
+    "PolicyNotFoundError",
+    "Suggestion",
+    "open_catalog",
+    "open_policy_file",
+    "open_store",
+]

@@ -1,6 +1,6 @@
 """A Python client for the lookup service, with deadlines and typed errors.
 
-    >>> from client.remote import RemoteClient
+    >>> from guesswork.client.remote import RemoteClient
     >>> with RemoteClient("127.0.0.1:50051") as remote:        # doctest: +SKIP
     ...     remote.suggest("wordle-2309-normal-neg-entropy", [("raise", ".Y...")]).guess
     'CLOUT'
@@ -21,11 +21,10 @@ from typing import Any
 import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
-
-from client.errors import GuessworkError, ServiceUnavailableError, error_for_reason
-from client.suggestion import LIVE, STORED, Suggestion
-from protos.guesswork.v1 import guesswork_pb2 as pb
-from protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from guesswork.client.errors import GuessworkError, ServiceUnavailableError, error_for_reason
+from guesswork.client.suggestion import LIVE, STORED, Suggestion
+from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
+from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 
 History = Sequence[tuple[str, str]]
 

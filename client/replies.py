@@ -1,18 +1,23 @@
 """Reading and writing replies as people type or paste them.
 
 Wordle replies are tuples of colours, one per position (MISS=0, YELLOW=1,
-GREEN=2); Jotto replies are counts. Parsing is lenient about notation (letters,
-digits, coloured squares, any case, spaces) but strict about meaning: a reply
-that no target word could produce is refused with a message naming the problem.
+GREEN=2); Jotto replies are counts; Mastermind replies are black and white
+pegs (:func:`parse_pegs`; :func:`possible_pegs` says which can occur); Guess
+My Word replies are positions (:func:`parse_position`).
+Parsing is lenient about notation (letters, digits, coloured squares, any
+case, spaces) but strict about meaning: a reply that no target word could
+produce is refused with a message naming the problem.
 Every refusal raises :class:`client.errors.InvalidReplyError`.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 import unicodedata
 
-from client.errors import ImpossibleReplyError, InvalidReplyError
+from guesswork.client.errors import ImpossibleReplyError, InvalidReplyError
 
 # The same values as client.games; defined here because client.games imports this module.
 MISS, YELLOW, GREEN = 0, 1, 2
@@ -244,3 +249,133 @@ def parse_share(text: str, length: int = 5) -> list[tuple[int, ...]]:
                 f"{len(rows)} rows of squares"
             )
     return rows
+
+
+# ------------------------------------------------------------ Mastermind pegs
+
+_PEG_NUMBERS = re.compile(r"([0-9]+)\s*(?:,\s*|\s+)([0-9]+)")  # "2 1", "2,1"
+_PEG_LETTERS = re.compile(r"[BW]+")  # "BBW"
+_PEG_COUNT_FIRST = re.compile(r"(?:[0-9]+[BW])+")  # "2B1W"
+_PEG_LETTER_FIRST = re.compile(r"(?:[BW][0-9]+)+")  # "B2W1"
+_PEG_HINT = "write the black then the white pegs, e.g. '2B1W', 'BBW', '2 1' or 'B2W1'"
+
+
+def parse_pegs(text: str, length: int) -> tuple[int, int]:
+    """Return the (black, white) pegs written in ``text`` for codes of ``length`` pegs.
+
+    Raises:
+        InvalidReplyError: malformed text; ImpossibleReplyError for pegs no
+            code of that length gets (more pegs than places, or all but one
+            black and the last white).
+    """
+    black, white = _read_pegs(text)
+    shown, k = text.strip(), length
+    if black + white > k:
+        raise ImpossibleReplyError(
+            f"impossible Mastermind reply {shown!r}: {black} black and {white} white "
+            f"pegs make {black + white}, but codes have only {k} pegs"
+        )
+    if (black, white) == (k - 1, 1):
+        raise ImpossibleReplyError(
+            f"impossible Mastermind reply {shown!r}: when {k - 1} pegs are black the "
+            "last cannot be white (its colour would have to be in another place, but "
+            "every other place is already black)"
+        )
+    return black, white
+
+
+def _read_pegs(text: str) -> tuple[int, int]:
+    """Return the (black, white) pegs written in ``text`` (not checked against a game)."""
+    stripped = text.strip()
+    if not stripped:
+        raise InvalidReplyError(f"empty Mastermind reply: {_PEG_HINT}")
+    numbers = _PEG_NUMBERS.fullmatch(stripped)
+    if numbers is not None:
+        return int(numbers.group(1)), int(numbers.group(2))
+    compact = re.sub(r"[\s,]", "", stripped).upper()
+    if _PEG_LETTERS.fullmatch(compact):
+        return compact.count("B"), compact.count("W")
+    if _PEG_COUNT_FIRST.fullmatch(compact):
+        pairs = [(letter, int(n)) for n, letter in re.findall(r"([0-9]+)([BW])", compact)]
+    elif _PEG_LETTER_FIRST.fullmatch(compact):
+        pairs = [(letter, int(n)) for letter, n in re.findall(r"([BW])([0-9]+)", compact)]
+    else:
+        raise InvalidReplyError(
+            f"Mastermind reply {stripped!r} is not a count of pegs; {_PEG_HINT}"
+        )
+    counts = dict(pairs)
+    if len(counts) != len(pairs):
+        twice = "black" if [letter for letter, _ in pairs].count("B") > 1 else "white"
+        raise InvalidReplyError(
+            f"Mastermind reply {stripped!r} gives the {twice} pegs twice; {_PEG_HINT}"
+        )
+    return counts.get("B", 0), counts.get("W", 0)
+
+
+def _fewest_whites(kept: tuple[int, ...], rest: int) -> int:
+    """Return the fewest white pegs over the ``rest`` non-black places.
+
+    ``kept[c]`` is how many non-black places of the guess have colour ``c``;
+    every colour of the game is among them. A secret puts in each such place a
+    colour other than the guess's there, so at most ``rest - kept[c]`` places
+    get colour ``c``, and colour ``c`` earns ``min(kept[c], placed)`` whites.
+    """
+    fewest = {0: 0}  # places filled so far -> fewest whites
+    for count in kept:
+        following: dict[int, int] = {}
+        for filled, whites in fewest.items():
+            for placed in range(min(rest - count, rest - filled) + 1):
+                total = whites + min(count, placed)
+                if total < following.get(filled + placed, rest + 1):
+                    following[filled + placed] = total
+        fewest = following
+    return fewest[rest]
+
+
+@functools.lru_cache(maxsize=256)
+def possible_pegs(guess_counts: tuple[int, ...], colours: int) -> frozenset[tuple[int, int]]:
+    """Return every (black, white) some secret gives a guess with these colour counts.
+
+    ``guess_counts`` holds how often the guess uses each of its colours (in a
+    canonical order: only the counts matter). For each choice of how many pegs
+    of each colour are *not* black (``kept``), the secret's other places each
+    take a colour other than the guess's there. The most whites is
+    ``min(rest, 2 * (rest - max(kept)))`` (a matching of places to guess pegs
+    of another colour), the fewest is 0 when some colour is absent from those
+    places (fill them with it), else :func:`_fewest_whites`. Changing one
+    place changes the whites by at most one and every filling can reach every
+    other, so every count in between occurs too.
+    """
+    length = sum(guess_counts)
+    lacks_a_colour = colours > len(guess_counts)
+    possible: set[tuple[int, int]] = set()
+    for kept in itertools.product(*(range(count + 1) for count in guess_counts)):
+        rest = sum(kept)
+        most = min(rest, 2 * (rest - max(kept)))
+        fewest = 0 if lacks_a_colour or 0 in kept else _fewest_whites(kept, rest)
+        possible.update((length - rest, white) for white in range(fewest, most + 1))
+    return frozenset(possible)
+
+
+# ------------------------------------------------------------ Guess My Word
+
+#: Guess My Word's replies, by code: where the target lies, or the win.
+BEFORE, AFTER, CORRECT = 0, 1, 2
+POSITIONS = ("before", "after", "correct")
+
+
+def parse_position(text: str, correct_allowed: bool = True) -> int:
+    """Return the code of a Guess My Word reply: ``before``, ``after`` or ``correct``, any case.
+
+    Raises:
+        InvalidReplyError: another word; ImpossibleReplyError for ``correct``
+            where it is not allowed (the ``deduce`` variant never gives it).
+    """
+    answer = text.strip().lower()
+    if answer not in POSITIONS:
+        raise InvalidReplyError(f"reply {text!r} is not one of {', '.join(POSITIONS)}")
+    if answer == "correct" and not correct_allowed:
+        raise ImpossibleReplyError(
+            "the deduce variant never answers 'correct' (a right guess is answered 'after')"
+        )
+    return POSITIONS.index(answer)

@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from client.errors import InvalidHoneycombError
+from guesswork.client.errors import InvalidHoneycombError
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MIN_WORD = 4

@@ -31,6 +31,13 @@ def generate(output: Path) -> None:
     )
     if status != 0:
         raise SystemExit(f"protoc failed with status {status}")
+    # protoc names the generated module by its folder (protos.guesswork.v1); the
+    # installed distribution has one import root, so the import goes through it.
+    grpc_module = output / "protos/guesswork/v1/guesswork_pb2_grpc.py"
+    text = grpc_module.read_text()
+    grpc_module.write_text(
+        text.replace("from protos.guesswork.v1 import", "from guesswork.protos.guesswork.v1 import")
+    )
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Run the lookup service: ``python -m service``."""
 
-from service.cli import main
+from guesswork.service.cli import main
 
 main()

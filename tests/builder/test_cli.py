@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from builder.cli import run
-from builder.progress import Progress
+from guesswork.builder.cli import run
+from guesswork.builder.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -144,7 +143,7 @@ def test_the_installed_command_fails_without_traceback(tmp_path: Path) -> None:
     bad.write_text("toolong\n")
     for args in (["--game", "nope"], ["--targets", str(bad)], ["--targets", "missing"]):
         result = subprocess.run(
-            [sys.executable, "-m", "builder", "evaluate", *args],
+            [sys.executable, "-m", "guesswork.builder", "evaluate", *args],
             capture_output=True, text=True, env=env, timeout=120,
         )  # fmt: skip
         assert result.returncode != 0

@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from builder.cli import run
+from guesswork.builder.cli import run
 
 
 def evaluate(capsys: pytest.CaptureFixture[str], *args: str) -> dict:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
-
-from builder.spelling_bee import points_table, top_honeycombs
-from builder.wordlists import shipped_words
-from client.spelling_bee import Honeycomb, score_honeycomb, valid_words
+from guesswork.builder.spelling_bee import points_table, top_honeycombs
+from guesswork.builder.wordlists import shipped_words
+from guesswork.client.spelling_bee import Honeycomb, score_honeycomb, valid_words
 
 ENABLE1 = list(shipped_words("enable1"))
 

@@ -6,9 +6,9 @@ import io
 from pathlib import Path
 
 import pytest
-
-from builder import wordlists
-from builder.wordlists import (
+from guesswork.builder import wordlists
+from guesswork.builder.errors import WordListError
+from guesswork.builder.wordlists import (
     SHIPPED,
     ShippedList,
     WordList,
@@ -18,8 +18,7 @@ from builder.wordlists import (
     parse_words,
     shipped_words,
 )
-from client.errors import WordListError
-from client.games import Jotto, Wordle
+from guesswork.client.games import Jotto, Wordle
 
 WORDLE = Wordle()
 

@@ -8,18 +8,15 @@ from dataclasses import replace
 
 import msgpack
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from client.catalog import open_catalog
-from client.errors import (
+from guesswork.client.catalog import open_catalog
+from guesswork.client.errors import (
     GuessworkError,
     ImpossibleReplyError,
     InvalidReplyError,
     InvalidWordError,
     PolicyFormatError,
 )
-from client.games import (
+from guesswork.client.games import (
     GAMES,
     Mastermind,
     Wordle,
@@ -28,8 +25,10 @@ from client.games import (
     mastermind_reply,
     partition,
 )
-from client.policy_format import decode_core, encode_core
-from client.probe import Policy
+from guesswork.client.policy_format import decode_core, encode_core
+from guesswork.client.probe import Policy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 CLASSIC = Mastermind()
 CODES = all_codes(6, 4)

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from client.spelling_bee import (
+from guesswork.client.spelling_bee import (
     Honeycomb,
     InvalidHoneycombError,
     hints,

@@ -6,10 +6,9 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-
-from client.catalog import Catalog, open_catalog
-from protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from service.server import GuessworkServer, ServerOptions, create_server
+from guesswork.client.catalog import Catalog, open_catalog
+from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from guesswork.service.server import GuessworkServer, ServerOptions, create_server
 
 
 @pytest.fixture(scope="session")

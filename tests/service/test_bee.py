@@ -8,11 +8,11 @@ from typing import Any
 
 import grpc
 import pytest
+from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
+from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from guesswork.service.server import GuessworkServer
 
-from client.cli import run
-from protos.guesswork.v1 import guesswork_pb2 as pb
-from protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from service.server import GuessworkServer
+from guesswork.__main__ import run
 from tests.service.test_server import failure
 
 
@@ -81,7 +81,7 @@ def _bee_errors() -> list[
         ("centre not among letters", score("AEGINRT", "Z"), invalid, "INVALID_HONEYCOMB", "must be one of the letters"),
         ("S excluded", score("AEGINRS", "R"), invalid, "INVALID_HONEYCOMB", "S, which is excluded"),
         ("unknown list", score("AEGINRT", "R", word_list="klingon"), grpc.StatusCode.NOT_FOUND, "WORD_LIST_NOT_FOUND", "no word list 'klingon'"),
-        ("bad count", lambda stub: stub.TopHoneycombs(pb.TopHoneycombsRequest(count=5000)), invalid, "INVALID_ARGUMENT", "between 1 and 1000"),
+        ("bad count", lambda stub: stub.TopHoneycombs(pb.TopHoneycombsRequest(count=5000)), invalid, "BAD_REQUEST", "between 1 and 1000"),
     ]  # fmt: skip
 
 

@@ -15,9 +15,8 @@ from pathlib import Path
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-
-from protos.guesswork.v1 import guesswork_pb2 as pb
-from protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
+from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -32,7 +31,7 @@ def free_port() -> int:
 def start_server(*args: str) -> tuple[subprocess.Popen[str], str]:
     address = f"127.0.0.1:{free_port()}"
     process = subprocess.Popen(
-        [sys.executable, "-m", "service", "--address", address, *args],
+        [sys.executable, "-m", "guesswork.service", "--address", address, *args],
         env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     with grpc.insecure_channel(address) as channel:
@@ -110,7 +109,7 @@ def test_bad_catalog_stops_start_up_with_one_line(tmp_path: Path) -> None:
     broken = tmp_path / "broken.sqlite"
     broken.write_bytes(b"junk")
     result = subprocess.run(
-        [sys.executable, "-m", "service", "--address", f"127.0.0.1:{free_port()}",
+        [sys.executable, "-m", "guesswork.service", "--address", f"127.0.0.1:{free_port()}",
          "--catalog", str(broken)],
         env=ENV, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
@@ -132,7 +131,7 @@ def test_tls(tmp_path: Path) -> None:
     )  # fmt: skip
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "service", "--address", f"127.0.0.1:{port}",
+        [sys.executable, "-m", "guesswork.service", "--address", f"127.0.0.1:{port}",
          "--tls-cert", str(cert), "--tls-key", str(key)],
         env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip

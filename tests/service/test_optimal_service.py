@@ -10,14 +10,14 @@ from pathlib import Path
 import grpc
 import numpy as np
 import pytest
+from guesswork.builder.cli import run as build_run
+from guesswork.builder.policies import DEFAULT_OPTIMAL_SPECS
+from guesswork.client.catalog import Catalog, open_catalog
+from guesswork.client.games import Mastermind
+from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
+from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from guesswork.service.server import ServerOptions, create_server
 
-from builder.cli import run as build_run
-from builder.policies import DEFAULT_OPTIMAL_SPECS
-from client.catalog import Catalog, open_catalog
-from client.games import Mastermind
-from protos.guesswork.v1 import guesswork_pb2 as pb
-from protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from service.server import ServerOptions, create_server
 from tests.service.test_guess_my_word import suggest
 
 OPTIMAL = [spec.name() for spec in DEFAULT_OPTIMAL_SPECS]
