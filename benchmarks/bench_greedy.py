@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("GUESSWORK_CACHE", tempfile.mkdtemp(prefix="guesswork-bench-"))
 
 import seed_baseline
+
 from guesswork.builder.greedy import GreedyOptions, build_greedy_tree
 from guesswork.builder.matrices import compute_reply_matrix, reply_matrix
 from guesswork.builder.partitions import SEED_2020

@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
+
 from guesswork.client.catalog import SHIPPED_CATALOG, open_catalog
 
 STEPS = 200_000

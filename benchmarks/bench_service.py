@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 import grpc  # noqa: E402
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
+
 from guesswork.client.catalog import open_catalog  # noqa: E402
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb  # noqa: E402
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc  # noqa: E402

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
+
 from guesswork.builder.matrices import reply_matrix
 from guesswork.builder.partitions import ARITHMETIC, METRICS, metric_values
 from guesswork.builder.tree import GuessTree

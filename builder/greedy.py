@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+
 from guesswork.builder.errors import IndistinguishableTargetsError
 from guesswork.builder.matrices import reply_matrix
 from guesswork.builder.partitions import (

@@ -48,6 +48,7 @@ from collections.abc import Callable, Sequence
 from typing import Literal
 
 import numpy as np
+
 from guesswork.builder.weighted_lists import WeightedList
 from guesswork.builder.word_trees import (
     VARIANTS,

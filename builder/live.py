@@ -23,6 +23,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
+
 from guesswork.builder.greedy import GreedyStep, step_of
 from guesswork.builder.guess_my_word import build_tree
 from guesswork.builder.matrices import letter_array, reply_block

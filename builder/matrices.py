@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+
 from guesswork.builder.wordlists import WordList
 from guesswork.client.games import Game, Jotto, Mastermind, Wordle
 

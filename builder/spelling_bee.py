@@ -22,6 +22,7 @@ import heapq
 from dataclasses import dataclass
 
 import numpy as np
+
 from guesswork.builder.wordlists import SHIPPED, shipped_words
 from guesswork.client.spelling_bee import (
     ALPHABET,

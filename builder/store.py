@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import sqlalchemy as sa
+
 from guesswork.builder.errors import CatalogWriteError
 from guesswork.client.catalog import (
     APPLICATION_ID,

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+
 from guesswork.builder.wordlists import WordList
 from guesswork.client.games import Game, ReplyCode
 

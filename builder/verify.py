@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from guesswork.builder.errors import WeightedListError
 from guesswork.builder.evaluate import score_stats
 from guesswork.builder.matrices import letter_array

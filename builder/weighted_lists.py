@@ -14,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 
 import numpy as np
+
 from guesswork.builder.errors import WeightedListError
 
 #: Counts add up in int64 arrays and become float64 probabilities; below

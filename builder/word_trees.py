@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
+
 from guesswork.builder.policies import BUILDER
 from guesswork.builder.weighted_lists import WeightedList
 from guesswork.builder.wordlists import content_sha256

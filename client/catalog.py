@@ -41,6 +41,8 @@ from types import TracebackType
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.exc import SQLAlchemyError
+
 from guesswork.client.errors import PolicyFormatError, PolicyNotFoundError, WordListNotFoundError
 from guesswork.client.policy_format import (
     FILE_MAGIC,
@@ -54,7 +56,6 @@ from guesswork.client.policy_format import (
 )
 from guesswork.client.probe import Policy, PolicyInfo
 from guesswork.client.spelling_bee import BeeTable
-from sqlalchemy.exc import SQLAlchemyError
 
 #: 4: Guess My Word trees became ordinary policies (3 had a guess_my_word table).
 SCHEMA_VERSION = 4

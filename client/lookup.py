@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
+
 from guesswork.client.catalog import Catalog
 from guesswork.client.errors import (
     BadRequestError,

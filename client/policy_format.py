@@ -78,6 +78,7 @@ from typing import Any, NoReturn
 
 import msgpack
 import numpy as np
+
 from guesswork.client.errors import PolicyFormatError
 from guesswork.client.games import Game, GuessMyWord, Mastermind, make_game
 from guesswork.client.strategy import Strategy, strategy_from_map

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
+
 from guesswork.client.errors import GameOverError, OffTreeError
 from guesswork.client.games import Game, ReplyCode
 from guesswork.client.policy_format import PolicyData

@@ -21,6 +21,7 @@ from typing import Any
 import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
+
 from guesswork.client.errors import GuessworkError, ServiceUnavailableError, error_for_reason
 from guesswork.client.suggestion import LIVE, STORED, Suggestion
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb

@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+
 from guesswork.builder.greedy import warm_up
 from guesswork.client.catalog import Catalog, open_catalog
 from guesswork.client.errors import RequestTooLargeError, ServiceUnavailableError, TooManyCallsError

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
 from guesswork.builder.errors import SearchError
 from guesswork.builder.optimal.certificate import Certificate, node_bounds_of, node_values
 from guesswork.builder.optimal.checkpoint import Checkpoint, fingerprint

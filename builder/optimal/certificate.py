@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
 from guesswork.builder.optimal.bounds import INFEASIBLE
 from guesswork.builder.optimal.problem import Problem, SearchOptions
 from guesswork.builder.optimal.search import Search

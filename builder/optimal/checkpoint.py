@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from guesswork.builder.errors import SearchError
 from guesswork.builder.optimal.problem import SearchOptions
 from guesswork.builder.wordlists import WordList

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
 from guesswork.builder.errors import SearchError
 from guesswork.builder.greedy import guess_vocabulary
 from guesswork.builder.matrices import reply_matrix

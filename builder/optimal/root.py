@@ -14,6 +14,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
+
 from guesswork.builder.errors import SearchError
 from guesswork.builder.optimal.bounds import INFEASIBLE
 from guesswork.builder.optimal.checkpoint import Checkpoint

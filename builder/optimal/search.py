@@ -43,6 +43,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
+
 from guesswork.builder.errors import SearchError
 from guesswork.builder.optimal.bounds import INFEASIBLE, ScanKernel, capacity
 from guesswork.builder.optimal.problem import NO_CAP, Problem, SearchOptions

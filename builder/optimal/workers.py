@@ -11,6 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
 import numpy as np
+
 from guesswork.builder.optimal.problem import Problem, SearchOptions
 from guesswork.builder.optimal.search import Search, SearchStats
 from guesswork.builder.optimal.symmetry import SymmetryHook

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from guesswork.builder.cli import run
 from guesswork.builder.progress import Progress
 

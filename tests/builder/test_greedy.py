@@ -7,6 +7,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+
 from guesswork.builder.errors import IndistinguishableTargetsError
 from guesswork.builder.greedy import GreedyOptions, build_greedy_tree
 from guesswork.builder.matrices import reply_matrix

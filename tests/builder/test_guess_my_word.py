@@ -9,6 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from guesswork.builder import guess_my_word, word_trees
 from guesswork.builder import weighted_lists as weighted_lists_module
 from guesswork.builder.errors import WeightedListError, WordListError
@@ -46,8 +49,6 @@ from guesswork.client.games import GuessMyWord
 from guesswork.client.lookup import PolicyLookup
 from guesswork.client.policy_format import content_hash, encode_core
 from guesswork.client.probe import Policy
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 TOLERANCE = 1e-9
 

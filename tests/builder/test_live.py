@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from guesswork.builder.live import GreedyLiveSolver
 from guesswork.client.catalog import open_catalog
 from guesswork.client.probe import Policy

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from guesswork.builder import matrices
 from guesswork.builder.matrices import code_dtype, compute_reply_matrix, reply_matrix
 from guesswork.builder.wordlists import WordList, jotto_allowable, load_wordlist, mastermind_codes
 from guesswork.client.games import Game, Jotto, Mastermind, Wordle, mastermind_reply
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 def python_matrix(game: Game, guesses: WordList, targets: WordList) -> np.ndarray:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from guesswork.builder.cli import run
 from guesswork.builder.optimal import Checkpoint, SearchError, SearchOptions, fingerprint, optimize
 from guesswork.builder.policies import OptimalSpec, build_optimal_policy

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
+
 from guesswork.builder.spelling_bee import points_table, top_honeycombs
 from guesswork.builder.wordlists import shipped_words
 from guesswork.client.spelling_bee import Honeycomb, score_honeycomb, valid_words

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from guesswork.builder.cli import run
 from guesswork.builder.commands import default_word_tree
 from guesswork.builder.guess_my_word import DEFAULT_WORD_TREES

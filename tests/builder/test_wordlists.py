@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 
 import pytest
+
 from guesswork.builder import wordlists
 from guesswork.builder.errors import WordListError
 from guesswork.builder.wordlists import (

@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from guesswork.__main__ import run
 from guesswork.client.catalog import open_catalog
 from guesswork.client.cli import parse_history
 from guesswork.service.server import ServerOptions, create_server
-
-from guesswork.__main__ import run
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from guesswork.client.catalog import open_catalog
 from guesswork.client.errors import (
     BadRequestError,

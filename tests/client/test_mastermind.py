@@ -8,6 +8,9 @@ from dataclasses import replace
 
 import msgpack
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from guesswork.client.catalog import open_catalog
 from guesswork.client.errors import (
     GuessworkError,
@@ -27,8 +30,6 @@ from guesswork.client.games import (
 )
 from guesswork.client.policy_format import decode_core, encode_core
 from guesswork.client.probe import Policy
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 CLASSIC = Mastermind()
 CODES = all_codes(6, 4)

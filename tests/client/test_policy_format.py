@@ -9,6 +9,7 @@ from dataclasses import replace
 import msgpack
 import numpy as np
 import pytest
+
 from guesswork.client.catalog import load_policy_bytes, open_catalog
 from guesswork.client.errors import PolicyFormatError
 from guesswork.client.policy_format import (

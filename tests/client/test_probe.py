@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from guesswork.client.catalog import Catalog, open_catalog
 from guesswork.client.errors import (
     GameOverError,

@@ -6,12 +6,13 @@ import itertools
 from functools import cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from guesswork.client import replies
 from guesswork.client.errors import GuessworkError, InvalidReplyError
 from guesswork.client.games import GREEN, MISS, YELLOW, Wordle, wordle_reply
 from guesswork.client.replies import STYLES, format_colours, parse_colours, parse_count, parse_share
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 G, Y, M = GREEN, YELLOW, MISS
 GREEN_SQ, YELLOW_SQ, BLACK_SQ, WHITE_SQ = "\U0001f7e9", "\U0001f7e8", "\u2b1b", "\u2b1c"

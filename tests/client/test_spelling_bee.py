@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from guesswork.client.spelling_bee import (
     Honeycomb,
     InvalidHoneycombError,

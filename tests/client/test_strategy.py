@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgpack
 import pytest
+
 from guesswork.client.catalog import open_catalog
 from guesswork.client.errors import PolicyFormatError
 from guesswork.client.strategy import (

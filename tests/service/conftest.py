@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
+
 from guesswork.client.catalog import Catalog, open_catalog
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from guesswork.service.server import GuessworkServer, ServerOptions, create_server

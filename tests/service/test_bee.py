@@ -8,11 +8,11 @@ from typing import Any
 
 import grpc
 import pytest
+
+from guesswork.__main__ import run
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from guesswork.service.server import GuessworkServer
-
-from guesswork.__main__ import run
 from tests.service.test_server import failure
 
 

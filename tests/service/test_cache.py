@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
+
 from guesswork.client.catalog import Catalog
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc

@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import grpc
-import guesswork.builder.cli
-import guesswork.service.server
 import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
+
+import guesswork.builder.cli
+import guesswork.service.server
 from guesswork.builder.errors import SearchError, WordListError
 from guesswork.client import errors
 from guesswork.client.errors import (

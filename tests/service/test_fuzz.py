@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
-from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
+from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 
 POLICIES = st.sampled_from(
     ["wordle-2309-normal-max", "policies/jotto-2309-hard-max", "antiwordle-2309-hard-entropy",

@@ -7,6 +7,8 @@ import json
 import grpc
 import numpy as np
 import pytest
+
+from guesswork.__main__ import run
 from guesswork.builder.guess_my_word import build_tree
 from guesswork.builder.weighted_lists import WeightedList
 from guesswork.builder.word_trees import Variant, WordTree, play
@@ -17,8 +19,6 @@ from guesswork.client.strategy import WordTreeStrategy
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from guesswork.service.server import GuessworkServer
-
-from guesswork.__main__ import run
 from tests.service.test_server import failure
 
 TREES = ["guess-my-word-common-words-optimal-deduce", "guess-my-word-common-words-optimal-live",

@@ -10,6 +10,7 @@ from pathlib import Path
 import grpc
 import numpy as np
 import pytest
+
 from guesswork.builder.cli import run as build_run
 from guesswork.builder.policies import DEFAULT_OPTIMAL_SPECS
 from guesswork.client.catalog import Catalog, open_catalog
@@ -17,7 +18,6 @@ from guesswork.client.games import Mastermind
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from guesswork.service.server import ServerOptions, create_server
-
 from tests.service.test_guess_my_word import suggest
 
 OPTIMAL = [spec.name() for spec in DEFAULT_OPTIMAL_SPECS]

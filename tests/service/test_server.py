@@ -13,6 +13,7 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
+
 from guesswork.builder.greedy import GreedyOptions, build_greedy_tree
 from guesswork.builder.partitions import ARITHMETIC
 from guesswork.builder.wordlists import WordList
