@@ -6,22 +6,20 @@ game's reply codes. Tree search reads only this matrix, never the words.
 
 Matrices are computed by compiled kernels (numba for Wordle's duplicate rule
 and Mastermind's pegs, numpy bit counts for Jotto) and cached twice: in memory for the life of the
-process, and on disk under :func:`cache_dir`, keyed by the game and the two
-lists' SHA-256 so a changed list can never reuse a stale matrix. Each cached
-file carries a CRC-32 of its contents; a damaged file is recomputed.
+process, and on disk (builder.matrix_cache: bounded, least recently used out
+first), keyed by the game and the two lists' SHA-256 so a changed list can
+never reuse a stale matrix. Each cached file carries a CRC-32 of its
+contents; a damaged file is recomputed.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
-import zlib
-from pathlib import Path
 
 import numba
 import numpy as np
 
+from guesswork.builder import matrix_cache
 from guesswork.builder.wordlists import WordList
 from guesswork.client.games import Game, Jotto, Mastermind, Wordle
 
@@ -148,45 +146,9 @@ def reply_block(game: Game, guess_letters: np.ndarray, target_letters: np.ndarra
     raise TypeError(f"no reply matrix for game {game.name!r}")
 
 
-def cache_dir() -> Path:
-    """Return the on-disk cache folder: $GUESSWORK_CACHE, else the XDG cache."""
-    explicit = os.environ.get("GUESSWORK_CACHE")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "guesswork"
-
-
 def _cache_key(game: Game, guesses: WordList, targets: WordList) -> str:
     text = f"{_FORMAT}|{type(game).__name__}|{game.length}|{guesses.sha256}|{targets.sha256}"
     return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-def _load_cached(path: Path, shape: tuple[int, int], dtype: type) -> np.ndarray | None:
-    """Return the matrix stored at ``path`` if it is intact, else None."""
-    try:
-        stored_crc = int(path.stem.rsplit("-", 1)[1], 16)
-        matrix: np.ndarray = np.load(path, allow_pickle=False)
-    except (OSError, ValueError, IndexError):
-        return None
-    if matrix.shape != shape or matrix.dtype != dtype:
-        return None
-    if zlib.crc32(np.ascontiguousarray(matrix).data) != stored_crc:
-        return None
-    return matrix
-
-
-def _store(folder: Path, key: str, matrix: np.ndarray) -> None:
-    """Write ``matrix`` atomically; a cache that cannot be written is skipped."""
-    crc = zlib.crc32(matrix.data)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, suffix=".tmp", delete=False) as handle:
-            np.save(handle, matrix, allow_pickle=False)
-        os.replace(handle.name, folder / f"{key}-{crc:08x}.npy")
-    except OSError:
-        # The cache only saves time; a read-only or full disk must not fail a build.
-        return
 
 
 def reply_matrix(
@@ -194,24 +156,24 @@ def reply_matrix(
 ) -> np.ndarray:
     """Return the (len(guesses), len(targets)) reply matrix, from cache if possible.
 
-    The result is read-only: it may be shared with other callers.
+    The result is read-only: it may be shared with other callers. With
+    ``use_disk``, the disk cache is read and written unless its limit is 0.
+
+    Raises:
+        TypeError: the game has no vectorised reply rule.
+        CacheConfigError: ``use_disk`` and $GUESSWORK_CACHE_MAX_BYTES is malformed.
     """
     key = _cache_key(game, guesses, targets)
     if key in _memory_cache:
         return _memory_cache[key]
     shape = (len(guesses), len(targets))
     dtype = code_dtype(game.reply_space)
-    matrix = None
-    folder = cache_dir()
-    if use_disk:
-        for path in sorted(folder.glob(f"{key}-*.npy")):
-            matrix = _load_cached(path, shape, dtype)
-            if matrix is not None:
-                break
+    use_disk = use_disk and matrix_cache.cache_limit() > 0
+    matrix = matrix_cache.load(key, shape, dtype) if use_disk else None
     if matrix is None:
         matrix = compute_reply_matrix(game, guesses, targets)
         if use_disk:
-            _store(folder, key, matrix)
+            matrix_cache.store(key, matrix)
     matrix.setflags(write=False)
     _memory_cache[key] = matrix
     return matrix
