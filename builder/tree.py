@@ -104,9 +104,10 @@ class GuessTree:
             node = next_node
 
 
-#: Chooses a node's guess: (the node's targets, ascending; its depth, root = 1)
-#: -> the guess's row in the vocabulary.
-ChooseGuess = Callable[[np.ndarray, int], int]
+#: Chooses a node's guess: (the node's targets, ascending; its depth, root = 1;
+#: its path, the (guess row, reply code) pairs from the root) -> the guess's
+#: row in the vocabulary.
+ChooseGuess = Callable[[np.ndarray, int, tuple[tuple[int, int], ...]], int]
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,7 @@ def lay_out_tree(
     node_targets: list[np.ndarray] = [np.arange(n, dtype=np.int64)]
     node_guess: list[int] = []
     node_depth: list[int] = [1]
+    node_path: list[tuple[tuple[int, int], ...]] = [()]
     edge_offsets = [0]
     edge_reply: list[int] = []
     edge_child: list[int] = []
@@ -153,7 +155,7 @@ def lay_out_tree(
     cursor = 0
     while cursor < len(node_targets):
         members = node_targets[cursor]
-        guess = choose(members, node_depth[cursor])
+        guess = choose(members, node_depth[cursor], node_path[cursor])
         node_guess.append(guess)
         codes = matrix[guess, members]
         _, first_index = np.unique(codes, return_index=True)
@@ -166,6 +168,7 @@ def lay_out_tree(
             edge_child.append(len(node_targets))
             node_targets.append(part)
             node_depth.append(node_depth[cursor] + 1)
+            node_path.append((*node_path[cursor], (guess, int(code))))
         edge_offsets.append(len(edge_reply))
         cursor += 1
     # Each node's targets must be contiguous in target_order: lay them out by

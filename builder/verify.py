@@ -5,7 +5,8 @@ further and checks meaning: every target is reached and won, every node's
 target slice holds exactly the targets that pass through it, and the stored
 statistics equal the ones recomputed from the replay (for Guess My Word,
 weighted by the stored target weights). A deduced leaf ends a replay without
-a guess (see client.policy_format).
+a guess (see client.policy_format). An NYT hard-mode policy's guesses and
+stored alternatives must also meet the NYT rule on their paths.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 from guesswork.builder.errors import WeightedListError
 from guesswork.builder.evaluate import score_stats
 from guesswork.builder.matrices import letter_array
+from guesswork.builder.nyt_hard import NytRule, is_legal, node_states
 from guesswork.builder.optimal import (
     OBJECTIVES,
     CodeSymmetry,
@@ -30,8 +32,9 @@ from guesswork.builder.weighted_lists import WeightedList
 from guesswork.builder.word_trees import word_tree_stats
 from guesswork.builder.wordlists import WordList
 from guesswork.client.errors import OffTreeError
-from guesswork.client.games import Mastermind
+from guesswork.client.games import Mastermind, Wordle
 from guesswork.client.probe import SOLVED, Policy
+from guesswork.client.rules import NYT_HARD
 
 
 def verify_policy(policy: Policy) -> list[str]:
@@ -76,7 +79,40 @@ def verify_policy(policy: Policy) -> list[str]:
     for key, value in recomputed.items():
         if stored.get(key) != value:
             faults.append(f"stored {key} {stored.get(key)!r} differs from the replay's {value!r}")
-    return faults
+    return faults + nyt_hard_faults(policy)
+
+
+def _node_states(policy: Policy, letters: np.ndarray) -> np.ndarray:
+    """Return each node's NYT constraint state (rows of builder.nyt_hard states)."""
+    arrays = policy.data.arrays
+    return node_states(
+        letters, arrays["node_guess"], arrays["edge_offsets"], arrays["edge_reply"],
+        arrays["edge_child"],
+    )  # fmt: skip
+
+
+def nyt_hard_faults(policy: Policy) -> list[str]:
+    """Return the guesses of an NYT hard-mode policy that break the NYT rule (empty if none).
+
+    Every node's guess and stored alternatives must be legal after the
+    replies on the node's path. Policies of other modes have no faults here.
+    """
+    if policy.data.mode != NYT_HARD:
+        return []
+    if not isinstance(policy.game, Wordle):
+        return [f"mode {NYT_HARD} applies to Wordle-like games, not {policy.game.id}"]
+    letters = letter_array(policy.vocabulary, policy.game.length)
+    arrays = policy.data.arrays
+    alt_offsets, alt_guess = arrays["alt_offsets"], arrays["alt_guess"]
+    for node, state in enumerate(_node_states(policy, letters)):
+        start, stop = int(alt_offsets[node]), int(alt_offsets[node + 1])
+        for guess in [int(arrays["node_guess"][node]), *alt_guess[start:stop].tolist()]:
+            if not is_legal(letters[guess], state):
+                return [
+                    f"node {node}: {policy.vocabulary[guess]} breaks the NYT hard rule "
+                    f"after the replies before it"
+                ]
+    return []
 
 
 def subtree_values(policy: Policy, objective: str) -> np.ndarray:
@@ -163,6 +199,7 @@ def _search_options(cert: dict[str, Any]) -> SearchOptions:
     return SearchOptions(
         objective=str(cert["objective"]),
         hard=bool(cert.get("hard")),
+        nyt_hard=bool(cert.get("nyt_hard")),
         max_guesses=cert.get("max_guesses"),
         first_guess=cert.get("first_guess"),
         beam=cert.get("beam"),
@@ -184,7 +221,13 @@ def _check_node_bounds(policy: Policy, cert: dict[str, Any], values: np.ndarray)
         for i in range(policy.data.node_count)
     ]
     left = [(int(cap) - int(d) + 1) if cap is not None else 64 for d in depth_of]
-    bounds = node_bounds_of(problem, _search_options(cert), node_targets, left)
+    states = None
+    if cert.get("nyt_hard"):
+        if problem.letters is None:
+            return ["the certificate is for NYT hard mode, which this game does not have"]
+        rule = NytRule(problem.letters)
+        states = [rule.key(row) for row in _node_states(policy, problem.letters)]
+    bounds = node_bounds_of(problem, _search_options(cert), node_targets, left, None, states)
     stored = np.frombuffer(cert["node_bounds"], "<i4")
     if not np.array_equal(stored, bounds):
         bad = int(np.flatnonzero(stored != bounds)[0])

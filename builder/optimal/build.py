@@ -77,6 +77,7 @@ def optimize(
         max_guesses=options.max_guesses,
         first_guess=names[first] if first is not None else None,
         hard=options.hard,
+        nyt_hard=options.nyt_hard,
         node_values=values,
         node_bounds=bounds,
         roots=[(names[r.guess], r.value, r.exact) for r in outcome.roots[:64]],
@@ -100,14 +101,17 @@ def build_tree(
     """
     root_depth = search.options.root_depth
 
-    def choose(members: np.ndarray, depth: int) -> int:
-        return search.choice(members, root_depth - depth + 1)[1]
+    states: list[bytes] = []
+
+    def choose(members: np.ndarray, depth: int, path: tuple[tuple[int, int], ...]) -> int:
+        states.append(search.path_state(path))  # called once per node, in node order
+        return search.choice(members, root_depth - depth + 1, states[-1])[1]
 
     layout = lay_out_tree(game, targets, guesses, vocabulary.words, search.problem.matrix, choose)
     tree = layout.tree
     left = [root_depth - depth + 1 for depth in tree.node_depth.tolist()]
     values = node_values(tree, search.minimax)
     bounds = node_bounds_of(
-        search.problem, search.options, layout.node_targets, left, search.static
+        search.problem, search.options, layout.node_targets, left, search.static, states
     )
     return tree, values, bounds

@@ -45,6 +45,8 @@ class Certificate:
     node_values: np.ndarray = field(repr=False)
     node_bounds: np.ndarray = field(repr=False)
     roots: list[tuple[str, int, bool]] = field(default_factory=list, repr=False)
+    #: NYT hard mode: every guess met the NYT rule after the replies before it.
+    nyt_hard: bool = False
 
     def to_map(self) -> dict[str, Any]:
         """Return the certificate as a msgpack-ready map (int32 arrays as bytes)."""
@@ -60,6 +62,8 @@ class Certificate:
             "node_values": np.ascontiguousarray(self.node_values, "<i4").tobytes(),
             "node_bounds": np.ascontiguousarray(self.node_bounds, "<i4").tobytes(),
             "roots": [[word, value, exact] for word, value, exact in self.roots],
+            # Only where set, so other modes' certificates keep their bytes.
+            **({"nyt_hard": True} if self.nyt_hard else {}),
         }
 
 
@@ -87,10 +91,12 @@ def node_bounds_of(
     node_targets: Sequence[np.ndarray],
     depths: Sequence[int],
     known: dict[bytes, int] | None = None,
+    states: Sequence[bytes] | None = None,
 ) -> np.ndarray:
     """Return each node's static lower bound (least over all guesses), for certificates.
 
-    ``depths`` are the guesses each node has left. Bounds in ``known`` (a
+    ``depths`` are the guesses each node has left, ``states`` their NYT
+    constraint states (NYT hard mode; None: none). Bounds in ``known`` (a
     search's :attr:`Search.static`) are used as they are; the others are
     computed.
 
@@ -99,15 +105,16 @@ def node_bounds_of(
     """
     plain = Search(problem, dataclasses.replace(options, beam=None, workers=1))
     known = known or {}
+    states = states if states is not None else [b""] * len(node_targets)
     out = np.zeros(len(node_targets), dtype=np.int64)
-    for i, (targets, depth) in enumerate(zip(node_targets, depths, strict=True)):
+    for i, (targets, depth, state) in enumerate(zip(node_targets, depths, states, strict=True)):
         if len(targets) <= 2:
             out[i] = plain.trivial(len(targets))
             continue
-        recorded = known.get(plain.key(targets, depth))
+        recorded = known.get(plain.key(targets, depth, state))
         if recorded is not None:
             out[i] = recorded
             continue
-        bounds = plain.scan(targets, depth).bounds
+        bounds = plain.scan(targets, depth, state=state).bounds
         out[i] = int(bounds[0]) if len(bounds) else INFEASIBLE
     return out

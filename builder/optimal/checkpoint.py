@@ -23,7 +23,10 @@ from guesswork.client.games import Game
 
 def fingerprint(game: Game, targets: WordList, guesses: WordList, options: SearchOptions) -> str:
     """Return a digest identifying a search (for checkpoints); workers do not count."""
-    settings = {k: v for k, v in vars(options).items() if k != "workers"}
+    # nyt_hard counts only when set, so older checkpoints keep their fingerprints.
+    settings = {
+        k: v for k, v in vars(options).items() if k != "workers" and not (k == "nyt_hard" and not v)
+    }
     text = json.dumps(
         [game.name, targets.sha256, guesses.sha256, settings, "optimal-v1"], sort_keys=True
     )

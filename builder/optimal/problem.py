@@ -8,9 +8,9 @@ import numpy as np
 
 from guesswork.builder.errors import SearchError
 from guesswork.builder.greedy import guess_vocabulary
-from guesswork.builder.matrices import reply_matrix
+from guesswork.builder.matrices import letter_array, reply_matrix
 from guesswork.builder.wordlists import WordList
-from guesswork.client.games import Game
+from guesswork.client.games import Game, Wordle
 
 OBJECTIVES = ("total", "minimax")
 #: Largest reply matrix a search builds (it keeps two copies: guess- and target-major).
@@ -27,6 +27,9 @@ class SearchOptions:
         objective: ``total`` (minimum sum of guesses) or ``minimax`` (minimum
             worst case).
         hard: guesses only from the targets still possible.
+        nyt_hard: NYT hard mode: any guess the NYT rule allows after the
+            replies on the node's path (builder.nyt_hard); exact values and
+            bounds are then memoised per target set and constraint state.
         max_guesses: for ``total``, every target must be solved within this
             many guesses.
         first_guess: the root's guess is fixed to this word.
@@ -37,6 +40,7 @@ class SearchOptions:
 
     objective: str = "total"
     hard: bool = False
+    nyt_hard: bool = False
     max_guesses: int | None = None
     first_guess: str | None = None
     beam: int | None = None
@@ -58,6 +62,8 @@ class SearchOptions:
             raise SearchError(f"--beam must be at least 1, not {self.beam}")
         if self.workers < 1:
             raise SearchError(f"workers must be at least 1, not {self.workers}")
+        if self.hard and self.nyt_hard:
+            raise SearchError("hard and NYT hard mode exclude each other")
 
     @property
     def root_depth(self) -> int:
@@ -76,6 +82,9 @@ class Problem:
     win: int
     replies: int
     search_guesses: int
+    #: The vocabulary's letters (words x length, A=0..Z=25) for Wordle-like
+    #: games, which NYT hard mode needs; None for other games.
+    letters: np.ndarray | None = None
 
     @property
     def n_targets(self) -> int:
@@ -157,5 +166,6 @@ def make_problem(game: Game, targets: WordList, guesses: WordList) -> tuple[Prob
         win=game.win_reply,
         replies=_non_winning_replies(game),
         search_guesses=len(vocabulary),
+        letters=letter_array(vocabulary.words, game.length) if isinstance(game, Wordle) else None,
     )
     return problem, vocabulary

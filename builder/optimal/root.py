@@ -148,13 +148,14 @@ class RootSearch:
         plain = Search(self.problem, dataclasses.replace(self.options, beam=None))
         bounds = []
         for part in self.problem.split(best_guess, everything):
-            recorded = search.static.get(search.key(part, depth - 1))
+            state = search.child_state(b"", best_guess, part)
+            recorded = search.static.get(search.key(part, depth - 1, state))
             if len(part) <= 2:
-                bounds.append(plain.known_bound(part, depth - 1))
+                bounds.append(plain.known_bound(part, depth - 1, state))
             elif recorded is not None:
                 bounds.append(recorded)
             else:
-                bounds.append(plain.lookahead_bound(part, depth - 1, (best_guess,)))
+                bounds.append(plain.lookahead_bound(part, depth - 1, (best_guess,), state))
         return search.combine(everything, bounds)
 
     def _evaluate_root(
@@ -172,7 +173,7 @@ class RootSearch:
         """
         search = self.search
         below = depth - 1
-        parts, bounds = search.class_bounds(guess, everything, best, below, (guess,))
+        parts, states, bounds = search.class_bounds(guess, everything, best, below, (guess,))
         static = search.combine(everything, bounds)
         if static >= best:
             return static, False
@@ -188,13 +189,13 @@ class RootSearch:
             return best - (search.combine(everything, values) - values[index])
 
         failed = False
-        for index, value, subtree in self._run_units(guess, parts, jobs, budget_for, below):
+        for index, value, subtree in self._run_units(guess, parts, states, jobs, budget_for, below):
             if subtree is None:
                 values[index] = value
                 failed = True
             else:
                 # The value follows from the subtree itself, not the record's word.
-                values[index] = search.install(parts[index], below, iter(subtree))
+                values[index] = search.install(parts[index], below, iter(subtree), states[index])
             if failed and self.options.workers == 1:
                 break
         total = search.combine(everything, values)
@@ -206,6 +207,7 @@ class RootSearch:
         self,
         guess: int,
         parts: list[np.ndarray],
+        states: list[bytes],
         jobs: list[int],
         budget_for: Callable[[int], int],
         depth: int,
@@ -214,10 +216,11 @@ class RootSearch:
 
         Budget contract: each branch is solved under ``budget_for(index)``;
         its subtree comes back only when its value is below that budget.
+        ``states`` are the branches' constraint states (NYT hard mode).
         """
         pending: list[tuple[int, str, Future[_Solved]]] = []
         for index in jobs:
-            part = parts[index]
+            part, state = parts[index], states[index]
             budget = budget_for(index)
             unit = Checkpoint.unit(guess, part, depth)
             stored = self.checkpoint.lookup(unit, budget)
@@ -228,11 +231,15 @@ class RootSearch:
             if self.options.workers > 1:
                 pool = self._ensure_pool()
                 pending.append(
-                    (index, unit, pool.submit(solve_in_worker, part, budget, depth, (guess,)))
+                    (
+                        index,
+                        unit,
+                        pool.submit(solve_in_worker, part, budget, depth, (guess,), state),
+                    )
                 )
                 continue
-            value = self.search.solve(part, budget, depth, (guess,))
-            subtree = self.search.subtree_guesses(part, depth) if value < budget else None
+            value = self.search.solve(part, budget, depth, (guess,), state)
+            subtree = self.search.subtree_guesses(part, depth, state) if value < budget else None
             self.checkpoint.save(unit, value, subtree)
             self._tick()
             yield index, value, subtree

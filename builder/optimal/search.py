@@ -35,6 +35,15 @@ path-independent.)
 With ``beam=K`` (lookahead) a node tries only its ``K`` best guesses by the
 greedy ``neg_entropy`` ranking; the run is still *proven* if no guess left
 out had a bound below the value found.
+
+NYT hard mode (``nyt_hard``): a node may guess only what the NYT rule allows
+after the replies on its path, which a target set alone does not determine.
+Every node therefore carries its constraint *state* (builder.nyt_hard, as
+bytes; ``b""`` at the root and whenever nothing is required yet), memo keys
+include it, and each class's state follows from its parent's, the guess and
+the class's reply. The bound tables stay valid (they hold for any guesses),
+and the remaining targets are always legal, so the small-set values and the
+perfect-target shortcut hold too. Other modes pass ``b""`` throughout.
 """
 
 from __future__ import annotations
@@ -45,9 +54,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from guesswork.builder.errors import SearchError
+from guesswork.builder.nyt_hard import NytRule
 from guesswork.builder.optimal.bounds import INFEASIBLE, ScanKernel, capacity
 from guesswork.builder.optimal.problem import NO_CAP, Problem, SearchOptions
 from guesswork.builder.optimal.symmetry import SymmetryHook
+
+#: Most constraint states whose legal guesses a search keeps (up to 100 KB each).
+_LEGAL_KEPT = 256
 
 
 @dataclass
@@ -111,6 +124,12 @@ class Search:
         self.kernel = ScanKernel.for_problem(problem, self.minimax)
         self.table = self.kernel.table
         self.all_guesses = np.arange(problem.search_guesses, dtype=np.int64)
+        self.rule: NytRule | None = None
+        if options.nyt_hard:
+            if problem.letters is None:
+                raise SearchError("NYT hard mode applies to Wordle-like games only")
+            self.rule = NytRule(problem.letters)
+        self._legal: dict[bytes, np.ndarray] = {}
         self.exact: dict[bytes, tuple[int, int]] = {}
         self.lower: dict[bytes, int] = {}
         #: Each scanned set's static bound (the least over its guesses), kept
@@ -126,10 +145,21 @@ class Search:
             return size
         return 1 if size == 1 else 3
 
-    def key(self, targets: np.ndarray, depth: int) -> bytes:
-        """Return the memo key of ``targets`` with ``depth`` guesses left (depth only if capped)."""
+    def key(self, targets: np.ndarray, depth: int, state: bytes = b"") -> bytes:
+        """Return the memo key of ``targets`` with ``depth`` guesses left (depth only if
+        capped) in constraint ``state`` (NYT hard mode; ``b""`` otherwise)."""
         body = targets.astype(np.int32).tobytes()
-        return body + bytes([depth]) if self.capped else body
+        return (body + bytes([depth]) if self.capped else body) + state
+
+    def child_state(self, state: bytes, guess: int, part: np.ndarray) -> bytes:
+        """Return the constraint state of class ``part`` after ``guess`` (``b""``: no rule)."""
+        if self.rule is None:
+            return b""
+        return self.rule.child(state, guess, int(self.problem.matrix[guess, part[0]]))
+
+    def path_state(self, path: tuple[tuple[int, int], ...]) -> bytes:
+        """Return the constraint state after ``path``, (guess, reply) pairs from the root."""
+        return b"" if self.rule is None else self.rule.path_state(path)
 
     def combine(self, targets: np.ndarray, bounds: list[int]) -> int:
         """Return a guess's value (or bound) from its classes' values (or bounds)."""
@@ -143,34 +173,50 @@ class Search:
             return 1 << 40
         return capacity(depth - 1, self.problem.replies)
 
-    def known_bound(self, targets: np.ndarray, depth: int) -> int:
+    def known_bound(self, targets: np.ndarray, depth: int, state: bytes = b"") -> int:
         """Return the best lower bound known for ``targets`` without searching."""
         size = len(targets)
         if size <= 2:
             if self.capped and size > capacity(depth, self.problem.replies):
                 return INFEASIBLE
             return self.trivial(size)
-        key = self.key(targets, depth)
+        key = self.key(targets, depth, state)
         if key in self.exact:
             return self.exact[key][0]
         return max(self.lower.get(key, 0), int(self.table[size]))
 
     # -- one node ---------------------------------------------------------------
 
-    def candidates(self, targets: np.ndarray, history: tuple[int, ...] | None) -> np.ndarray:
+    def candidates(
+        self, targets: np.ndarray, history: tuple[int, ...] | None, state: bytes = b""
+    ) -> np.ndarray:
         """Return the guesses to consider for ``targets`` (vocabulary rows).
 
         ``history`` (the guesses that led here, None if unknown) lets a
-        symmetry hook drop guesses equivalent to others.
+        symmetry hook drop guesses equivalent to others; under NYT hard mode
+        only the guesses ``state`` allows are considered.
         """
         if self.options.hard:
             inside: np.ndarray = self.problem.target_guess[targets]
             return inside
+        if self.rule is not None and state:
+            return self._legal_guesses(state)
         if self.symmetry is not None and history is not None:
             reduced = self.symmetry(history)
             if reduced is not None:
                 return reduced
         return self.all_guesses
+
+    def _legal_guesses(self, state: bytes) -> np.ndarray:
+        """Return the vocabulary rows the NYT rule allows in ``state`` (kept for reuse)."""
+        assert self.rule is not None
+        legal = self._legal.pop(state, None)
+        if legal is None:
+            legal = self.rule.legal(state)
+            if len(self._legal) >= _LEGAL_KEPT:
+                del self._legal[next(iter(self._legal))]
+        self._legal[state] = legal  # most recently used last
+        return legal
 
     def scan(
         self,
@@ -178,6 +224,7 @@ class Search:
         depth: int,
         history: tuple[int, ...] | None = None,
         budget: int = INFEASIBLE,
+        state: bytes = b"",
     ) -> NodeScan:
         """Return the guesses to try for a node, in search order, with their bounds.
 
@@ -191,7 +238,7 @@ class Search:
             left out for reaching the budget, its ``beam_left_out`` is the
             least bound among guesses the beam left out.
         """
-        guesses = self.candidates(targets, history)
+        guesses = self.candidates(targets, history, state)
         self.stats.scanned += len(guesses) * len(targets)
         beam = self.options.beam
         kernel = self.kernel
@@ -204,7 +251,9 @@ class Search:
         )
         index = kernel.index[:kept]
         bound = kernel.bound[:kept]
-        self.static[self.key(targets, depth)] = int(min(bound.min(initial=INFEASIBLE), excluded))
+        self.static[self.key(targets, depth, state)] = int(
+            min(bound.min(initial=INFEASIBLE), excluded)
+        )
         left_out = INFEASIBLE
         if kept:
             # A closed guess (exact value) with the least bound is optimal:
@@ -253,27 +302,33 @@ class Search:
         )
 
     def lookahead_bound(
-        self, targets: np.ndarray, depth: int, history: tuple[int, ...] | None
+        self,
+        targets: np.ndarray,
+        depth: int,
+        history: tuple[int, ...] | None,
+        state: bytes = b"",
     ) -> int:
         """Return a lower bound for ``targets``: the least static bound over its guesses.
 
         The result is memoised as a proven lower bound.
         """
-        key = self.key(targets, depth)
+        key = self.key(targets, depth, state)
         hit = self.exact.get(key)
         if hit is not None:
             return hit[0]
         known = self.lower.get(key)
         if known is not None:
             return known
-        guesses = self.candidates(targets, history)
+        guesses = self.candidates(targets, history, state)
         self.stats.scanned += len(guesses) * len(targets)
         _, least = self.kernel.run(guesses, targets, self._max_class(depth), 0)
         self.lower[key] = least
         self.static[key] = least
         return least
 
-    def _perfect_target(self, targets: np.ndarray, depth: int) -> tuple[int, int] | None:
+    def _perfect_target(
+        self, targets: np.ndarray, depth: int, state: bytes = b""
+    ) -> tuple[int, int] | None:
         """Return (value, guess) if one of the targets splits the rest into singletons.
 
         Such a guess reaches the least value any tree can have (2n - 1) when
@@ -290,7 +345,7 @@ class Search:
         self.stats.scanned += len(inside) * size
         if kept == 0:
             return None
-        self.static[self.key(targets, depth)] = 2 * size - 1
+        self.static[self.key(targets, depth, state)] = 2 * size - 1
         return 2 * size - 1, int(inside[self.kernel.index[:kept]].min())
 
     # Budget contract (solve and _evaluate): return the exact value v if
@@ -301,12 +356,14 @@ class Search:
         budget: int,
         depth: int = NO_CAP,
         history: tuple[int, ...] | None = None,
+        state: bytes = b"",
     ) -> int:
         """Return the optimum of ``targets`` if it is below ``budget``, else a bound >= budget.
 
         ``targets`` is a sorted int array of target indices; ``depth`` the
         guesses still allowed (with a cap); ``history`` the guesses made so far
-        (used only by a symmetry hook; None when unknown). Exact results are
+        (used only by a symmetry hook; None when unknown); ``state`` the NYT
+        constraint state (``b""``: none). Exact results are
         memoised in :attr:`exact` (with the chosen guess), refutations in
         :attr:`lower`. INFEASIBLE means no tree meets the cap.
         """
@@ -315,7 +372,7 @@ class Search:
             if self.capped and size > capacity(depth, self.problem.replies):
                 return INFEASIBLE
             return self.trivial(size)
-        key = self.key(targets, depth)
+        key = self.key(targets, depth, state)
         hit = self.exact.get(key)
         if hit is not None:
             self.stats.memo_hits += 1
@@ -325,12 +382,12 @@ class Search:
             self.stats.memo_hits += 1
             return known
         self.stats.expanded += 1
-        quick = self._perfect_target(targets, depth)
+        quick = self._perfect_target(targets, depth, state)
         if quick is not None:
             # Exact whatever the budget: the least value any tree can have.
             self.exact[key] = quick
             return quick[0]
-        node = self.scan(targets, depth, history, budget)
+        node = self.scan(targets, depth, history, budget, state)
         guesses, bounds, closed, refuted = node.guesses, node.bounds, node.closed, node.excluded
         best, best_guess = budget, -1
         seen: set[bytes] = set()
@@ -346,11 +403,11 @@ class Search:
             else:
                 # Guesses that split the set identically have equal values:
                 # evaluate the first of them only.
-                signature = self.problem.signature(guess, targets)
+                signature = self._partition_key(guess, targets, state)
                 if signature in seen:
                     continue
                 seen.add(signature)
-                value = self._evaluate(guess, targets, best, depth, history)
+                value = self._evaluate(guess, targets, best, depth, history, state)
             if value < best:
                 best, best_guess = value, guess
                 if best <= node_bound:
@@ -366,6 +423,17 @@ class Search:
         self.lower[key] = refuted
         return refuted
 
+    def _partition_key(self, guess: int, targets: np.ndarray, state: bytes) -> bytes:
+        """Return what makes two guesses' values at a node equal: the canonical partition
+        (:meth:`Problem.signature`) and, under NYT hard mode, each class's constraint
+        state too (two guesses that split alike may still allow different guesses)."""
+        signature = self.problem.signature(guess, targets)
+        if self.rule is None:
+            return signature
+        classes = sorted(self.problem.split(guess, targets), key=lambda part: int(part[0]))
+        states = [self.child_state(state, guess, part) for part in classes]
+        return signature + b"".join(bytes([len(s)]) + s for s in states)
+
     def class_bounds(
         self,
         guess: int,
@@ -373,23 +441,29 @@ class Search:
         best: int,
         below: int,
         after: tuple[int, ...] | None,
-    ) -> tuple[list[np.ndarray], list[int]]:
-        """Return ``guess``'s classes of ``targets`` (largest first) and a lower bound of each.
+        state: bytes = b"",
+    ) -> tuple[list[np.ndarray], list[bytes], list[int]]:
+        """Return ``guess``'s classes of ``targets`` (largest first), each class's
+        constraint state and a lower bound of each.
 
         Each class's bound is tightened by one level of lookahead (the least
         static bound over its guesses, memoised as a proven bound) until the
         bounds together reach ``best``: this refutes most hopeless guesses
         before any class is searched. ``below`` is the guesses left after
-        this one, ``after`` the history including it.
+        this one, ``after`` the history including it, ``state`` the node's
+        constraint state.
         """
         classes = self.problem.split(guess, targets)
-        bounds = [self.known_bound(part, below) for part in classes]
+        states = [self.child_state(state, guess, part) for part in classes]
+        bounds = [self.known_bound(part, below, s) for part, s in zip(classes, states, strict=True)]
         for index, part in enumerate(classes):
             if self.combine(targets, bounds) >= best:
                 break
             if len(part) > 2:
-                bounds[index] = max(bounds[index], self.lookahead_bound(part, below, after))
-        return classes, bounds
+                bounds[index] = max(
+                    bounds[index], self.lookahead_bound(part, below, after, states[index])
+                )
+        return classes, states, bounds
 
     def _evaluate(
         self,
@@ -398,6 +472,7 @@ class Search:
         best: int,
         depth: int,
         history: tuple[int, ...] | None,
+        state: bytes = b"",
     ) -> int:
         """Return ``guess``'s exact value at this node if below ``best``, else a bound >= best.
 
@@ -407,15 +482,15 @@ class Search:
         """
         below = depth - 1
         after = None if history is None else (*history, guess)
-        classes, bounds = self.class_bounds(guess, targets, best, below, after)
+        classes, states, bounds = self.class_bounds(guess, targets, best, below, after, state)
         if self.minimax:
             value = 1 + max(bounds)
             if value >= best:
                 return value
-            for part in classes:
+            for part, part_state in zip(classes, states, strict=True):
                 if len(part) <= 2:
                     continue
-                found = 1 + self.solve(part, best - 1, below, after)
+                found = 1 + self.solve(part, best - 1, below, after, part_state)
                 if found >= best:
                     return found
                 value = max(value, found)
@@ -423,11 +498,11 @@ class Search:
         value = len(targets) + sum(bounds)
         if value >= best:
             return value
-        for part, bound in zip(classes, bounds, strict=True):
+        for part, part_state, bound in zip(classes, states, bounds, strict=True):
             if len(part) <= 2:
                 continue
             rest = value - bound
-            found = self.solve(part, best - rest, below, after)
+            found = self.solve(part, best - rest, below, after, part_state)
             value = rest + found
             if value >= best:
                 return value
@@ -435,8 +510,8 @@ class Search:
 
     # -- reading the result -------------------------------------------------------
 
-    def choice(self, targets: np.ndarray, depth: int) -> tuple[int, int]:
-        """Return (value, guess) for ``targets``, solving them first if need be.
+    def choice(self, targets: np.ndarray, depth: int, state: bytes = b"") -> tuple[int, int]:
+        """Return (value, guess) for ``targets`` in ``state``, solving them first if need be.
 
         Raises:
             SearchError: no tree for ``targets`` meets the worst-case cap.
@@ -444,15 +519,15 @@ class Search:
         size = len(targets)
         if size <= 2:
             return self.trivial(size), int(self.problem.target_guess[targets[0]])
-        key = self.key(targets, depth)
+        key = self.key(targets, depth, state)
         if key not in self.exact:
-            value = self.solve(targets, INFEASIBLE, depth)
+            value = self.solve(targets, INFEASIBLE, depth, None, state)
             if value >= INFEASIBLE:
                 raise SearchError("no tree meets the worst-case cap")
         return self.exact[key]
 
-    def subtree_guesses(self, targets: np.ndarray, depth: int) -> list[int]:
-        """Return the chosen guesses of the subtree of ``targets`` in preorder.
+    def subtree_guesses(self, targets: np.ndarray, depth: int, state: bytes = b"") -> list[int]:
+        """Return the chosen guesses of the subtree of ``targets`` (in ``state``) in preorder.
 
         Sets of one or two targets are implied and left out; classes are
         visited largest first (the order of :meth:`Problem.split`).
@@ -461,17 +536,22 @@ class Search:
             SearchError: a set has no tree that meets the worst-case cap.
         """
         out: list[int] = []
-        stack = [(targets, depth)]
+        stack = [(targets, depth, state)]
         while stack:
-            node, left = stack.pop()
+            node, left, node_state = stack.pop()
             if len(node) <= 2:
                 continue
-            _, guess = self.choice(node, left)
+            _, guess = self.choice(node, left, node_state)
             out.append(guess)
-            stack.extend((part, left - 1) for part in reversed(self.problem.split(guess, node)))
+            stack.extend(
+                (part, left - 1, self.child_state(node_state, guess, part))
+                for part in reversed(self.problem.split(guess, node))
+            )
         return out
 
-    def install(self, targets: np.ndarray, depth: int, guesses: Iterator[int]) -> int:
+    def install(
+        self, targets: np.ndarray, depth: int, guesses: Iterator[int], state: bytes = b""
+    ) -> int:
         """Record a subtree given in :meth:`subtree_guesses` order.
 
         Recursive, with no budget: every set of the subtree gets its exact
@@ -492,7 +572,12 @@ class Search:
         classes = self.problem.split(guess, targets)
         if any(len(part) == size for part in classes):
             raise SearchError("a recorded subtree does not split its targets (damaged checkpoint?)")
-        values = [self.install(part, depth - 1, guesses) for part in classes]
+        if self.rule is not None and guess not in self.candidates(targets, None, state):
+            raise SearchError("a recorded subtree breaks the NYT hard rule (damaged checkpoint?)")
+        values = [
+            self.install(part, depth - 1, guesses, self.child_state(state, guess, part))
+            for part in classes
+        ]
         value = 1 + max(values, default=0) if self.minimax else size + sum(values)
-        self.exact[self.key(targets, depth)] = (value, guess)
+        self.exact[self.key(targets, depth, state)] = (value, guess)
         return value

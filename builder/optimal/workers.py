@@ -27,9 +27,9 @@ def init_worker(problem: Problem, options: SearchOptions, symmetry: SymmetryHook
 
 
 def solve_in_worker(
-    targets: np.ndarray, budget: int, depth: int, history: tuple[int, ...]
+    targets: np.ndarray, budget: int, depth: int, history: tuple[int, ...], state: bytes = b""
 ) -> tuple[int, list[int] | None, SearchStats]:
-    """Solve one root branch in a worker process.
+    """Solve one root branch (in NYT constraint ``state``) in a worker process.
 
     Budget contract: as :meth:`Search.solve`; the subtree comes back only when
     the value is below ``budget``.
@@ -43,8 +43,8 @@ def solve_in_worker(
     if _worker is None:
         raise RuntimeError("solve_in_worker runs only in a worker started by start_pool")
     before = SearchStats(**vars(_worker.stats))
-    value = _worker.solve(targets, budget, depth, history)
-    guesses = _worker.subtree_guesses(targets, depth) if value < budget else None
+    value = _worker.solve(targets, budget, depth, history, state)
+    guesses = _worker.subtree_guesses(targets, depth, state) if value < budget else None
     return value, guesses, _worker.stats.since(before)
 
 

@@ -1,0 +1,183 @@
+"""NYT hard mode as arrays: which guesses a history of replies allows.
+
+The NYT rule (:func:`guesswork.client.games.nyt_hard_problem` states it one
+word at a time): every green letter stays in its place, and every revealed
+letter (green or yellow) is used again, at least as often as one earlier
+reply revealed it. A history therefore reduces to a *constraint state*: the
+required letter of each position (or none) and the least count of each
+letter. This module is the one vectorised form of the rule in the builder:
+the greedy kernel (builder.greedy), the ranked alternatives and live answers,
+and the optimal search (builder.optimal) all ask it, and the tests check it
+against ``nyt_hard_problem`` on random histories.
+
+A state is an int8 array of ``length + 26`` entries: for each position the
+letter (A=0..Z=25) a green fixed there, or :data:`FREE`; then for each letter
+the least number of times a guess must hold it. Two greens of different
+letters in one place (a history no secret can give) mark the place
+:data:`CONFLICT`, and then no word is legal. The state's bytes are its
+canonical key (the optimal search memoises by them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numba
+import numpy as np
+
+from guesswork.builder.matrices import letter_array
+
+#: A position no green has fixed.
+FREE = -1
+#: A position two greens fixed to different letters: nothing is legal.
+CONFLICT = -2
+_LETTERS = 26
+_MISS = 0
+_GREEN = 2
+
+
+def empty_state(length: int) -> np.ndarray:
+    """Return the state before any guess: every place free, no letter required."""
+    state = np.zeros(length + _LETTERS, dtype=np.int8)
+    state[:length] = FREE
+    return state
+
+
+@numba.njit(cache=True)
+def advance_state(state: np.ndarray, guess: np.ndarray, code: int, out: np.ndarray) -> None:
+    """Write into ``out`` the state after ``guess`` (letter codes) got reply ``code``.
+
+    ``out`` may be ``state`` itself. Colours are the base-3 digits of
+    ``code``, the first letter most significant (see client.games).
+    """
+    length = guess.shape[0]
+    out[:] = state[:]  # a no-op when ``out`` is ``state``
+    revealed = np.zeros(_LETTERS, dtype=np.int8)
+    rest = code
+    for position in range(length - 1, -1, -1):
+        colour = rest % 3
+        rest //= 3
+        if colour == _MISS:
+            continue
+        letter = guess[position]
+        revealed[letter] += 1
+        if colour == _GREEN:
+            fixed = out[position]
+            if fixed == FREE:
+                out[position] = letter
+            elif fixed != letter:
+                out[position] = CONFLICT
+    for letter in range(_LETTERS):
+        if revealed[letter] > out[length + letter]:
+            out[length + letter] = revealed[letter]
+
+
+@numba.njit(cache=True)
+def is_legal(word: np.ndarray, state: np.ndarray) -> bool:
+    """Return True when ``word`` (letter codes) meets the NYT rule in ``state``."""
+    length = word.shape[0]
+    for position in range(length):
+        fixed = state[position]
+        if fixed != FREE and fixed != word[position]:
+            return False
+    for letter in range(_LETTERS):
+        need = state[length + letter]
+        if need > 0:
+            have = 0
+            for position in range(length):
+                if word[position] == letter:
+                    have += 1
+            if have < need:
+                return False
+    return True
+
+
+@numba.njit(cache=True)
+def legal_mask(letters: np.ndarray, state: np.ndarray) -> np.ndarray:
+    """Return a boolean array: which rows of ``letters`` (words x length) are legal."""
+    out = np.zeros(letters.shape[0], dtype=np.bool_)
+    for row in range(letters.shape[0]):
+        out[row] = is_legal(letters[row], state)
+    return out
+
+
+def state_after(turns: Sequence[tuple[str, int]], length: int) -> np.ndarray:
+    """Return the state after ``turns``, (guess word in upper case, reply code) pairs."""
+    state = empty_state(length)
+    for word, code in turns:
+        advance_state(state, letter_array([word], length)[0], int(code), state)
+    return state
+
+
+def legal_after(letters: np.ndarray, turns: Sequence[tuple[str, int]]) -> np.ndarray:
+    """Return which rows of ``letters`` (words x length) the NYT rule allows after ``turns``."""
+    mask: np.ndarray = legal_mask(letters, state_after(turns, int(letters.shape[1])))
+    return mask
+
+
+class NytRule:
+    """The NYT rule over one vocabulary, with states as bytes (the search's memo keys).
+
+    The empty state (nothing required: the root, or a path of misses only) is
+    ``b""``, so a search that starts every node at ``b""`` needs no rule there.
+    Thread-compatible: it holds only read-only arrays.
+    """
+
+    def __init__(self, letters: np.ndarray) -> None:
+        """Take the vocabulary's letters: a (words, length) uint8 array, A=0..Z=25."""
+        self.letters = letters
+        self.length = int(letters.shape[1])
+        self._empty = empty_state(self.length)
+
+    def array(self, state: bytes) -> np.ndarray:
+        """Return ``state`` as a new int8 array."""
+        return np.frombuffer(state, dtype=np.int8).copy() if state else self._empty.copy()
+
+    def key(self, state: np.ndarray) -> bytes:
+        """Return the bytes of a state array (``b""`` for the empty state)."""
+        return b"" if np.array_equal(state, self._empty) else state.astype(np.int8).tobytes()
+
+    def child(self, state: bytes, guess: int, code: int) -> bytes:
+        """Return the state after vocabulary row ``guess`` got reply ``code`` in ``state``."""
+        out = self.array(state)
+        advance_state(out, self.letters[guess], int(code), out)
+        return self.key(out)
+
+    def legal(self, state: bytes) -> np.ndarray:
+        """Return the vocabulary rows (ascending) the NYT rule allows in ``state``."""
+        rows: np.ndarray = np.flatnonzero(legal_mask(self.letters, self.array(state)))
+        return rows.astype(np.int64)
+
+    def path_state(self, path: Sequence[tuple[int, int]]) -> bytes:
+        """Return the state after ``path``, (vocabulary row, reply code) pairs from the root."""
+        state = b""
+        for guess, code in path:
+            state = self.child(state, guess, code)
+        return state
+
+
+def node_states(
+    letters: np.ndarray,
+    node_guess: np.ndarray,
+    edge_offsets: np.ndarray,
+    edge_reply: np.ndarray,
+    edge_child: np.ndarray,
+) -> np.ndarray:
+    """Return each node's state in a stored tree (node 0 the root; children follow parents).
+
+    ``letters`` are the vocabulary's letters; the other arrays are the
+    tree's (see client.policy_format).
+
+    Returns:
+        An int8 array (nodes x (length + 26)), row i the state at node i.
+    """
+    length = int(letters.shape[1])
+    states = np.zeros((len(node_guess), length + _LETTERS), dtype=np.int8)
+    states[0] = empty_state(length)
+    for node in range(len(node_guess)):
+        for edge in range(int(edge_offsets[node]), int(edge_offsets[node + 1])):
+            child = int(edge_child[edge])
+            advance_state(
+                states[node], letters[int(node_guess[node])], int(edge_reply[edge]), states[child]
+            )
+    return states
