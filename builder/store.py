@@ -2,8 +2,9 @@
 
 A catalog is always written whole into a new file next to the target, then
 moved over it with one ``os.replace``: a build killed at any moment leaves the
-previous catalog complete (and at worst a stray ``.<name>.<pid>.tmp`` file,
-removed by the next publish). Rows are written in sorted order and the file is
+previous catalog complete (and at worst a stray ``.<name>.<pid>.tmp`` file and
+SQLite's ``-journal``, ``-wal`` or ``-shm`` beside it, all removed by the next
+publish once that process is gone). Rows are written in sorted order and the file is
 vacuumed, so the same policies give the same file bytes.
 """
 
@@ -144,13 +145,13 @@ def _write_database(path: Path, policies: list[StoredPolicy], bees: list[StoredB
                     {"key": "manifest_sha256", "value": manifest_sha256},
                 ],
             )
-            connection.execute(
-                wordlists_table.insert(),
-                [
-                    {"sha256": sha, "name": name, "count": len(words), "words": encode_words(words)}
-                    for sha, (name, words) in sorted(wordlists.items())
-                ],
-            )
+            wordlist_rows = [
+                {"sha256": sha, "name": name, "count": len(words), "words": encode_words(words)}
+                for sha, (name, words) in sorted(wordlists.items())
+            ]
+            # An empty list would insert one row of defaults (a catalog emptied by remove).
+            if wordlist_rows:
+                connection.execute(wordlists_table.insert(), wordlist_rows)
             rows = [
                 {**summary_columns(p.data, p.content_hash), "blob": p.core}
                 for p in sorted(policies, key=lambda p: p.data.name)
@@ -171,11 +172,25 @@ def _write_database(path: Path, policies: list[StoredPolicy], bees: list[StoredB
         engine.dispose()
 
 
+#: What SQLite may create beside a database file while writing it.
+_SQLITE_SIDE_FILES = ("", "-journal", "-wal", "-shm")
+
+
+def _temporary_files(temporary: Path) -> list[Path]:
+    """Return a temporary database and every SQLite side file it may have."""
+    return [temporary.with_name(temporary.name + side) for side in _SQLITE_SIDE_FILES]
+
+
 def _remove_stale_temporaries(path: Path) -> None:
-    """Delete temporary files left by killed publishes of ``path``."""
-    for stray in path.parent.glob(f".{path.name}.*.tmp"):
-        pid = stray.name.removeprefix(f".{path.name}.").removesuffix(".tmp")
-        if pid.isdigit() and not _process_alive(int(pid)):
+    """Delete temporary files, SQLite's journals included, left by killed publishes of ``path``.
+
+    Only files of processes that are gone: a publish still running elsewhere
+    keeps its own.
+    """
+    prefix = f".{path.name}."
+    for stray in path.parent.glob(f"{prefix}*.tmp*"):
+        pid, tmp, side = stray.name.removeprefix(prefix).partition(".tmp")
+        if tmp and side in _SQLITE_SIDE_FILES and pid.isdigit() and not _process_alive(int(pid)):
             with contextlib.suppress(OSError):
                 stray.unlink()
 
@@ -215,11 +230,14 @@ def publish_catalog(
     names = [p.data.name for p in items]
     if len(set(names)) != len(names):
         raise CatalogWriteError(f"{location}: two policies share a name")
+    if path.is_dir():
+        raise CatalogWriteError(f"{location}: is a directory, not a catalog file")
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         _remove_stale_temporaries(path)
-        temporary.unlink(missing_ok=True)
+        for stale in _temporary_files(temporary):
+            stale.unlink(missing_ok=True)
         _write_database(temporary, items, bee_items)
         with temporary.open("r+b") as handle:
             handle.seek(0, os.SEEK_END)
@@ -230,7 +248,9 @@ def publish_catalog(
     except (OSError, sa.exc.SQLAlchemyError) as error:
         raise CatalogWriteError(f"{location}: cannot write the catalog ({error})") from None
     finally:
-        temporary.unlink(missing_ok=True)
+        for leftover in _temporary_files(temporary):
+            with contextlib.suppress(OSError):
+                leftover.unlink(missing_ok=True)
     return path
 
 

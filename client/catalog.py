@@ -28,6 +28,15 @@ checksum, each word list's and each blob's SHA-256, each blob's structure, and
 that every summary column agrees with its blob. Any fault raises
 :class:`~client.errors.PolicyFormatError` naming the catalog and the fault.
 The catalog is opened read-only; everything is read once, at open.
+
+Two catalogs, layered: the *shipped* one (``policies/catalog.sqlite``,
+installed with Guesswork and written only when named explicitly, as ``make
+catalog`` does) and the *user's* (:func:`user_catalog`: ``$GUESSWORK_CATALOG``,
+else ``$XDG_DATA_HOME/guesswork/catalog.sqlite``), where builds and imports
+go by default. Opening with no location (:func:`open_catalog`,
+:func:`open_store`) reads both, the user's policy winning a name clash; each
+listed policy says which it came from (``PolicyInfo.catalog``). A location
+given explicitly is read alone.
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -64,8 +74,13 @@ APPLICATION_ID = 0x47575043
 #: A catalog file ends with this and the SHA-256 of every byte before it.
 SEAL_MAGIC = b"GWSEAL01"
 
-#: The catalog shipped in the repository (override with $GUESSWORK_CATALOG).
+#: The catalog shipped with Guesswork: read by default lookups (under the user's),
+#: written only when named explicitly (``make catalog``).
 SHIPPED_CATALOG = Path(__file__).resolve().parents[1] / "policies" / "catalog.sqlite"
+#: ``PolicyInfo.catalog`` of a policy from the shipped catalog.
+SHIPPED = "shipped"
+#: ``PolicyInfo.catalog`` of a policy from any other catalog or policy file.
+USER = "user"
 
 metadata = sa.MetaData()
 meta_table = sa.Table(
@@ -113,9 +128,41 @@ honeycombs_table = sa.Table(
 )
 
 
-def default_catalog() -> str:
-    """Return the catalog used when none is named: $GUESSWORK_CATALOG or the shipped one."""
-    return os.environ.get("GUESSWORK_CATALOG") or str(SHIPPED_CATALOG)
+def user_catalog() -> Path:
+    """Return the user's catalog file (it may not exist yet).
+
+    ``$GUESSWORK_CATALOG`` if set, else ``$XDG_DATA_HOME/guesswork/catalog.sqlite``,
+    ``$XDG_DATA_HOME`` defaulting to ``~/.local/share`` (the XDG base directory
+    rule: per-user data that is not configuration and not a cache).
+    """
+    named = os.environ.get("GUESSWORK_CATALOG")
+    if named:
+        return Path(named).expanduser()
+    data_home = os.environ.get("XDG_DATA_HOME", "")
+    # The XDG rule: a relative $XDG_DATA_HOME is invalid and is ignored.
+    base = Path(data_home) if os.path.isabs(data_home) else Path.home() / ".local" / "share"
+    return base / "guesswork" / "catalog.sqlite"
+
+
+def is_shipped(location: str | Path) -> bool:
+    """Return True if ``location`` (a path or ``sqlite:///`` URL) is the shipped catalog file."""
+    path = Path(str(location).removeprefix("sqlite:///")).expanduser()
+    try:
+        return path.resolve() == SHIPPED_CATALOG or path.samefile(SHIPPED_CATALOG)
+    except OSError:
+        return False
+
+
+def catalog_files(location: str | Path | None = None) -> list[Path]:
+    """Return the files a lookup of ``location`` reads (None: the shipped and the user's).
+
+    The user's catalog is listed even when it does not exist yet: a server
+    watches it to notice the first publish.
+    """
+    if location is None:
+        user = user_catalog()
+        return [SHIPPED_CATALOG] if is_shipped(user) else [SHIPPED_CATALOG, user]
+    return [Path(str(location).removeprefix("sqlite:///")).expanduser()]
 
 
 def summary_columns(policy: PolicyData, hash_hex: str) -> dict[str, Any]:
@@ -172,9 +219,12 @@ class Catalog:
         policies: dict[str, Policy],
         word_lists: dict[str, tuple[str, tuple[str, ...]]] | None = None,
         bee_tables: dict[str, BeeTable] | None = None,
+        origins: dict[str, str] | None = None,
     ) -> None:
         self.location = location
         self._policies = policies
+        #: name -> SHIPPED or USER: the catalog each policy came from (default USER).
+        self.origins = origins or {}
         #: sha256 -> (name, words) of every stored word list.
         self.word_lists = word_lists or {}
         #: key (e.g. "enable1/no-s") -> the stored top-honeycomb table.
@@ -223,9 +273,13 @@ class Catalog:
         """Return the policy names, sorted."""
         return sorted(self._policies)
 
+    def origin(self, name: str) -> str:
+        """Return which catalog the policy ``name`` came from: SHIPPED or USER."""
+        return self.origins.get(name, USER)
+
     def list(self) -> list[PolicyInfo]:
-        """Return every policy's summary, sorted by name."""
-        return [policy.info for policy in self]
+        """Return every policy's summary (its ``catalog`` filled in), sorted by name."""
+        return [replace(policy.info, catalog=self.origin(policy.name)) for policy in self]
 
     def policy(self, name: str) -> Policy:
         """Return the policy called ``name``.
@@ -279,7 +333,9 @@ def _engine_url(location: str) -> str:
         location = location.removeprefix("sqlite:///")
     elif "://" in location:
         raise PolicyFormatError(f"{location}: only SQLite catalog files are supported so far")
-    path = Path(location).resolve()
+    path = Path(location).expanduser().resolve()
+    if path.is_dir():
+        raise PolicyFormatError(f"{location}: is a directory, not a catalog file")
     if not path.is_file():
         raise PolicyFormatError(f"{location}: no such catalog file")
     _check_seal(location, path)
@@ -345,13 +401,18 @@ def _check_manifest(location: str, meta: dict[str, str]) -> dict[str, Any]:
 
 
 def open_catalog(location: str | Path | None = None) -> Catalog:
-    """Open and verify a catalog file: a path or ``sqlite:///`` URL (default: shipped).
+    """Open and verify a catalog file: a path or ``sqlite:///`` URL.
+
+    None opens the shipped catalog layered with the user's (:func:`open_layered`);
+    a location given is read alone.
 
     Raises:
         PolicyFormatError: the catalog is missing, unreadable, of another
             schema version, or fails any check (named in the message).
     """
-    where = str(location) if location is not None else default_catalog()
+    if location is None:
+        return open_layered()
+    where = str(location)
     meta, wordlist_rows, policy_rows, honeycomb_rows = _read_tables(where)
     manifest = _check_manifest(where, meta)
     words: dict[str, tuple[str, ...]] = {}
@@ -381,7 +442,38 @@ def open_catalog(location: str | Path | None = None) -> Catalog:
         raise PolicyFormatError(f"{where}: policies listed in the manifest are missing")
     tables = _bee_tables(where, honeycomb_rows, manifest, names)
     word_lists = {sha: (names[sha], listed) for sha, listed in words.items()}
-    return Catalog(where, policies, word_lists, tables)
+    origin = SHIPPED if is_shipped(where) else USER
+    return Catalog(where, policies, word_lists, tables, dict.fromkeys(policies, origin))
+
+
+def open_layered(user: str | Path | None = None) -> Catalog:
+    """Open the shipped catalog and, over it, the user's (default :func:`user_catalog`).
+
+    A user's policy replaces a shipped one of the same name; a user catalog
+    that does not exist yet is simply absent. Both files are verified.
+
+    Raises:
+        PolicyFormatError: either catalog exists but fails any check.
+    """
+    shipped = open_catalog(SHIPPED_CATALOG)
+    user_path = Path(user).expanduser() if user is not None else user_catalog()
+    if is_shipped(user_path) or not (user_path.exists() or user_path.is_symlink()):
+        return shipped
+    return layered(shipped, open_catalog(user_path))
+
+
+def layered(lower: Catalog, upper: Catalog) -> Catalog:
+    """Return one catalog of ``lower``'s contents overlaid by ``upper``'s (upper wins)."""
+    policies = {**lower._policies, **upper._policies}
+    origins = {name: (upper if name in upper._policies else lower).origin(name)
+               for name in policies}  # fmt: skip
+    return Catalog(
+        f"{lower.location} + {upper.location}",
+        policies,
+        {**lower.word_lists, **upper.word_lists},
+        {**lower.bee_tables, **upper.bee_tables},
+        origins,
+    )
 
 
 def _bee_tables(
@@ -468,10 +560,12 @@ def _is_policy_file(path: str) -> bool:
 def open_store(location: str | Path | None = None) -> Catalog:
     """Open a catalog or a standalone policy file, whichever ``location`` holds.
 
-    None means the default catalog (:func:`default_catalog`).
+    None means the shipped catalog layered with the user's (:func:`open_layered`).
 
     Raises:
         PolicyFormatError: as :func:`open_catalog` or :func:`open_policy_file`.
     """
-    where = str(location) if location is not None else default_catalog()
+    if location is None:
+        return open_layered()
+    where = str(location)
     return open_policy_file(where) if _is_policy_file(where) else open_catalog(where)

@@ -1,10 +1,14 @@
 """``guesswork-serve`` (also ``python -m service``): run the lookup service.
 
 Every option has an environment variable; flags win. With no arguments it
-serves the shipped catalog on 127.0.0.1:50051 until SIGTERM or Ctrl-C, then
-reports NOT_SERVING, lets in-flight calls finish within the grace period, and
-exits 0. A catalog that fails verification stops start-up with one line on
-stderr and exit status 1.
+serves the shipped catalog layered with the user's ($GUESSWORK_CATALOG, else
+$XDG_DATA_HOME/guesswork/catalog.sqlite; the user's policy wins a name clash)
+on 127.0.0.1:50051 until SIGTERM or Ctrl-C, then reports NOT_SERVING, lets
+in-flight calls finish within the grace period, and exits 0. ``--catalog
+PATH`` serves exactly that file. A republished catalog is picked up without a
+restart (SIGHUP, or within ``--reload-interval`` seconds). A catalog that
+fails verification, an address that cannot be bound (a port in use included)
+or a bad option stops start-up with one line on stderr and exit status 1.
 """
 
 from __future__ import annotations
@@ -17,9 +21,11 @@ import sys
 from collections.abc import Sequence
 from types import FrameType
 
-from guesswork.client.catalog import default_catalog
-from guesswork.client.errors import GuessworkError
-from guesswork.service.server import ServerOptions, create_server
+# Only light modules here: the address is checked before gRPC, numpy and the
+# catalog reader load (about a second), so a port in use fails at once.
+from guesswork import __version__
+from guesswork.service.address import address_problem
+from guesswork.service.options import ServerOptions
 
 PROG = "guesswork-serve"
 
@@ -32,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     """Return the command-line parser (defaults come from the environment)."""
     defaults = ServerOptions()
     parser = argparse.ArgumentParser(prog=PROG, description="Serve Guesswork policies over gRPC.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument(
         "--address",
         default=_env("ADDRESS", defaults.address),
@@ -39,8 +46,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--catalog",
-        default=_env("CATALOG", None),
-        help="catalog file ($GUESSWORK_CATALOG; default: the shipped one)",
+        default=None,
+        help="serve exactly this catalog file (default: the shipped catalog under the user "
+        "catalog, $GUESSWORK_CATALOG or $XDG_DATA_HOME/guesswork/catalog.sqlite)",
+    )
+    parser.add_argument(
+        "--reuse-port",
+        action="store_true",
+        default=_env("REUSE_PORT", "") not in ("", "0", "false", "no"),
+        help="share the port with other servers started with it, on purpose (SO_REUSEPORT); "
+        "by default a port in use is refused ($GUESSWORK_REUSE_PORT)",
+    )
+    parser.add_argument(
+        "--reload-interval",
+        type=float,
+        default=float(_env("RELOAD_INTERVAL", str(defaults.reload_interval)) or 0),
+        help="seconds between looks for a republished catalog; 0: only on SIGHUP "
+        "($GUESSWORK_RELOAD_INTERVAL; default 2)",
     )
     parser.add_argument(
         "--max-concurrent",
@@ -89,36 +111,67 @@ def run(argv: Sequence[str] | None = None) -> int:
         or args.max_request_bytes < 1
         or args.grace < 0
         or args.cache_entries < 0
+        or not 0 <= args.reload_interval < float("inf")
     ):
         print(f"{PROG}: error: limits must be positive", file=sys.stderr)
         return 2
     options = ServerOptions(
         address=args.address,
-        catalog=args.catalog or default_catalog(),
+        catalog=args.catalog,
         max_concurrent=args.max_concurrent,
         max_request_bytes=args.max_request_bytes,
         grace=args.grace,
         cache_entries=args.cache_entries,
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
+        reuse_port=args.reuse_port,
+        reload_interval=args.reload_interval,
     )
+    problem = address_problem(options.address, reuse_port=options.reuse_port)
+    if problem is not None:
+        print(f"{PROG}: error: {problem}", file=sys.stderr)
+        return 1
+    from guesswork.client.errors import GuessworkError
+    from guesswork.service.server import create_server
+
     try:
         server, port = create_server(options)
     except (GuessworkError, OSError, ValueError, RuntimeError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 1
     host = options.address.rsplit(":", 1)[0]
-    logging.getLogger("guesswork.service").info("serving %s on %s:%d", options.catalog, host, port)
-    print(f"{PROG}: serving {options.catalog} on {host}:{port}", file=sys.stderr, flush=True)
+    served = _describe_catalog(options.catalog)
+    logging.getLogger("guesswork.service").info("serving %s on %s:%d", served, host, port)
+    print(f"{PROG}: serving {served} on {host}:{port}", file=sys.stderr, flush=True)
 
     def shut_down(signum: int, frame: FrameType | None) -> None:
         logging.getLogger("guesswork.service").info("signal %d: draining", signum)
         server.stop(options.grace)
 
+    def reload(signum: int, frame: FrameType | None) -> None:
+        logging.getLogger("guesswork.service").info("signal %d: reloading the catalog", signum)
+        server.reload()
+
     signal.signal(signal.SIGTERM, shut_down)
     signal.signal(signal.SIGINT, shut_down)
+    signal.signal(signal.SIGHUP, reload)
     server.wait()
     return 0
+
+
+def _describe_catalog(location: str | None) -> str:
+    """Return what is served, for the start-up line: a file, or shipped + user."""
+    from guesswork.client.catalog import SHIPPED_CATALOG, catalog_files
+
+    if location is not None:
+        return location
+    files = catalog_files(None)
+    user = files[1] if len(files) > 1 else None
+    if user is None:
+        return str(SHIPPED_CATALOG)
+    return f"{SHIPPED_CATALOG} under the user catalog {user}" + (
+        "" if user.exists() else " (none yet)"
+    )
 
 
 def main() -> None:

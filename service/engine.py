@@ -4,7 +4,8 @@ It knows nothing about gRPC (service.server maps its errors to status codes)
 and holds no lookup logic of its own: every policy, Guess My Word's trees
 included, is answered by :class:`guesswork.client.lookup.CatalogLookup` (the
 probe's walk, stored alternatives), with :class:`GreedyLiveSolver` for the
-histories that leave a stored tree.
+histories that leave a stored tree, and for those that leave the answer list
+(ranked over the policy's guess list as possible secrets; see client.lookup).
 """
 
 from __future__ import annotations

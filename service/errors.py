@@ -84,6 +84,14 @@ STATUS_TABLE: dict[type[GuessworkError], tuple[grpc.StatusCode, int]] = {
 }
 
 
+class ServerConfigError(GuessworkError, ValueError):
+    """The server cannot start as configured: a bad address, a port in use, a bad TLS pair.
+
+    Raised by create_server before anything is served, and never sent to a
+    caller (so it has no row above); guesswork-serve prints it as one line.
+    """
+
+
 def status_for(error: BaseException) -> tuple[grpc.StatusCode, str, int]:
     """Return (status code, stable reason, log level) for ``error``."""
     for cls in type(error).__mro__:

@@ -22,7 +22,7 @@ class LocalBackend:
     """Answers from a catalog or policy file, computing off-tree answers in process."""
 
     def __init__(self, path: str | None) -> None:
-        """Open ``path`` (a catalog or a policy file; None: the shipped catalog).
+        """Open ``path`` (a catalog or a policy file; None: the shipped catalog and the user's).
 
         Raises:
             PolicyFormatError: the store is missing, unreadable or corrupt.
@@ -37,6 +37,16 @@ class LocalBackend:
     def policies(self) -> list[dict[str, Any]]:
         """Return every policy's summary as JSON-ready rows, sorted by name."""
         return [info.to_json() for info in self._engine.catalog.list()]
+
+    def policy_summary(self, policy: str) -> dict[str, Any]:
+        """Return one policy's summary row with its ``histogram`` (guesses -> targets).
+
+        Raises:
+            PolicyNotFoundError: no such policy.
+        """
+        stored = self._engine.policy(policy).policy
+        histogram = {int(n): int(count) for n, count in stored.stats["histogram"]}
+        return {**stored.info.to_json(), "histogram": histogram}
 
     def bee_top(self, word_list: str, allow_s: bool, count: int) -> list[dict[str, Any]]:
         """Return the ``count`` best honeycombs of ``word_list`` as rows."""

@@ -9,6 +9,11 @@ cached once, here, by service.cache; errors map to status codes in
 service.errors.
 Health checking reports NOT_SERVING until the catalog is loaded and verified
 and again from the moment shutdown begins; server reflection is always on.
+A catalog republished while serving is picked up by service.reload (on
+SIGHUP, or by noticing the files changed), verified off the serving path and
+swapped in atomically with the response cache emptied; health stays SERVING.
+The address is checked and bound by service.address: a port in use is
+refused unless sharing it was asked for.
 A concurrency limit rejects excess calls at once with RESOURCE_EXHAUSTED
 (reason TOO_MANY_CALLS) instead of queueing them.
 """
@@ -21,7 +26,6 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent import futures
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -34,13 +38,17 @@ from guesswork.client.catalog import Catalog, open_catalog
 from guesswork.client.errors import RequestTooLargeError, ServiceUnavailableError, TooManyCallsError
 from guesswork.client.lookup import RULE_CONSISTENT, RULE_NYT
 from guesswork.client.spelling_bee import hints
-from guesswork.client.suggestion import LIVE
+from guesswork.client.suggestion import LIVE, LIVE_GUESS_LIST, STORED
+from guesswork.client.text import plural
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from guesswork.service.address import add_port, address_problem, server_options
 from guesswork.service.bee import DEFAULT_COUNT, BeeEngine
-from guesswork.service.cache import DEFAULT_ENTRIES, ResponseCache
+from guesswork.service.cache import ResponseCache
 from guesswork.service.engine import DEFAULT_ALTERNATIVES, Engine, PolicyLookup
-from guesswork.service.errors import abort
+from guesswork.service.errors import ServerConfigError, abort
+from guesswork.service.options import ServerOptions as ServerOptions  # re-exported
+from guesswork.service.reload import CatalogWatcher
 
 #: Calls whose answers depend only on the request and the catalog (cached).
 _CACHED_METHODS = frozenset(
@@ -48,25 +56,13 @@ _CACHED_METHODS = frozenset(
 )
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Guesswork"].full_name
 log = logging.getLogger("guesswork.service")
+#: Each answer source (client.suggestion) as the proto's Source value.
+_SOURCES = {
+    STORED: pb.SOURCE_STORED,
+    LIVE: pb.SOURCE_LIVE,
+    LIVE_GUESS_LIST: pb.SOURCE_LIVE_GUESS_LIST,
+}
 Request = TypeVar("Request")
-
-
-@dataclass(frozen=True)
-class ServerOptions:
-    """How a server runs; every field has a flag and an environment variable."""
-
-    address: str = "127.0.0.1:50051"
-    catalog: str | None = None
-    #: Calls served at once; more are rejected with RESOURCE_EXHAUSTED.
-    max_concurrent: int = 64
-    #: Largest request accepted, in bytes (RESOURCE_EXHAUSTED beyond).
-    max_request_bytes: int = 64 * 1024
-    #: Seconds in-flight calls get to finish after SIGTERM.
-    grace: float = 5.0
-    tls_cert: str | None = None
-    tls_key: str | None = None
-    #: Finished responses kept (least recently used evicted; 0: no cache).
-    cache_entries: int = DEFAULT_ENTRIES
 
 
 def _summary(row: dict[str, object]) -> Any:
@@ -85,28 +81,40 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
     """Parses requests into engine calls and engine answers into responses."""
 
     def __init__(self, options: ServerOptions) -> None:
-        self._loaded: Engine | None = None
+        #: The engines answering now, replaced as one value so a call sees one catalog.
+        self._loaded: tuple[Engine, BeeEngine] | None = None
         self._options = options
         self._slots = threading.BoundedSemaphore(options.max_concurrent)
         self.responses = ResponseCache(options.cache_entries)
 
     def load(self, engine: Engine) -> None:
-        """Start answering with ``engine`` (calls before this get UNAVAILABLE)."""
-        self._bee_engine = BeeEngine(engine.catalog)
-        self._loaded = engine
+        """Answer with ``engine`` from now on (calls before the first load get UNAVAILABLE).
+
+        A later load swaps the catalog atomically, then empties the response
+        cache (in that order: an answer cached after the clear is the new
+        catalog's; see ResponseCache.clear).
+        """
+        first = self._loaded is None
+        self._loaded = (engine, BeeEngine(engine.catalog))
+        if not first:
+            self.responses.clear()
 
     @property
     def _bee(self) -> BeeEngine:
-        self._engine  # noqa: B018 - raises ServiceUnavailableError while loading
-        return self._bee_engine
+        return self._current[1]
 
     @property
     def _engine(self) -> Engine:
-        if self._loaded is None:
-            raise ServiceUnavailableError("the catalog is still loading; retry shortly")
-        return self._loaded
+        return self._current[0]
 
-    def _policy_message(self, engine: PolicyLookup) -> pb.Policy:
+    @property
+    def _current(self) -> tuple[Engine, BeeEngine]:
+        loaded = self._loaded
+        if loaded is None:
+            raise ServiceUnavailableError("the catalog is still loading; retry shortly")
+        return loaded
+
+    def _policy_message(self, engine: PolicyLookup, catalog: Catalog) -> pb.Policy:
         policy = engine.policy
         data, stats = policy.data, policy.stats
         return pb.Policy(
@@ -129,16 +137,20 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
             histogram={int(s): int(c) for s, c in stats["histogram"]},
             content_hash=policy.content_hash,
             builder=data.builder,
+            catalog=catalog.origin(policy.name),
         )
 
     def ListPolicies(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
-        messages = [self._policy_message(self._engine.policy(n)) for n in self._engine.names()]
+        engine = self._engine  # once: a reload may swap it meanwhile
+        messages = [self._policy_message(lookup, engine.catalog) for lookup in engine]
         return pb.ListPoliciesResponse(
             policies=[m for m in messages if not request.game or m.game == request.game]
         )
 
     def GetPolicy(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
-        return pb.GetPolicyResponse(policy=self._policy_message(self._engine.policy(request.name)))
+        engine = self._engine
+        message = self._policy_message(engine.policy(request.name), engine.catalog)
+        return pb.GetPolicyResponse(policy=message)
 
     def SuggestGuess(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
         history = _history(request)
@@ -151,7 +163,7 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
             remaining=answer.remaining,
             solved=answer.solved,
             alternatives=answer.alternatives,
-            source=pb.SOURCE_LIVE if answer.source == LIVE else pb.SOURCE_STORED,
+            source=_SOURCES[answer.source],
             turn=answer.turn,
         )
         return response
@@ -216,7 +228,9 @@ def _guarded(servicer: GuessworkServicer, name: str) -> Callable[[Any, grpc.Serv
         if not servicer._slots.acquire(blocking=False):
             abort(
                 context,
-                TooManyCallsError(f"more than {options.max_concurrent} calls at once; retry later"),
+                TooManyCallsError(
+                    f"more than {plural(options.max_concurrent, 'call')} at once; retry later"
+                ),
                 name,
             )
         try:
@@ -250,6 +264,13 @@ class GuessworkServer:
         self.port = port
         #: The server's one response cache (set once the servicer exists).
         self.responses: ResponseCache | None = None
+        #: Reloads a republished catalog (None when create_server was given a Catalog).
+        self.watcher: CatalogWatcher | None = None
+
+    def reload(self) -> None:
+        """Ask for the catalog to be reloaded now (what SIGHUP does); returns at once."""
+        if self.watcher is not None:
+            self.watcher.request()
 
     def set_serving(self, serving: bool) -> None:
         """Report SERVING or NOT_SERVING for the whole server and the Guesswork service."""
@@ -268,6 +289,8 @@ class GuessworkServer:
         NOT_SERVING before the server stops accepting calls.
         """
         self.set_serving(False)
+        if self.watcher is not None:
+            self.watcher.stop()
         time.sleep(min(drain, grace))
         done: threading.Event = self.grpc_server.stop(grace)
         return done
@@ -281,7 +304,7 @@ def _credentials(options: ServerOptions) -> grpc.ServerCredentials | None:
     if not options.tls_cert and not options.tls_key:
         return None
     if not (options.tls_cert and options.tls_key):
-        raise ValueError("TLS needs both a certificate and a key")
+        raise ServerConfigError("TLS needs both a certificate and a key")
     key, cert = Path(options.tls_key).read_bytes(), Path(options.tls_cert).read_bytes()
     return grpc.ssl_server_credentials([(key, cert)])
 
@@ -292,12 +315,21 @@ def create_server(
     """Start a server; return it and its bound port.
 
     Health is NOT_SERVING until the catalog (given, or opened from
-    ``options.catalog``) is loaded and verified, then SERVING.
+    ``options.catalog``) is loaded and verified, then SERVING. A catalog
+    opened from the options is watched and reloaded when republished
+    (``options.reload_interval``, and :meth:`GuessworkServer.reload`); a
+    Catalog given is served as it is.
 
     Raises:
         PolicyFormatError: the catalog is missing or fails verification.
-        ValueError / OSError: bad TLS settings or the address cannot be bound.
+        ServerConfigError: a malformed address, a port in use (unless
+            ``options.reuse_port``), or an incomplete TLS pair.
+        OSError: a TLS file cannot be read.
     """
+    # Before anything is started: a mistake is one line of ours, never gRPC's log.
+    problem = address_problem(options.address, reuse_port=options.reuse_port)
+    if problem is not None:
+        raise ServerConfigError(problem)
     # Enough workers that calls over our limit still reach the handler, which
     # rejects them at once with a stable reason; gRPC's own limit (a plain
     # RESOURCE_EXHAUSTED without our reason) only backs that up under extreme load.
@@ -311,6 +343,7 @@ def create_server(
         options=[
             ("grpc.max_receive_message_length", max_message),
             ("grpc.max_send_message_length", 16 << 20),
+            *server_options(options.reuse_port),
         ],
     )
     health_servicer = health.HealthServicer()
@@ -318,13 +351,9 @@ def create_server(
     reflection.enable_server_reflection(
         (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )
-    credentials = _credentials(options)
-    if credentials is None:
-        port = server.add_insecure_port(options.address)
-    else:
-        port = server.add_secure_port(options.address, credentials)
-    if port == 0:
-        raise OSError(f"cannot bind {options.address}")
+    port, problem = add_port(server, options.address, _credentials(options))
+    if problem is not None:
+        raise ServerConfigError(problem)
     servicer = GuessworkServicer(options)
     for name in pb.DESCRIPTOR.services_by_name["Guesswork"].methods_by_name:
         setattr(servicer, name, _guarded(servicer, name))
@@ -333,19 +362,32 @@ def create_server(
     wrapper.responses = servicer.responses
     wrapper.set_serving(False)
     server.start()
+
+    def install(loaded: Catalog) -> None:
+        engine = Engine(loaded)
+        servicer.load(engine)
+        _warm_in_background(engine.catalog)
+
+    if catalog is None:
+        # Made before the first open: a publish landing during it is noticed.
+        wrapper.watcher = CatalogWatcher(options.catalog, install, options.reload_interval)
     try:
-        engine = Engine(catalog if catalog is not None else open_catalog(options.catalog))
+        install(catalog if catalog is not None else open_catalog(options.catalog))
     except Exception:
         server.stop(0)
         raise
-    servicer.load(engine)
     wrapper.set_serving(True)
-    # Load the compiled kernels for live answers in the background, not at start-up.
-    games = {p.game for p in engine.catalog}
+    if wrapper.watcher is not None:
+        wrapper.watcher.start()
+    return wrapper, port
+
+
+def _warm_in_background(catalog: Catalog) -> None:
+    """Load the compiled kernels for live answers in the background, not at start-up."""
+    games = {policy.game for policy in catalog}
 
     def warm_all() -> None:
         for game in games:
             warm_up(game)
 
     threading.Thread(target=warm_all, daemon=True).start()
-    return wrapper, port

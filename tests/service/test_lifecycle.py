@@ -156,3 +156,13 @@ def test_tls(tmp_path: Path) -> None:
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=60) == 0
+
+
+def test_version() -> None:
+    from guesswork import __version__
+
+    result = subprocess.run(
+        [sys.executable, "-m", "guesswork.service", "--version"],
+        env=ENV, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert (result.returncode, result.stdout) == (0, f"guesswork-serve {__version__}\n")

@@ -1,0 +1,233 @@
+"""The catalog-keeping commands of guesswork-build: list, verify, export,
+import, remove, lists and cache, with the helpers every publishing command
+shares (where to write, name clashes, renaming) and their :class:`Outcome`.
+
+builder.commands holds the commands that build policies and the command table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from guesswork.builder import matrix_cache
+from guesswork.builder.store import (
+    StoredPolicy,
+    catalog_path,
+    export_bytes,
+    kept_bee_tables,
+    merged,
+    publish_catalog,
+)
+from guesswork.builder.verify import verify_certificate, verify_policy
+from guesswork.builder.wordlists import SHIPPED, shipped_words
+from guesswork.client.catalog import (
+    SHIPPED_CATALOG,
+    Catalog,
+    is_shipped,
+    open_catalog,
+    open_policy_file,
+    user_catalog,
+)
+from guesswork.client.errors import PolicyFormatError, PolicyNotFoundError, UsageError
+from guesswork.client.policy_format import encode_core
+from guesswork.client.text import plural
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a command prints: JSON data, or text lines; and its exit status."""
+
+    data: Any
+    lines: list[str]
+    status: int = 0
+
+
+def lists(args: argparse.Namespace) -> Outcome:
+    """Show the shipped word lists."""
+    rows = [
+        {"name": name, "count": len(shipped_words(name)), "sha256": entry.sha256}
+        for name, entry in SHIPPED.items()
+    ]
+    lines = [f"{r['name']:<22} {r['count']:>7,}  sha256 {r['sha256']}" for r in rows]
+    return Outcome(rows, lines)
+
+
+def _existing_catalog(location: str) -> Catalog | None:
+    """Return the catalog at ``location``, or None if there is none yet."""
+    if not catalog_path(location).exists():
+        return None
+    return open_catalog(location)
+
+
+def _write_location(args: argparse.Namespace) -> str:
+    """Return the catalog a command writes: ``--catalog``, else the user catalog.
+
+    Raises:
+        UsageError: no ``--catalog`` and $GUESSWORK_CATALOG names the shipped
+            catalog, which only an explicit ``--catalog`` may write.
+    """
+    if args.catalog is not None:
+        return str(args.catalog)
+    user = user_catalog()
+    if is_shipped(user):
+        raise UsageError(
+            f"$GUESSWORK_CATALOG names the shipped catalog {SHIPPED_CATALOG}, which is written "
+            f"only when named with --catalog (as `make catalog` does); point it at a file of "
+            f"your own"
+        )
+    return str(user)
+
+
+def _check_name_free(catalog: Catalog | None, location: str, name: str, overwrite: bool) -> None:
+    """Refuse to overwrite a policy silently (two lists with one file stem, stdin builds).
+
+    Raises:
+        UsageError: ``name`` is already in the catalog and ``overwrite`` is False.
+    """
+    if catalog is not None and not overwrite and catalog.get_policy(name) is not None:
+        raise UsageError(
+            f"policy {name!r} is already in {location}: give this one another name with "
+            f"--name NAME, or pass --replace to overwrite it"
+        )
+
+
+def _renamed(stored: StoredPolicy, name: str | None) -> StoredPolicy:
+    """Return ``stored`` under ``name`` (the name is part of the core, so it is re-encoded)."""
+    if name is None or name == stored.data.name:
+        return stored
+    data = replace(stored.data, name=name)
+    return StoredPolicy(encode_core(data), data, stored.words)
+
+
+def list_policies(args: argparse.Namespace) -> Outcome:
+    """List the catalog's policies."""
+    with open_catalog(args.catalog) as catalog:
+        infos = [info.to_json() for info in catalog.list()]
+    lines = [
+        f"{i['name']:<48} {i['game']:<10} {i['mode']:<6} {i['metric']:<11} "
+        f"{i['count']:>5} {i['mean']:.2f} ({i['worst']})  {i['catalog']}"
+        for i in infos
+    ]
+    return Outcome(infos, lines)
+
+
+def verify(args: argparse.Namespace) -> Outcome:
+    """Replay every target through every stored policy; exit 1 on any fault."""
+    with open_catalog(args.catalog) as catalog:
+        results = [
+            {"name": p.name, "faults": verify_policy(p) or verify_certificate(p, prove=args.prove)}
+            for p in catalog
+        ]
+    failed = [r for r in results if r["faults"]]
+    lines = [
+        f"{'FAULT' if r['faults'] else 'ok':<6}{r['name']}"
+        + (f": {'; '.join(r['faults'])}" if r["faults"] else "")
+        for r in results
+    ]
+    lines.append(f"{len(results) - len(failed)} of {len(results)} policies verified")
+    return Outcome(results, lines, 1 if failed else 0)
+
+
+def export(args: argparse.Namespace) -> Outcome:
+    """Write one policy as a standalone policy file (atomically)."""
+    with open_catalog(args.catalog) as catalog:
+        data = export_bytes(catalog.policy(args.name))
+    path = Path(args.output or f"{args.name}.gwp")
+    _write_atomically(path, data)
+    return Outcome({"name": args.name, "file": str(path), "bytes": len(data)},
+                   [f"exported {args.name} to {path} ({len(data):,} bytes)"])  # fmt: skip
+
+
+def import_policy(args: argparse.Namespace) -> Outcome:
+    """Verify a policy file completely, then publish the catalog with it added."""
+    with open_policy_file(args.file) as single:
+        (policy,) = list(single)
+        faults = verify_policy(policy) or verify_certificate(policy)
+        if faults:
+            raise PolicyFormatError(f"{args.file}: policy {policy.name!r}: {faults[0]}")
+        location = _write_location(args)
+        catalog = _existing_catalog(location)
+        name = args.name or policy.name
+        _check_name_free(catalog, location, name, args.replace)
+        additions = [_renamed(StoredPolicy.from_policy(policy), args.name)]
+        path = publish_catalog(location, merged(catalog, additions), kept_bee_tables(catalog))
+    return Outcome({"name": name, "catalog": str(path)},
+                   [f"imported {name} into {path}"])  # fmt: skip
+
+
+def remove(args: argparse.Namespace) -> Outcome:
+    """Remove one policy from the user catalog (or ``--catalog``) and publish the rest.
+
+    Raises:
+        PolicyNotFoundError: the catalog has no such policy; the message says
+            when the name is a shipped policy, which ``remove`` never changes.
+    """
+    location = _write_location(args)
+    catalog = _existing_catalog(location)
+    if catalog is None or catalog.get_policy(args.name) is None:
+        if args.catalog is None:
+            with open_catalog(SHIPPED_CATALOG) as shipped:
+                if shipped.get_policy(args.name) is not None:
+                    raise PolicyNotFoundError(
+                        f"{args.name!r} is a shipped policy, not one of the user catalog "
+                        f"({location}); remove changes only the user catalog"
+                    )
+        held = "does not exist yet" if catalog is None else f"has {plural(len(catalog), 'policy')}"
+        raise PolicyNotFoundError(f"no policy {args.name!r} in {location} (it {held})")
+    kept = [StoredPolicy.from_policy(p) for p in catalog if p.name != args.name]
+    path = publish_catalog(location, kept, kept_bee_tables(catalog))
+    return Outcome({"name": args.name, "catalog": str(path)},
+                   [f"removed {args.name} from {path}"])  # fmt: skip
+
+
+def cache(args: argparse.Namespace) -> Outcome:
+    """Show (``info``) or empty (``clean``) the reply-matrix disk cache."""
+    size = matrix_cache.format_bytes
+    if args.cache_command == "info":
+        data = matrix_cache.describe()
+        limit = data["limit_bytes"]
+        lines = [
+            f"directory  {data['directory']}",
+            f"files      {data['files']} ({size(data['bytes'])})",
+            f"limit      {size(limit) if limit else 'none: the disk cache is off'}"
+            f" (${matrix_cache.LIMIT_VARIABLE})",
+        ]
+        if data["temporary_files"]:
+            lines.append(
+                f"temporary  {data['temporary_files']} ({size(data['temporary_bytes'])}; "
+                "being written, or left by a killed build)"
+            )
+        if data["entries"]:
+            lines.append("  last used (UTC)         size  matrix  file")
+        for row in data["entries"]:
+            shape = "?" if row["shape"] is None else " x ".join(map(str, row["shape"]))
+            lines.append(
+                f"  {row['last_used'][:16].replace('T', ' ')}  {size(row['bytes']):>10}  "
+                f"{shape} {row['dtype'] or ''}  {row['file']}"
+            )
+        return Outcome(data, lines)
+    removed = matrix_cache.clean(older_than_days=args.older_than)
+    freed = sum(entry.bytes for entry in removed)
+    data = {
+        "directory": str(matrix_cache.cache_dir()),
+        "removed_files": len(removed),
+        "freed_bytes": freed,
+        "older_than_days": args.older_than,
+    }
+    noun = "file" if len(removed) == 1 else "files"
+    line = f"removed {len(removed)} {noun} ({size(freed)}) from {data['directory']}"
+    return Outcome(data, [line])
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(data)
+        os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise PolicyFormatError(f"{path}: cannot write ({error.strerror})") from None

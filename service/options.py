@@ -1,0 +1,39 @@
+"""How a server runs: :class:`ServerOptions`, each field a guesswork-serve flag.
+
+Kept apart from service.server (and importing only the standard library and
+service.cache's constant) so guesswork-serve can parse its options and check
+its address before it loads gRPC, numpy and the catalog reader.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from guesswork.service.cache import DEFAULT_ENTRIES
+
+#: Seconds between looks for a republished catalog, by default.
+DEFAULT_RELOAD_INTERVAL = 2.0
+
+
+@dataclass(frozen=True)
+class ServerOptions:
+    """How a server runs; every field has a flag and an environment variable."""
+
+    address: str = "127.0.0.1:50051"
+    #: A catalog file served alone; None: the shipped catalog under the user's.
+    catalog: str | None = None
+    #: Calls served at once; more are rejected with RESOURCE_EXHAUSTED.
+    max_concurrent: int = 64
+    #: Largest request accepted, in bytes (RESOURCE_EXHAUSTED beyond).
+    max_request_bytes: int = 64 * 1024
+    #: Seconds in-flight calls get to finish after SIGTERM.
+    grace: float = 5.0
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    #: Finished responses kept (least recently used evicted; 0: no cache).
+    cache_entries: int = DEFAULT_ENTRIES
+    #: Share the port with other processes bound with it (SO_REUSEPORT); by
+    #: default a port in use is refused.
+    reuse_port: bool = False
+    #: Seconds between looks for a republished catalog; 0: only when asked (SIGHUP).
+    reload_interval: float = DEFAULT_RELOAD_INTERVAL
