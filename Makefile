@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_bee.py
 	$(BIN)/python benchmarks/bench_service.py
 	$(BIN)/python benchmarks/bench_lookup.py
+	$(BIN)/python benchmarks/bench_approx_entropy.py
 	$(BIN)/python benchmarks/bench_optimal.py
 
 # Regenerate the gRPC code from protos/guesswork/v1/guesswork.proto (a test checks it).

@@ -10,7 +10,13 @@ now it reads the stored alternatives. The 5-letter policy is the same-run
 baseline; the ratio is 11-letter / 5-letter. An off-tree (live) answer is
 timed too, since it ranks from a reply block rather than the whole matrix.
 
-Usage: python benchmarks/bench_lookup.py [LENGTH ...]   (default: 5 11)
+Then, from the shipped catalog, the first suggestion of each word length's
+policy (``guesswork play --length K``: enable1, 4 to 11 letters), again in a
+fresh process each: opening the catalog (verified, every policy indexed), the
+first suggestion, and the whole ``guesswork suggest --length K`` command as a
+user runs it, against the default 5-letter policy in the same run.
+
+Usage: python benchmarks/bench_lookup.py [--shipped-only] [LENGTH ...]   (default: 5 11)
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 from guesswork.builder.policies import PolicySpec, build_policy  # noqa: E402
 from guesswork.builder.store import StoredPolicy, export_bytes  # noqa: E402
 from guesswork.builder.wordlists import load_wordlist  # noqa: E402
+from guesswork.client.catalog import open_catalog  # noqa: E402
 from guesswork.client.games import Wordle  # noqa: E402
 
 _PROBE = """
@@ -79,8 +86,61 @@ def _probe(path: Path) -> dict[str, Any]:
     return timings
 
 
+_CATALOG_PROBE = """
+import json, sys, time
+started = time.perf_counter()
+from guesswork.client.catalog import open_catalog
+from guesswork.client.lookup import CatalogLookup
+from guesswork.builder.live import GreedyLiveSolver
+lookup = CatalogLookup(open_catalog(), GreedyLiveSolver())
+opened = time.perf_counter()
+first = lookup.policy(sys.argv[1]).suggest([], 5)
+print(json.dumps({"open": opened - started, "first": time.perf_counter() - opened,
+                  "guess": first.guess, "remaining": first.remaining}))
+"""
+
+
+def shipped_first_suggestions() -> None:
+    """Print each shipped length's first suggestion, timed in fresh processes."""
+    names = {5: "wordle-2309-normal-neg-entropy"}
+    names |= {k: f"wordle-{k}-enable1-normal-neg-entropy" for k in range(4, 12) if k != 5}
+    with open_catalog() as catalog:
+        missing = [name for name in names.values() if catalog.get_policy(name) is None]
+    if missing:
+        print(f"\nshipped catalog lacks {', '.join(missing)}: run `make catalog`")
+        return
+    print("\nshipped catalog, first suggestion per word length (best of 3 fresh processes):")
+    firsts = {}
+    for length, name in sorted(names.items()):
+        runs = []
+        for _ in range(3):
+            done = subprocess.run([sys.executable, "-c", _CATALOG_PROBE, name],
+                                  capture_output=True, text=True, cwd=ROOT, check=True)  # fmt: skip
+            runs.append(json.loads(done.stdout))
+        started = time.perf_counter()
+        for _ in range(3):
+            subprocess.run([sys.executable, "-m", "guesswork", "suggest", "--length", str(length)],
+                           capture_output=True, cwd=ROOT, check=True)  # fmt: skip
+        command = (time.perf_counter() - started) / 3
+        first = firsts[length] = min(run["first"] for run in runs)
+        print(
+            f"k={length:<2} {name:<38} {runs[0]['remaining']:>6} words  "
+            f"open catalog {min(run['open'] for run in runs) * 1e3:7.1f} ms  "
+            f"first {first * 1e6:7.0f} us  `suggest --length {length}` {command:5.2f} s  "
+            f"({runs[0]['guess']})",
+            flush=True,
+        )
+    print("ratio to k=5 (first suggestion): " + ", ".join(
+        f"k={k} {first / firsts[5]:.2f}x" for k, first in firsts.items() if k != 5
+    ))  # fmt: skip
+
+
 def main() -> None:
-    lengths = [int(arg) for arg in sys.argv[1:]] or [5, 11]
+    arguments = sys.argv[1:]
+    shipped_only = "--shipped-only" in arguments
+    lengths = [int(arg) for arg in arguments if arg != "--shipped-only"] or [5, 11]
+    if shipped_only:
+        lengths = []
     rows = {}
     with tempfile.TemporaryDirectory() as folder:
         for length in lengths:
@@ -105,6 +165,7 @@ def main() -> None:
                     f"{best['first'] / rows[5]['first']:.2f}x, stored after 1 turn "
                     f"{best['second'] / rows[5]['second']:.2f}x"
                 )
+    shipped_first_suggestions()
 
 
 if __name__ == "__main__":

@@ -31,9 +31,17 @@ import numba
 import numpy as np
 
 from guesswork.builder.errors import IndistinguishableTargetsError
-from guesswork.builder.matrices import reply_matrix
+from guesswork.builder.matrices import letter_array, reply_matrix
+from guesswork.builder.nyt_hard import (
+    advance_state,
+    empty_state,
+    is_legal,
+)
 from guesswork.builder.partitions import (
     ARITHMETIC,
+    DEFAULT_RETRY_PERCENT,
+    METRIC_APPROX_ENTROPY,
+    METRIC_NEG_ENTROPY,
     METRIC_RANDOM,
     METRICS,
     SEED_2022,
@@ -41,11 +49,12 @@ from guesswork.builder.partitions import (
     fill_terms,
     metric_of_counts,
     metric_values,
+    retried_candidates,
 )
 from guesswork.builder.progress import Progress
 from guesswork.builder.tree import GuessTree
 from guesswork.builder.wordlists import WordList
-from guesswork.client.games import Game, GuessMyWord
+from guesswork.client.games import Game, GuessMyWord, Wordle
 from guesswork.client.strategy import GreedyStrategy
 
 #: The 2022 notebook's window: inconsistent guesses when 3 < n <= 125.
@@ -63,13 +72,19 @@ class GreedyOptions:
 
     Attributes:
         metric: one of ``max``, ``expectation``, ``neg_entropy``, ``entropy``,
-            ``random``.
+            ``random``, ``approx_entropy``.
         hard: only consistent guesses (the remaining targets) are considered.
         window: (low, high) node sizes at which normal mode considers every
             word of the guess list; ``high=None`` means no upper bound.
+        nyt_hard: NYT hard mode: as normal mode (the window applies), but a
+            word of the guess list is considered only while the NYT rule
+            allows it after the node's replies (builder.nyt_hard).
         arithmetic: the seed notebook whose floating-point arithmetic breaks
             near-ties, ``2022`` or ``2020`` (see builder.partitions).
         seed: random seed for the ``random`` guesser.
+        retry_percent: ``approx_entropy`` only: the share (percent) of the
+            candidates, best by the letter-entropy estimate, whose exact
+            entropy is computed (builder.partitions.retried_candidates).
     """
 
     metric: str = "neg_entropy"
@@ -77,6 +92,8 @@ class GreedyOptions:
     window: tuple[int, int | None] = DEFAULT_WINDOW
     arithmetic: int = SEED_2022
     seed: int = 0
+    nyt_hard: bool = False
+    retry_percent: float = DEFAULT_RETRY_PERCENT
 
 
 @numba.njit(cache=True)
@@ -99,6 +116,19 @@ class Ranked:
 
 
 @dataclass(frozen=True)
+class ReplyColumns:
+    """A reply matrix read in place by :meth:`GreedyStep.rank`.
+
+    Attributes:
+        matrix: the reply matrix, vocabulary x targets.
+        columns: the remaining targets' columns, in target-list order.
+    """
+
+    matrix: np.ndarray
+    columns: np.ndarray
+
+
+@dataclass(frozen=True)
 class GreedyStep:
     """One greedy step: rank the guesses for a set of remaining targets.
 
@@ -113,16 +143,26 @@ class GreedyStep:
     guess_count: int
     reply_space: int
 
-    def candidates(self, consistent: np.ndarray) -> np.ndarray:
+    def candidates(self, consistent: np.ndarray, legal: np.ndarray | None = None) -> np.ndarray:
         """Return the vocabulary indices considered when ``consistent`` are the words left.
 
         ``consistent`` holds the remaining targets' vocabulary indices in
         target-list order; they are the candidates unless the window applies.
+        ``legal`` (NYT hard mode) marks the vocabulary words the NYT rule
+        allows here: inside the window only those of the guess list are
+        considered (the remaining targets always are legal).
+
+        Raises:
+            ValueError: an NYT-hard step was not given ``legal``.
         """
+        if self.options.nyt_hard and legal is None:
+            raise ValueError("an NYT hard-mode step needs the legal guesses of its node")
         low, high = self.options.window
         if considers_every_guess(
             len(consistent), self.options.hard, low, -1 if high is None else high
         ):
+            if legal is not None:
+                return np.flatnonzero(legal[: self.guess_count]).astype(np.int64)
             return np.arange(self.guess_count, dtype=np.int64)
         return consistent.astype(np.int64)
 
@@ -130,29 +170,108 @@ class GreedyStep:
         self,
         consistent: np.ndarray,
         count: int,
-        replies: Callable[[np.ndarray], np.ndarray],
+        replies: Callable[[np.ndarray], np.ndarray] | ReplyColumns,
+        legal: np.ndarray | None = None,
+        letters: np.ndarray | None = None,
     ) -> Ranked:
         """Return the best ``count`` guesses when ``consistent`` are the words left.
 
         ``consistent`` holds the remaining targets' vocabulary indices in
         target-list order (the seeds' arithmetic sums in that order).
         ``replies(candidates)`` must return the reply block: row i, column j is
-        the reply of ``candidates[i]`` to the j-th remaining target. Ties go
+        the reply of ``candidates[i]`` to the j-th remaining target; or
+        ``replies`` is a whole reply matrix read in place (:class:`ReplyColumns`,
+        the builder's way: no block is copied). Ties go
         to the earlier candidate. The random guesser (and a lone target)
-        ranks the consistent words in list order, with value 0.
+        ranks the consistent words in list order, with value 0. ``legal``:
+        as for :meth:`candidates` (an NYT-hard step needs it). ``letters``
+        (the vocabulary's :func:`~guesswork.builder.matrices.letter_array`)
+        is needed by ``approx_entropy``, which ranks only the candidates it
+        retries, by their exact entropy.
+
+        Raises:
+            ValueError: an NYT-hard step was not given ``legal``, or an
+                approx_entropy step not given ``letters``.
         """
         if len(consistent) == 1 or self.options.metric == "random":
             chosen = consistent[:count].astype(np.int64)
             return Ranked(chosen, np.zeros(len(chosen)))
-        candidates = self.candidates(consistent)
-        block = np.ascontiguousarray(replies(candidates))
+        candidates = self.candidates(consistent, legal)
+        metric = METRICS[self.options.metric]
+        if metric == METRIC_APPROX_ENTROPY:
+            if letters is None:
+                raise ValueError("an approx_entropy step needs the vocabulary's letters")
+            retried = retried_candidates(
+                letters, candidates, consistent.astype(np.int64), self.options.retry_percent
+            )
+            candidates, metric = candidates[retried], METRIC_NEG_ENTROPY
+        if isinstance(replies, ReplyColumns):
+            matrix, rows, columns = replies.matrix, candidates, replies.columns
+        else:
+            matrix = np.ascontiguousarray(replies(candidates))
+            rows = np.arange(len(candidates), dtype=np.int64)
+            columns = np.arange(len(consistent), dtype=np.int64)
         values = metric_values(
-            block, np.arange(len(candidates), dtype=np.int64),
-            np.arange(len(consistent), dtype=np.int64),
-            METRICS[self.options.metric], self.options.arithmetic, self.reply_space,
-        )  # fmt: skip
+            matrix, rows, columns, metric, self.options.arithmetic, self.reply_space
+        )
         best = np.argsort(values, kind="stable")[:count]
         return Ranked(candidates[best], values[best])
+
+
+@numba.njit(cache=True)
+def _approx_entropy_guess(
+    matrix: np.ndarray,
+    target_to_guess: np.ndarray,
+    targets: np.ndarray,
+    everything: bool,
+    n_guesses: int,
+    letters: np.ndarray,
+    retry_percent: float,
+    arithmetic: int,
+    counts: np.ndarray,
+    order: np.ndarray,
+    sizes: np.ndarray,
+    terms: np.ndarray,
+    nyt: bool,
+    nyt_letters: np.ndarray,
+    nyt_state: np.ndarray,
+) -> tuple[int, int]:
+    """Return approx_entropy's guess for the node holding ``targets``, and the work done.
+
+    The candidates are the whole guess list (``everything``; under NYT hard
+    mode only its legal words) or the node's targets; the exact
+    ``neg_entropy`` is computed only for those :func:`retried_candidates`
+    keeps, ties going to the earlier candidate, as in :meth:`GreedyStep.rank`.
+    """
+    consistent = target_to_guess[targets]
+    if everything:
+        candidates = np.empty(n_guesses, np.int64)
+        n_candidates = 0
+        for guess in range(n_guesses):
+            if not nyt or is_legal(nyt_letters[guess], nyt_state):
+                candidates[n_candidates] = guess
+                n_candidates += 1
+        candidates = candidates[:n_candidates]
+    else:
+        candidates = consistent
+    retried = retried_candidates(letters, candidates, consistent, retry_percent)
+    size = targets.shape[0]
+    fill_terms(size, METRIC_NEG_ENTROPY, arithmetic, terms)
+    best = -1
+    best_value = np.inf
+    for position in retried:
+        guess = candidates[position]
+        n_codes = count_replies(matrix, guess, targets, counts, order)
+        value = metric_of_counts(
+            counts, order, n_codes, METRIC_NEG_ENTROPY, arithmetic, terms, sizes, best_value
+        )
+        for i in range(n_codes):
+            counts[order[i]] = 0
+        if value < best_value:
+            best_value = value
+            best = guess
+    work = candidates.shape[0] * letters.shape[1] + retried.shape[0] * size
+    return best, work
 
 
 @numba.njit(cache=True)
@@ -184,11 +303,21 @@ def _grow(
     target_scores: np.ndarray,
     state: np.ndarray,
     work_budget: int,
+    nyt: bool,
+    nyt_letters: np.ndarray,
+    nyt_states: np.ndarray,
+    letters: np.ndarray,
+    retry_percent: float,
 ) -> None:
     """Expand nodes breadth-first from ``state[0]`` until done or out of budget.
 
     ``state`` holds [next node to expand, node count, edge count, targets
-    scored, status, stuck node]; the kernel updates it in place.
+    scored, status, stuck node]; the kernel updates it in place. With
+    ``nyt`` (NYT hard mode), ``nyt_states[i]`` is node i's constraint state
+    (builder.nyt_hard) over the vocabulary's letters ``nyt_letters``: a
+    candidate from the guess list must be legal in it, and each child's
+    state is written when the child is made. ``letters`` (the vocabulary's
+    letter array) and ``retry_percent`` serve ``approx_entropy``.
     """
     cursor, n_nodes, n_edges, scored = state[0], state[1], state[2], state[3]
     work = 0
@@ -208,6 +337,14 @@ def _grow(
         # Choose the guess.
         if metric == METRIC_RANDOM:
             best = target_to_guess[targets[int(randoms[node] * size)]]
+        elif metric == METRIC_APPROX_ENTROPY:
+            best, done = _approx_entropy_guess(
+                matrix, target_to_guess, targets,
+                considers_every_guess(size, hard, window_low, window_high), n_guesses,
+                letters, retry_percent, arithmetic, counts, order, sizes, terms,
+                nyt, nyt_letters, nyt_states[node if nyt else 0],
+            )  # fmt: skip
+            work += done
         else:
             everything = considers_every_guess(size, hard, window_low, window_high)
             n_candidates = n_guesses if everything else size
@@ -217,6 +354,8 @@ def _grow(
             best_value = np.inf
             for c in range(n_candidates):
                 guess = c if everything else target_to_guess[targets[c]]
+                if nyt and everything and not is_legal(nyt_letters[guess], nyt_states[node]):
+                    continue
                 n_codes = count_replies(matrix, guess, targets, counts, order)
                 value = metric_of_counts(
                     counts, order, n_codes, metric, arithmetic, terms, sizes, best_value
@@ -259,6 +398,8 @@ def _grow(
                 node_start[n_nodes] = position
                 node_size[n_nodes] = branch
                 node_depth[n_nodes] = depth + 1
+                if nyt:
+                    advance_state(nyt_states[node], nyt_letters[best], code, nyt_states[n_nodes])
                 edge_reply[n_edges] = code
                 edge_child[n_edges] = n_nodes
                 n_nodes += 1
@@ -301,6 +442,21 @@ def warm_up(game: Game) -> None:
     build_greedy_tree(game, only, only, GreedyOptions())
 
 
+def check_approx_entropy(options: GreedyOptions, game: Game) -> None:
+    """Raise ValueError if ``options`` ask for approx_entropy where it does not apply.
+
+    Its estimate scores letters by position (green, yellow, grey), so it
+    needs Wordle-like replies; its retry percent must lie in (0, 100].
+    Other metrics pass.
+    """
+    if options.metric != "approx_entropy":
+        return
+    if not isinstance(game, Wordle):
+        raise ValueError(f"approx_entropy estimates Wordle-like replies, not {game.id}'s")
+    if not 0 < options.retry_percent <= 100:
+        raise ValueError(f"retry percent {options.retry_percent:g} is not in (0, 100]")
+
+
 def build_greedy_tree(
     game: Game,
     targets: WordList,
@@ -312,11 +468,18 @@ def build_greedy_tree(
     """Return the greedy tree for ``targets`` guessing from ``guesses``.
 
     Raises:
-        ValueError: unknown metric or an invalid window.
+        ValueError: unknown metric, an invalid window, or NYT hard mode for a
+            game that is not Wordle-like (or with ``hard``), or approx_entropy
+            for a game that is not Wordle-like or with a retry percent
+            outside (0, 100].
         IndistinguishableTargetsError: two targets cannot be told apart.
     """
     if options.metric not in METRICS:
         raise ValueError(f"unknown metric {options.metric!r}; known: {', '.join(METRICS)}")
+    if options.nyt_hard and (options.hard or not isinstance(game, Wordle)):
+        raise ValueError(f"NYT hard mode applies to Wordle's normal guessing, not {game.id}")
+    approx = METRICS[options.metric] == METRIC_APPROX_ENTROPY
+    check_approx_entropy(options, game)
     low, high = options.window
     if low < 1 or (high is not None and high < low):
         raise ValueError(f"invalid window {low}:{'' if high is None else high}")
@@ -339,6 +502,15 @@ def build_greedy_tree(
     terms = np.zeros(n_targets + 1, np.float64)
     scratch = np.zeros(n_targets, np.int64)
     state = np.array([0, 1, 0, 0, _OK, -1], dtype=np.int64)
+    # NYT hard mode: the vocabulary's letters and each node's constraint state
+    # (placeholders of the same types otherwise, so the kernel compiles once).
+    nyt_letters, nyt_states = np.zeros((1, 1), np.uint8), np.zeros((1, 1), np.int8)
+    if options.nyt_hard:
+        nyt_letters = letter_array(vocabulary.words, game.length)
+        nyt_states = np.zeros((capacity, game.length + 26), np.int8)
+        nyt_states[0] = empty_state(game.length)
+    # approx_entropy: the vocabulary's letters (a placeholder otherwise).
+    letters = letter_array(vocabulary.words, game.length) if approx else np.zeros((1, 1), np.uint8)
     started = time.perf_counter()
     while state[0] < state[1] and state[4] == _OK:
         _grow(
@@ -347,6 +519,7 @@ def build_greedy_tree(
             perm, scratch, counts, order, fill, sizes, terms,
             node["guess"], node["size"], node["depth"], node["start"],
             node["edge_offsets"], node["reply"], node["child"], scores, state, _CHUNK_WORK,
+            options.nyt_hard, nyt_letters, nyt_states, letters, options.retry_percent,
         )  # fmt: skip
         if progress is not None:
             progress.update(int(state[3]), n_targets, time.perf_counter() - started)
@@ -375,56 +548,23 @@ def build_greedy_tree(
     )
 
 
-def step_of(strategy: GreedyStrategy, guess_count: int, game: Game) -> GreedyStep:
-    """Return the step a stored greedy strategy describes, for a guess list of ``guess_count``."""
+def step_of(
+    strategy: GreedyStrategy, guess_count: int, game: Game, *, nyt_hard: bool = False
+) -> GreedyStep:
+    """Return the step a stored greedy strategy describes, for a guess list of ``guess_count``.
+
+    ``nyt_hard``: the policy's mode is NYT hard mode (the strategy's window
+    then applies to the guesses the NYT rule allows).
+    """
     options = GreedyOptions(
         metric=strategy.metric,
         hard=strategy.window is None,
         window=DEFAULT_WINDOW if strategy.window is None else strategy.window,
         arithmetic=ARITHMETIC[strategy.arithmetic],
         seed=strategy.seed or 0,
+        nyt_hard=nyt_hard,
+        retry_percent=(
+            DEFAULT_RETRY_PERCENT if strategy.retry_percent is None else strategy.retry_percent
+        ),
     )
     return GreedyStep(options, guess_count, game.reply_space)
-
-
-def _block_of(matrix: np.ndarray, remaining: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
-    """Return the reply-block reader of ``matrix`` for the ``remaining`` target columns."""
-
-    def block(candidates: np.ndarray) -> np.ndarray:
-        rows: np.ndarray = matrix[np.ix_(candidates, remaining)]
-        return rows
-
-    return block
-
-
-def node_alternatives(tree: GuessTree, step: GreedyStep, count: int) -> dict[str, np.ndarray]:
-    """Return each node's ``count`` next-best guesses by ``step``, as the policy stores them.
-
-    The alternatives of a node are the step's ranking at that node without the
-    node's own guess (which an optimised tree may not rank first), best first:
-    what a player is offered when the game refuses the suggested word. Returns
-    the format's ``alt_offsets``, ``alt_guess`` and ``alt_value`` arrays.
-    """
-    vocabulary, target_to_guess = guess_vocabulary(tree.targets, tree.guesses)
-    matrix = reply_matrix(tree.game, vocabulary, tree.targets)
-    offsets = np.zeros(tree.node_count + 1, np.int32)
-    guesses: list[np.ndarray] = []
-    values: list[np.ndarray] = []
-    for node in range(tree.node_count):
-        size = int(tree.node_size[node])
-        kept = 0
-        if size > 1:
-            first = int(tree.node_first[node])
-            remaining = np.sort(tree.target_order[first : first + size]).astype(np.int64)
-            ranked = step.rank(target_to_guess[remaining], count + 1, _block_of(matrix, remaining))
-            keep = ranked.guesses != tree.node_guess[node]
-            chosen, chosen_values = ranked.guesses[keep][:count], ranked.values[keep][:count]
-            guesses.append(chosen)
-            values.append(chosen_values)
-            kept = len(chosen)
-        offsets[node + 1] = offsets[node] + kept
-    return {
-        "alt_offsets": offsets,
-        "alt_guess": np.concatenate(guesses).astype(np.int32) if guesses else np.zeros(0, np.int32),
-        "alt_value": np.concatenate(values).astype(np.float64) if values else np.zeros(0),
-    }

@@ -21,12 +21,20 @@ import math
 import numba
 import numpy as np
 
+# The Wordle-player seed's ``a``: approx_entropy's default share (percent) of
+# the candidates, best by estimate, whose exact entropy is computed.
+from guesswork.client.strategy import DEFAULT_RETRY_PERCENT as DEFAULT_RETRY_PERCENT
+
 METRIC_MAX = 0
 METRIC_EXPECTATION = 1
 METRIC_NEG_ENTROPY = 2
 METRIC_ENTROPY = 3
 #: A random consistent guess; not a metric, handled by the tree builder.
 METRIC_RANDOM = 4
+#: The Wordle-player seed's step: ``neg_entropy`` computed only for the guesses
+#: whose per-position letter entropy estimate is in the top few percent
+#: (:func:`retried_candidates`); Wordle-like games only.
+METRIC_APPROX_ENTROPY = 5
 
 METRICS: dict[str, int] = {
     "max": METRIC_MAX,
@@ -34,6 +42,7 @@ METRICS: dict[str, int] = {
     "neg_entropy": METRIC_NEG_ENTROPY,
     "entropy": METRIC_ENTROPY,
     "random": METRIC_RANDOM,
+    "approx_entropy": METRIC_APPROX_ENTROPY,
 }
 
 SEED_2022 = 0
@@ -106,6 +115,11 @@ def metric_of_counts(
 @numba.njit(cache=True)
 def _insertion_sort(values: np.ndarray, n: int) -> None:
     """Sort ``values[:n]`` in place (fast for the few dozen sizes typical here)."""
+    if n > 64:
+        # Long words give thousands of replies at a large node, where insertion
+        # sort's n^2 dominated ranking (the same integers come out either way).
+        values[:n].sort()
+        return
     for i in range(1, n):
         item = values[i]
         j = i - 1
@@ -157,6 +171,99 @@ def metric_values(
         for i in range(n_codes):
             counts[order[i]] = 0
     return values
+
+
+@numba.njit(cache=True)
+def _share_entropy(part: int, total: int) -> float:
+    """Return one outcome's term ``-P * log2(P)`` of an entropy, ``P = part / total``."""
+    if part == 0:
+        return 0.0
+    p = part / total
+    return -p * math.log2(p)
+
+
+@numba.njit(cache=True)
+def position_entropies(letters: np.ndarray, consistent: np.ndarray) -> np.ndarray:
+    """Return the Wordle-player seed's ``H(Y_ci)`` table, shape (word length, 26).
+
+    ``Y_ci`` is the reply to the letter ``c`` (A=0) played alone at position
+    ``i`` against a word drawn evenly from ``consistent`` (vocabulary indices,
+    rows of ``letters``): green if the word has ``c`` at ``i``, yellow if it
+    has ``c`` only elsewhere, grey if it lacks ``c``.
+    """
+    length = letters.shape[1]
+    total = consistent.shape[0]
+    at = np.zeros((length, 26), np.int64)
+    holding = np.zeros(26, np.int64)
+    last_word = np.full(26, -1, np.int64)
+    for j in range(total):
+        word = letters[consistent[j]]
+        for i in range(length):
+            letter = word[i]
+            at[i, letter] += 1
+            if last_word[letter] != j:  # count each word once per letter
+                last_word[letter] = j
+                holding[letter] += 1
+    table = np.zeros((length, 26), np.float64)
+    for i in range(length):
+        for letter in range(26):
+            green = at[i, letter]
+            table[i, letter] = (
+                _share_entropy(green, total)
+                + _share_entropy(holding[letter] - green, total)
+                + _share_entropy(total - holding[letter], total)
+            )
+    return table
+
+
+@numba.njit(cache=True)
+def retry_count(n_candidates: int, retry_percent: float) -> int:
+    """Return how many of ``n_candidates`` approx_entropy retries: ``retry_percent``
+    percent of them rounded up, at least one."""
+    # The small slack keeps e.g. 3% of 100 at 3 despite binary fractions.
+    wanted = math.ceil(n_candidates * retry_percent / 100.0 - 1e-9)
+    return max(1, min(n_candidates, wanted))
+
+
+@numba.njit(cache=True)
+def retried_candidates(
+    letters: np.ndarray, candidates: np.ndarray, consistent: np.ndarray, retry_percent: float
+) -> np.ndarray:
+    """Return the positions in ``candidates`` (ascending) that approx_entropy retries exactly.
+
+    A candidate's estimate is the sum over its positions ``i`` of
+    ``position_entropies(letters, consistent)[i, word[i]]`` (the seed's
+    ``EHX``, which would be the entropy if the letters' replies were
+    independent); the :func:`retry_count` best estimates are kept, ties at
+    the cut going to earlier candidates. Linear time: one partial sort.
+    """
+    table = position_entropies(letters, consistent)
+    n = candidates.shape[0]
+    length = letters.shape[1]
+    estimates = np.empty(n, np.float64)
+    for c in range(n):
+        word = letters[candidates[c]]
+        estimate = 0.0
+        for i in range(length):
+            estimate += table[i, word[i]]
+        estimates[c] = estimate
+    keep = retry_count(n, retry_percent)
+    if keep >= n:
+        return np.arange(n)
+    cut = np.partition(estimates, n - keep)[n - keep]  # the keep-th largest estimate
+    ties = keep
+    for c in range(n):
+        if estimates[c] > cut:
+            ties -= 1
+    chosen = np.empty(keep, np.int64)
+    kept = 0
+    for c in range(n):
+        if estimates[c] > cut or (estimates[c] == cut and ties > 0):
+            if estimates[c] == cut:
+                ties -= 1
+            chosen[kept] = c
+            kept += 1
+    return chosen
 
 
 def partition_counts(matrix: np.ndarray, guess: int, targets: np.ndarray) -> list[int]:

@@ -3,7 +3,8 @@
 A :class:`PolicySpec` holds every input that determines a policy; building
 the same spec twice gives byte-identical policy cores. ``DEFAULT_SPECS`` is the
 shipped catalog: every policy behind the seed tables of REFERENCE.md, plus
-normal-mode ``neg_entropy`` Wordle trees with the full 12972-word guess list.
+normal-mode ``neg_entropy`` Wordle trees with the full 12972-word guess list
+and over enable1's words of every length from 4 to 11 letters.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from guesswork.builder import __version__
+from guesswork.builder.alternatives import node_alternatives
 from guesswork.builder.errors import SpecError
 from guesswork.builder.evaluate import score_stats
 from guesswork.builder.greedy import (
     DEFAULT_WINDOW,
+    GreedyOptions,
     build_greedy_tree,
-    node_alternatives,
+    check_approx_entropy,
     step_of,
     warm_up,
 )
@@ -39,7 +42,14 @@ from guesswork.builder.wordlists import (
 from guesswork.client.games import Antiwordle, Game, Jotto, Mastermind, Wordle, make_game
 from guesswork.client.lookup import MAX_ALTERNATIVES
 from guesswork.client.policy_format import ListRef, PolicyData
-from guesswork.client.strategy import GreedyStrategy, OptimalStrategy, StepStrategy
+from guesswork.client.rules import HARD, MODES, NYT_HARD
+from guesswork.client.strategy import (
+    APPROX_ENTROPY,
+    DEFAULT_RETRY_PERCENT,
+    GreedyStrategy,
+    OptimalStrategy,
+    StepStrategy,
+)
 
 BUILDER = f"guesswork {__version__}"
 
@@ -73,7 +83,12 @@ class GameSpec:
     @property
     def hard(self) -> bool:
         """Return True for hard mode (consistent guesses only)."""
-        return self.mode == "hard"
+        return self.mode == HARD
+
+    @property
+    def nyt_hard(self) -> bool:
+        """Return True for NYT hard mode (any guess the NYT rule allows)."""
+        return self.mode == NYT_HARD
 
     def check_game(self) -> Game:
         """Return the game after checking the game, lists and mode agree.
@@ -83,10 +98,12 @@ class GameSpec:
             UnknownGameError, InvalidWordError: bad game, length or colours.
         """
         game = make_game(self.game, self.length, self.colours)
-        if self.mode not in ("hard", "normal"):
-            raise SpecError(f"unknown mode {self.mode!r}; use hard or normal")
+        if self.mode not in MODES:
+            raise SpecError(f"unknown mode {self.mode!r}; use {', '.join(MODES)}")
         if game.consistent_only and not self.hard:
             raise SpecError(f"{game.id} allows only consistent guesses; use --mode hard")
+        if self.nyt_hard and not isinstance(game, Wordle):
+            raise SpecError(f"--mode nyt-hard is Wordle's rule; {game.id} has no NYT hard mode")
         if self.guesses == "-" and self.targets == "-":
             raise SpecError("standard input can supply only one of --targets and --guesses")
         return game
@@ -130,6 +147,8 @@ class PolicySpec(GameSpec):
     window: tuple[int, int | None] = DEFAULT_WINDOW
     arithmetic: str = "auto"
     seed: int = 0
+    #: approx_entropy only: percent of the candidates whose exact entropy is computed.
+    retry_percent: float = DEFAULT_RETRY_PERCENT
 
     def resolved_arithmetic(self) -> str:
         """Return the seed arithmetic to use: explicit, or inferred from the other options.
@@ -156,6 +175,14 @@ class PolicySpec(GameSpec):
             raise SpecError("the random guesser makes only consistent guesses; use --mode hard")
         if self.arithmetic != "auto" and self.arithmetic not in ARITHMETIC:
             raise SpecError(f"unknown arithmetic {self.arithmetic!r}; use auto, 2022 or 2020")
+        if self.metric != APPROX_ENTROPY and self.retry_percent != DEFAULT_RETRY_PERCENT:
+            raise SpecError("--retry-percent applies to --metric approx_entropy only")
+        try:
+            check_approx_entropy(
+                GreedyOptions(metric=self.metric, retry_percent=self.retry_percent), game
+            )
+        except ValueError as error:
+            raise SpecError(str(error)) from None
         return game
 
     def strategy(self, game: Game) -> GreedyStrategy:
@@ -166,13 +193,15 @@ class PolicySpec(GameSpec):
             arithmetic=self.resolved_arithmetic(),
             jotto_order=self.jotto_order_of(game),
             seed=self.seed if self.metric == "random" else None,
+            retry_percent=self.retry_percent if self.metric == APPROX_ENTROPY else None,
         )
 
     def name(self) -> str:
         """Return the policy's stable, human-readable name.
 
         E.g. ``wordle-2309-normal-neg-entropy``, ``jotto-sgb-firstseen-hard-max``,
-        ``wordle-2315-g12972-normal-neg-entropy``.
+        ``wordle-2315-g12972-normal-neg-entropy``,
+        ``wordle-8-enable1-normal-approx-entropy-r10`` (a retry percent of 10).
         """
         parts = [*self.name_parts(make_game(self.game, self.length)), self.metric.replace("_", "-")]
         if not self.hard and self.window != DEFAULT_WINDOW:
@@ -182,6 +211,8 @@ class PolicySpec(GameSpec):
             parts.append(f"a{self.arithmetic}")
         if self.metric == "random":
             parts.append(f"seed{self.seed}")
+        if self.metric == APPROX_ENTROPY and self.retry_percent != DEFAULT_RETRY_PERCENT:
+            parts.append(f"r{self.retry_percent:g}".replace(".", "p"))
         return "-".join(parts)
 
 
@@ -228,7 +259,7 @@ def build_policy(spec: PolicySpec, *, progress: Progress | None = None) -> Built
     game = spec.check()
     targets, guesses = spec.lists(game)
     strategy = spec.strategy(game)
-    step = step_of(strategy, len(guesses), game)
+    step = step_of(strategy, len(guesses), game, nyt_hard=spec.nyt_hard)
     warm_up(game)
     started = time.perf_counter()
     tree = build_greedy_tree(game, targets, guesses, step.options, progress=progress)
@@ -242,7 +273,7 @@ def policy_data(name: str, mode: str, strategy: StepStrategy, tree: GuessTree) -
     Each node's alternatives are ranked by the strategy's greedy step (for an
     optimised tree: the step that answers its off-tree histories live).
     """
-    step = step_of(strategy.fallback, len(tree.guesses), tree.game)
+    step = step_of(strategy.fallback, len(tree.guesses), tree.game, nyt_hard=mode == NYT_HARD)
     return PolicyData(
         name=name,
         game=tree.game,
@@ -289,7 +320,29 @@ def _seed_table_specs() -> list[PolicySpec]:
     return specs
 
 
-#: The shipped catalog: the seed tables' policies, then the full-guess-list trees.
+#: Word lengths shipped over enable1: the Wordle-player seed's, 4 to 11 letters.
+ENABLE1_LENGTHS = tuple(range(4, 12))
+#: Every length out of the box (``guesswork play --length K``): greedy normal-mode
+#: ``neg_entropy`` trees over enable1's words of each length, guessing from them.
+ENABLE1_SPECS: tuple[PolicySpec, ...] = tuple(
+    PolicySpec("wordle", length=length, targets="enable1") for length in ENABLE1_LENGTHS
+)
+#: The shipped policies the catalog test does not rebuild (enable1's 6 to 11
+#: letters: minutes of building, reply matrices of 0.5 to 1.6 GB); it takes them
+#: from the shipped file and replays every target instead (builder.verify).
+LONG_WORD_SPECS: tuple[PolicySpec, ...] = tuple(s for s in ENABLE1_SPECS if s.length >= 6)
+
+#: NYT hard mode's greedy trees: neg_entropy over the guesses the NYT rule allows,
+#: inside normal mode's window (4 <= remaining <= 125; outside it the remaining
+#: targets, which the rule always allows). The window measured best of 4:125, 4:
+#: and 1: (means 3.619, 3.628 and 3.752 for the 2315 answers).
+NYT_HARD_SPECS: tuple[PolicySpec, ...] = tuple(
+    PolicySpec("wordle", targets=answers, guesses="wordle-guesses-12972", mode=NYT_HARD)
+    for answers in ("wordle-answers-2309", "wordle-answers-2315")
+)
+
+#: The shipped catalog: the seed tables' policies, the full-guess-list trees
+#: (normal and NYT hard mode), then every word length over enable1.
 DEFAULT_SPECS: tuple[PolicySpec, ...] = (
     *_seed_table_specs(),
     PolicySpec("wordle", targets="wordle-answers-2309", mode="hard", metric="random"),
@@ -300,6 +353,8 @@ DEFAULT_SPECS: tuple[PolicySpec, ...] = (
     PolicySpec("wordle", targets="sgb-words", metric="neg_entropy", window=(4, None)),
     PolicySpec("wordle", targets="wordle-answers-2309", guesses="wordle-guesses-12972"),
     PolicySpec("wordle", targets="wordle-answers-2315", guesses="wordle-guesses-12972"),
+    *NYT_HARD_SPECS,
+    *ENABLE1_SPECS,
 )
 
 #: Shipped list names, for help texts.
@@ -320,6 +375,7 @@ class OptimalSpec(GameSpec):
         return SearchOptions(
             objective=self.objective,
             hard=self.hard,
+            nyt_hard=self.nyt_hard,
             max_guesses=self.max_guesses,
             first_guess=self.first_guess,
             beam=self.beam,
@@ -416,7 +472,10 @@ def build_optimal_policy(
 #: `make catalog` (and the test that rebuilds it) stays quick; each was chosen
 #: by a search over every first guess: for Wordle hard mode an exact one
 #: (SLATE is optimal for both lists), for Jotto the lookahead's own, and
-#: SALET is the best known Wordle opener with the full guess list.
+#: SALET is the best known Wordle opener with the full guess list. NYT hard
+#: mode's trees are capped at six guesses, as the game is (uncapped, SALET's
+#: optimum is 6 guesses less in total but leaves targets to a seventh): 8122
+#: and 8099 in total, Alex Selby's published optima for SALET.
 DEFAULT_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
     OptimalSpec("wordle", targets="wordle-answers-2309", guesses="wordle-guesses-12972",
                 first_guess="SALET"),
@@ -427,6 +486,9 @@ DEFAULT_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
     OptimalSpec("jotto", targets="wordle-answers-2309", mode="hard", beam=4, first_guess="DEBAR"),
     OptimalSpec("jotto", targets="wordle-answers-2309", mode="normal", beam=4,
                 first_guess="DEBAR"),
+    *(OptimalSpec("wordle", targets=answers, guesses="wordle-guesses-12972", mode=NYT_HARD,
+                  max_guesses=6, first_guess="SALET")
+      for answers in ("wordle-answers-2309", "wordle-answers-2315")),
 )  # fmt: skip
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from guesswork.builder.errors import WordListError
 from guesswork.client.games import Game, Jotto, Mastermind, all_codes
+from guesswork.client.text import plural
 
 _DATA_PACKAGE = "guesswork.builder.data.wordlists"
 
@@ -116,7 +117,7 @@ class LoadReport:
             f"line {line}: {entry!r} {reason}" for line, entry, reason in self.invalid[:limit]
         )
         more = f" (and {len(self.invalid) - limit} more)" if len(self.invalid) > limit else ""
-        return f"{len(self.invalid)} invalid entries in {self.source}: {shown}{more}"
+        return f"{plural(len(self.invalid), 'invalid entry')} in {self.source}: {shown}{more}"
 
 
 def shipped_words(name: str) -> tuple[str, ...]:
@@ -203,9 +204,12 @@ def load_wordlist(spec: str, game: Game) -> WordList:
         if SHIPPED[spec].mixed_lengths:
             words = tuple(w for w in words if game.word_problem(w) is None)
             report = LoadReport(spec, kept=list(words))
+            # A length's words are another list than the dictionary: a catalog
+            # stores both (Spelling Bee reads the whole of enable1 by name).
+            name = f"{spec}-{game.length}"
         else:
             report = parse_words("\n".join(words), game, spec)
-        name = spec
+            name = spec
     else:
         text, source = _read_source(spec)
         report = parse_words(text, game, source)

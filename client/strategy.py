@@ -6,10 +6,16 @@ map, typed, with :meth:`to_map` giving back exactly the stored bytes' map
 
 ``GreedyStrategy``  ``{"kind": "greedy", "metric", "window", "arithmetic",
     "jotto_order", "seed"}``: the one-step metric (``max``, ``expectation``,
-    ``neg_entropy``, ``entropy`` or ``random``), the normal-mode window
-    ``[low, high or nil]`` (nil: hard mode, consistent guesses only), the
+    ``neg_entropy``, ``entropy``, ``random`` or ``approx_entropy``), the normal-mode window
+    ``[low, high or nil]`` (nil: hard mode, consistent guesses only; in a
+    policy of mode ``nyt-hard`` it is normal mode's window over the guesses
+    the NYT rule allows after the replies so far, the remaining targets,
+    which the rule always allows, outside it), the
     seed notebook whose arithmetic breaks near-ties (``2022``/``2020``), the
-    Jotto list order (Jotto only) and the random guesser's seed.
+    Jotto list order (Jotto only) and the random guesser's seed. Metric
+    ``approx_entropy`` (the Wordle-player seed's step) adds a last key,
+    ``retry_percent``: the share of the candidates, best by its estimate,
+    whose exact entropy it computes; other metrics' maps lack the key.
 ``OptimalStrategy``  ``{"kind": "optimal", "objective", "beam", "max_guesses",
     "first_guess", "metric", "window", "arithmetic", "jotto_order"}``: an
     optimised tree (objective ``total`` or ``minimax``; ``beam`` K for a
@@ -33,6 +39,10 @@ from typing import Any
 
 from guesswork.client.errors import PolicyFormatError
 
+#: The Wordle-player seed's metric, and its default retry percent (its ``a``).
+APPROX_ENTROPY = "approx_entropy"
+DEFAULT_RETRY_PERCENT = 3.0
+
 
 @dataclass(frozen=True)
 class GreedyStrategy:
@@ -44,6 +54,8 @@ class GreedyStrategy:
     arithmetic: str = "2022"
     jotto_order: str | None = None
     seed: int | None = None
+    #: approx_entropy only: percent of the candidates whose exact entropy is computed.
+    retry_percent: float | None = None
 
     kind = "greedy"
 
@@ -59,7 +71,7 @@ class GreedyStrategy:
 
     def to_map(self) -> dict[str, Any]:
         """Return the stored map (keys in their stored order)."""
-        return {
+        stored: dict[str, Any] = {
             "kind": self.kind,
             "metric": self.metric,
             "window": None if self.window is None else list(self.window),
@@ -67,6 +79,11 @@ class GreedyStrategy:
             "jotto_order": self.jotto_order,
             "seed": self.seed,
         }
+        # Only approx_entropy has the key, so every other policy's bytes stay as they were.
+        if self.metric == APPROX_ENTROPY:
+            percent = DEFAULT_RETRY_PERCENT if self.retry_percent is None else self.retry_percent
+            stored["retry_percent"] = float(percent)
+        return stored
 
 
 @dataclass(frozen=True)
@@ -146,12 +163,16 @@ def _greedy(stored: dict[str, Any], where: str) -> GreedyStrategy:
     arithmetic = _field(stored, "arithmetic", str, where)
     if metric is None or arithmetic is None:
         raise PolicyFormatError(f"{where}: strategy lacks its metric or arithmetic")
+    retry_percent = _field(stored, "retry_percent", (int, float), where)
+    if retry_percent is not None and not 0 < retry_percent <= 100:
+        raise PolicyFormatError(f"{where}: strategy.retry_percent is not in (0, 100]")
     return GreedyStrategy(
         metric=metric,
         window=None if window is None else (window[0], window[1]),
         arithmetic=arithmetic,
         jotto_order=_field(stored, "jotto_order", str, where),
         seed=_field(stored, "seed", int, where),
+        retry_percent=None if retry_percent is None else float(retry_percent),
     )
 
 

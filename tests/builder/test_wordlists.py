@@ -83,7 +83,7 @@ def test_parse_words_reports_everything_it_dropped() -> None:
     report = parse_words("crane\nCRANE\nx\n", WORDLE, "text")
     assert report.kept == ["CRANE"]
     assert report.duplicates == [(2, "CRANE")]
-    assert report.invalid == [(3, "x", "has 1 letters, not 5")]
+    assert report.invalid == [(3, "x", "has 1 letter, not 5")]
 
 
 def test_missing_empty_and_unknown_lists(tmp_path: Path) -> None:
