@@ -1,7 +1,8 @@
 """The offline builder: word lists, reply matrices, tree search, evaluation, catalogs.
 
 * ``wordlists``, ``weighted_lists``: the shipped lists and users' own;
-* ``matrices``: reply matrices (compiled, cached on disk);
+* ``matrices``: reply matrices (compiled, cached on disk by ``matrix_cache``:
+  bounded, least recently used out first);
 * ``partitions``, ``greedy``: the greedy metrics and the one greedy step
   (``GreedyStep``), greedy trees and each node's stored alternatives;
 * ``optimal``: exact and lookahead search with certificates;

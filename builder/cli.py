@@ -11,23 +11,32 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from guesswork import __version__
 from guesswork.builder import commands
 from guesswork.builder.errors import SpecError
 from guesswork.builder.greedy import DEFAULT_WINDOW
 from guesswork.builder.partitions import ARITHMETIC, METRICS
-from guesswork.client.catalog import default_catalog
+from guesswork.client.cli import report_error
 from guesswork.client.errors import GuessworkError, UsageError
 from guesswork.client.games import GAMES, GuessMyWord
+from guesswork.client.rules import MODES
 
 PROG = "guesswork-build"
 
 #: Games whose trees the greedy and optimal builders grow (Guess My Word's are
 #: built by builder.guess_my_word; ``evaluate`` offers it too).
 _TREE_GAMES = sorted(game for game in GAMES if game != GuessMyWord.id)
+
+
+_MODE_HELP = (
+    "hard: guesses from the targets still possible (the seeds'); normal: any guess; "
+    "nyt-hard (Wordle): any guess the NYT hard rule allows (greens stay, yellows reused)"
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -56,12 +65,57 @@ def parse_window(text: str) -> tuple[int, int | None]:
     return low, high
 
 
+def policy_name(text: str) -> str:
+    """Return ``text`` if it can name a policy: lower-case letters, digits and hyphens.
+
+    Names are resource ids (``policies/NAME`` over gRPC) in the house
+    vocabulary, so they follow the names the builder derives.
+
+    Raises:
+        UsageError: anything else, or over 100 characters.
+    """
+    if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", text) or len(text) > 100:
+        raise UsageError(
+            f"--name {text!r} must be lower-case letters and digits in hyphen-separated "
+            f"words, at most 100 characters (e.g. my-list-normal-neg-entropy)"
+        )
+    return text
+
+
+def _percent(text: str) -> float:
+    """Return ``--retry-percent``'s value.
+
+    Raises:
+        UsageError: not a number in (0, 100].
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"--retry-percent {text!r} is not a number") from None
+    if not 0 < value <= 100:
+        raise UsageError(f"--retry-percent {text!r} must be more than 0 and at most 100")
+    return value
+
+
 def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--catalog", default=None,
-        help="catalog file (default: $GUESSWORK_CATALOG or the shipped policies/catalog.sqlite)",
+        help="catalog file, read or written alone (default: writes go to the user catalog, "
+        "$GUESSWORK_CATALOG or $XDG_DATA_HOME/guesswork/catalog.sqlite; reads see it "
+        "over the shipped one)",
     )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _add_naming(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--name", type=policy_name,
+        help="the policy's name in the catalog (default: from the options or the file)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--replace", action="store_true",
+        help="overwrite a policy of the same name already in the catalog",
+    )  # fmt: skip
 
 
 def _add_list_options(parser: argparse.ArgumentParser) -> None:
@@ -102,13 +156,18 @@ def _add_tree_options(parser: argparse.ArgumentParser, *, guess_my_word: bool = 
             "--samples", type=int, default=100_000,
             help="guess-my-word only: games sampled for the seed's estimate (default 100000)",
         )  # fmt: skip
-    parser.add_argument("--mode", default="normal", choices=("hard", "normal"))
+    parser.add_argument("--mode", default="normal", choices=MODES, help=_MODE_HELP)
     parser.add_argument("--metric", default="neg_entropy", choices=list(METRICS))
     parser.add_argument(
         "--window", type=parse_window, default=DEFAULT_WINDOW,
         help="normal mode: consider every guess when MIN <= remaining <= MAX (default 4:125)",
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="seed of the random guesser")
+    parser.add_argument(
+        "--retry-percent", type=_percent, metavar="A",
+        help="approx_entropy: compute the exact entropy of the best A%% of the guesses by "
+        "their letter-entropy estimate (default 3, the Wordle-player seed's)",
+    )  # fmt: skip
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -130,7 +189,7 @@ def _add_optimize_options(parser: argparse.ArgumentParser) -> None:
         help="target list: a shipped list name, a file path, or - for stdin",
     )  # fmt: skip
     parser.add_argument("--guesses", help="guess list (default: the target list)")
-    parser.add_argument("--mode", default="normal", choices=("hard", "normal"))
+    parser.add_argument("--mode", default="normal", choices=MODES, help=_MODE_HELP)
     parser.add_argument(
         "--jotto-order", default="sorted", choices=("sorted", "first-seen"),
         help="order of the derived Jotto list",
@@ -168,6 +227,7 @@ def _add_optimize_options(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser for every subcommand."""
     parser = _Parser(prog=PROG, description="Build, evaluate and store Guesswork policies.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def command(name: str, help_text: str) -> argparse.ArgumentParser:
@@ -179,12 +239,16 @@ def build_parser() -> argparse.ArgumentParser:
     first = command("first-guesses", "rank every first guess by each metric")
     _add_list_options(first)
     first.add_argument(
-        "--metric", action="append", choices=[m for m in METRICS if m != "random"],
+        "--metric", action="append",
+        # approx_entropy ranks only the guesses it retries: no whole table to show.
+        choices=[m for m in METRICS if m not in ("random", "approx_entropy")],
         help="metric to rank by (repeatable; default max, expectation, neg_entropy)",
     )  # fmt: skip
     first.add_argument("--top", type=int, default=10, help="how many best and worst to show")
     command("lists", "show the shipped word lists")
-    _add_tree_options(command("build", "build one policy into the catalog"))
+    built = command("build", "build one policy into the catalog (default: the user catalog)")
+    _add_tree_options(built)
+    _add_naming(built)
     build_all = command("build-all", "build the default catalog (every seed-table policy)")
     build_all.add_argument("--quiet", action="store_true", help="no progress on stderr")
     command("list", "list the catalog's policies")
@@ -197,6 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
         "optimize", "search for an optimal, capped, minimax or lookahead tree, with a certificate"
     )
     _add_optimize_options(optimize)
+    _add_naming(optimize)
     export = command("export", "write one policy as a standalone policy file")
     export.add_argument("name", help="policy name (see list)")
     export.add_argument("--output", help="file to write (default: NAME.gwp)")
@@ -205,28 +270,67 @@ def build_parser() -> argparse.ArgumentParser:
     gmw.add_argument("--output", help="file to write (default: the shipped list)")
     imported = command("import", "add a policy file to the catalog, after verifying it")
     imported.add_argument("file", help="policy file (.gwp or .msgpack)")
+    _add_naming(imported)
+    removed = command("remove", "remove a policy from the user catalog (or --catalog)")
+    removed.add_argument("name", help="policy name (see list)")
+    _add_cache_command(sub)
     return parser
+
+
+def _days(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise UsageError(f"--older-than {text!r} is not a number of days") from None
+    if not 0 <= value < float("inf"):
+        raise UsageError(f"--older-than {text!r} must be a finite number of days, at least 0")
+    return value
+
+
+def _add_cache_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Add ``cache info|clean``: the reply-matrix disk cache (no catalog involved)."""
+    about = "show or empty the reply-matrix cache ($GUESSWORK_CACHE)"
+    cache = sub.add_parser("cache", help=about, description=about)
+    actions = cache.add_subparsers(
+        dest="cache_command", metavar="{info,clean}", required=True, parser_class=_Parser
+    )
+    info = actions.add_parser(
+        "info", help="the folder, its files, their size and the limit",
+        description="Show the cache folder, its files (latest used first), their size and "
+        "the limit ($GUESSWORK_CACHE_MAX_BYTES).",
+    )  # fmt: skip
+    info.add_argument("--json", action="store_true", help="print JSON")
+    clean = actions.add_parser(
+        "clean", help="remove cached matrices and temporary files",
+        description="Remove every cached matrix and temporary file (or only those unused "
+        "for DAYS days) and say what was freed.",
+    )  # fmt: skip
+    clean.add_argument(
+        "--older-than", type=_days, metavar="DAYS",
+        help="only files not used for DAYS days (may be fractional)",
+    )  # fmt: skip
+    clean.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv``; return the exit status.
 
-    Bad input raises nothing: it is reported as one line on stderr.
+    Bad input raises nothing: it is reported as one line on stderr (under
+    ``--json``, a JSON object ``{"error": ..., "reason": ...}``; see
+    guesswork.client.cli.report_error).
     """
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in arguments  # read before parsing: a usage error is JSON too
     try:
-        args = build_parser().parse_args(argv)
-        if args.catalog is None:
-            args.catalog = default_catalog()
+        args = build_parser().parse_args(arguments)
         outcome = commands.COMMANDS[args.command](args)
         print(json.dumps(outcome.data, indent=2) if args.json else "\n".join(outcome.lines))
         sys.stdout.flush()
         return outcome.status
     except (UsageError, SpecError) as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 2
+        return report_error(PROG, error, 2, as_json)
     except GuessworkError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 1
+        return report_error(PROG, error, 1, as_json)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130

@@ -8,14 +8,27 @@ builder.cli turns those into one-line messages.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from guesswork.builder.catalog_commands import (
+    Outcome,
+    _check_name_free,
+    _existing_catalog,
+    _renamed,
+    _write_atomically,
+    _write_location,
+    cache,
+    export,
+    import_policy,
+    list_policies,
+    lists,
+    remove,
+    verify,
+)
 from guesswork.builder.evaluate import (
     FIRST_GUESS_METRICS,
     evil_game,
@@ -51,32 +64,28 @@ from guesswork.builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
 from guesswork.builder.store import (
     StoredBeeTable,
     StoredPolicy,
-    catalog_path,
     export_bytes,
     kept_bee_tables,
     merged,
     publish_catalog,
 )
-from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.weighted_lists import load_weighted_list, shipped_weighted_list
 from guesswork.builder.word_trees import Variant
-from guesswork.builder.wordlists import SHIPPED, WordList, shipped_words
-from guesswork.client.catalog import Catalog, open_catalog, open_policy_file
-from guesswork.client.errors import PolicyFormatError, UsageError
+from guesswork.builder.wordlists import WordList
+from guesswork.client.errors import UsageError
 from guesswork.client.games import Game, make_game
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What a command prints: JSON data, or text lines; and its exit status."""
-
-    data: Any
-    lines: list[str]
-    status: int = 0
+from guesswork.client.strategy import DEFAULT_RETRY_PERCENT
+from guesswork.client.text import plural
 
 
 def spec_from_args(args: argparse.Namespace) -> PolicySpec:
-    """Return the policy spec the tree options describe."""
+    """Return the policy spec the tree options describe.
+
+    Raises:
+        UsageError: ``--retry-percent`` with a metric other than approx_entropy.
+    """
+    if args.retry_percent is not None and args.metric != "approx_entropy":
+        raise UsageError("--retry-percent applies to --metric approx_entropy only")
     return PolicySpec(
         game=args.game,
         length=args.length,
@@ -88,6 +97,7 @@ def spec_from_args(args: argparse.Namespace) -> PolicySpec:
         jotto_order=args.jotto_order,
         arithmetic=args.arithmetic,
         seed=args.seed,
+        retry_percent=(DEFAULT_RETRY_PERCENT if args.retry_percent is None else args.retry_percent),
     )
 
 
@@ -128,21 +138,28 @@ def evaluate(args: argparse.Namespace) -> Outcome:
         "evil_game": [list(move) for move in evil],
         "seconds": round(built.seconds, 4),
     }
+    minimising = spec.metric
+    if spec.metric == "approx_entropy":
+        report["retry_percent"] = spec.retry_percent
+        minimising += f" (exact for the best {spec.retry_percent:g}% by estimate)"
     consider = (
         "consistent guesses only"
         if spec.hard
-        else f"any guess when {low} <= remaining{'' if high is None else f' <= {high}'}"
+        else f"any {'NYT-legal ' if spec.nyt_hard else ''}guess when {low} <= remaining"
+        f"{'' if high is None else f' <= {high}'}"
     )
     lines = [
-        f"{game.name}: {len(tree.targets):,} targets ({tree.targets.name}), "
-        f"{len(tree.guesses):,} guesses ({tree.guesses.name}); mode {spec.mode} ({consider}); "
-        f"minimising {spec.metric}",
+        f"{game.name}: {plural(len(tree.targets), 'target', grouped=True)} "
+        f"({tree.targets.name}), {plural(len(tree.guesses), 'guess', grouped=True)} "
+        f"({tree.guesses.name}); mode {spec.mode} ({consider}); "
+        f"minimising {minimising}",
         f'first guess: "{tree.first_guess}"',
-        f"median: {stats.median:.0f} guesses, mean: {stats.mean:.2f} ± {stats.stdev:.2f}, "
+        f"median: {plural(round(stats.median), 'guess')}, "
+        f"mean: {stats.mean:.2f} ± {stats.stdev:.2f}, "
         f"worst: {stats.worst}, best: {stats.best}",
         f"cumulative: {format_cumulative(stats)}",
         "evil replier's game: " + ", ".join(f"{guess} {reply}" for guess, reply in evil),
-        f"built in {built.seconds:.3f} s ({tree.node_count:,} nodes)",
+        f"built in {built.seconds:.3f} s ({plural(tree.node_count, 'node', grouped=True)})",
     ]
     return Outcome(report, lines)
 
@@ -243,23 +260,6 @@ def first_guesses(args: argparse.Namespace) -> Outcome:
     return Outcome(report, lines)
 
 
-def lists(args: argparse.Namespace) -> Outcome:
-    """Show the shipped word lists."""
-    rows = [
-        {"name": name, "count": len(shipped_words(name)), "sha256": entry.sha256}
-        for name, entry in SHIPPED.items()
-    ]
-    lines = [f"{r['name']:<22} {r['count']:>7,}  sha256 {r['sha256']}" for r in rows]
-    return Outcome(rows, lines)
-
-
-def _existing_catalog(location: str) -> Catalog | None:
-    """Return the catalog at ``location``, or None if there is none yet."""
-    if not catalog_path(location).exists():
-        return None
-    return open_catalog(location)
-
-
 def _stored(spec: PolicySpec, progress: Progress | None = None) -> tuple[StoredPolicy, float]:
     built = build_policy(spec, progress=progress)
     tree = built.tree
@@ -267,16 +267,19 @@ def _stored(spec: PolicySpec, progress: Progress | None = None) -> tuple[StoredP
 
 
 def build(args: argparse.Namespace) -> Outcome:
-    """Build one policy and publish the catalog with it added (or replaced)."""
+    """Build one policy and publish the catalog with it added (replaced only with --replace)."""
     spec = spec_from_args(args)
     spec.check()
-    catalog = _existing_catalog(args.catalog)
-    progress = Progress(spec.name(), enabled=not args.quiet)
+    location = _write_location(args)
+    catalog = _existing_catalog(location)
+    _check_name_free(catalog, location, args.name or spec.name(), args.replace)
+    progress = Progress(args.name or spec.name(), enabled=not args.quiet)
     try:
         stored, seconds = _stored(spec, progress)
     finally:
         progress.close()
-    path = publish_catalog(args.catalog, merged(catalog, [stored]), kept_bee_tables(catalog))
+    stored = _renamed(stored, args.name)
+    path = publish_catalog(location, merged(catalog, [stored]), kept_bee_tables(catalog))
     info = {
         "name": stored.data.name,
         "catalog": str(path),
@@ -293,7 +296,17 @@ def build(args: argparse.Namespace) -> Outcome:
 
 
 def build_all(args: argparse.Namespace) -> Outcome:
-    """Build every default policy into a fresh catalog and publish it."""
+    """Build every default policy into a fresh catalog and publish it.
+
+    Raises:
+        UsageError: no ``--catalog``: a whole catalog replaces its file, so the
+            file is never implied (the user's would lose its policies).
+    """
+    if args.catalog is None:
+        raise UsageError(
+            "build-all writes a whole new catalog: name the file with --catalog "
+            "(`make catalog` uses --catalog policies/catalog.sqlite)"
+        )
     stored_policies, rows = [], []
     for number, spec in enumerate(CATALOG_SPECS, start=1):
         built = build_any(spec)
@@ -317,63 +330,10 @@ def build_all(args: argparse.Namespace) -> Outcome:
     path = publish_catalog(args.catalog, stored_policies, bees)
     lines = [f"{row['name']:<48} {row['seconds']:>8.2f} s" for row in rows]
     lines.append(
-        f"published {len(rows)} policies ({len(DEFAULT_WORD_TREES)} of them Guess My Word "
+        f"published {plural(len(rows), 'policy')} ({len(DEFAULT_WORD_TREES)} of them Guess My Word "
         f"trees) and {len(bees)} honeycomb tables to {path}"
     )
     return Outcome({"catalog": str(path), "policies": rows}, lines)
-
-
-def list_policies(args: argparse.Namespace) -> Outcome:
-    """List the catalog's policies."""
-    with open_catalog(args.catalog) as catalog:
-        infos = [info.to_json() for info in catalog.list()]
-    lines = [
-        f"{i['name']:<48} {i['game']:<10} {i['mode']:<6} {i['metric']:<11} "
-        f"{i['count']:>5} {i['mean']:.2f} ({i['worst']})"
-        for i in infos
-    ]
-    return Outcome(infos, lines)
-
-
-def verify(args: argparse.Namespace) -> Outcome:
-    """Replay every target through every stored policy; exit 1 on any fault."""
-    with open_catalog(args.catalog) as catalog:
-        results = [
-            {"name": p.name, "faults": verify_policy(p) or verify_certificate(p, prove=args.prove)}
-            for p in catalog
-        ]
-    failed = [r for r in results if r["faults"]]
-    lines = [
-        f"{'FAULT' if r['faults'] else 'ok':<6}{r['name']}"
-        + (f": {'; '.join(r['faults'])}" if r["faults"] else "")
-        for r in results
-    ]
-    lines.append(f"{len(results) - len(failed)} of {len(results)} policies verified")
-    return Outcome(results, lines, 1 if failed else 0)
-
-
-def export(args: argparse.Namespace) -> Outcome:
-    """Write one policy as a standalone policy file (atomically)."""
-    with open_catalog(args.catalog) as catalog:
-        data = export_bytes(catalog.policy(args.name))
-    path = Path(args.output or f"{args.name}.gwp")
-    _write_atomically(path, data)
-    return Outcome({"name": args.name, "file": str(path), "bytes": len(data)},
-                   [f"exported {args.name} to {path} ({len(data):,} bytes)"])  # fmt: skip
-
-
-def import_policy(args: argparse.Namespace) -> Outcome:
-    """Verify a policy file completely, then publish the catalog with it added."""
-    with open_policy_file(args.file) as single:
-        (policy,) = list(single)
-        faults = verify_policy(policy) or verify_certificate(policy)
-        if faults:
-            raise PolicyFormatError(f"{args.file}: policy {policy.name!r}: {faults[0]}")
-        catalog = _existing_catalog(args.catalog)
-        additions = [StoredPolicy.from_policy(policy)]
-        path = publish_catalog(args.catalog, merged(catalog, additions), kept_bee_tables(catalog))
-    return Outcome({"name": policy.name, "catalog": str(path)},
-                   [f"imported {policy.name} into {path}"])  # fmt: skip
 
 
 def gmw_list(args: argparse.Namespace) -> Outcome:
@@ -383,7 +343,8 @@ def gmw_list(args: argparse.Namespace) -> Outcome:
     output = Path(args.output) if args.output else DEFAULT_OUTPUT
     count, digest = write_list(args.top, output)
     line = (
-        f"wrote {output}: {count} words, sha256 {digest} (register it in builder/weighted_lists.py)"
+        f"wrote {output}: {plural(count, 'word')}, sha256 {digest} "
+        "(register it in builder/weighted_lists.py)"
     )
     return Outcome({"file": str(output), "words": count, "sha256": digest}, [line])
 
@@ -416,7 +377,11 @@ def optimize(args: argparse.Namespace) -> Outcome:
     long_run = spec.first_guess is None and spec.beam is None
     workers = args.workers if args.workers is not None else (default_workers() if long_run else 1)
     checkpoint = Path(args.checkpoint) if args.checkpoint else None
-    catalog = _existing_catalog(args.catalog) if args.store else None
+    name = args.name or spec.name()
+    location = _write_location(args) if args.store else ""
+    catalog = _existing_catalog(location) if args.store else None
+    if args.store:
+        _check_name_free(catalog, location, name, args.replace)
     progress = Progress(spec.name(), enabled=not args.quiet, unit="root branch", open_ended=True)
     started = time.perf_counter()
     try:
@@ -430,7 +395,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
     scores = built.tree.target_scores
     total, count = int(scores.sum()), len(scores)
     info: dict[str, Any] = {
-        "name": spec.name(),
+        "name": name,
         "objective": spec.objective,
         "first_guess": built.tree.first_guess,
         "total": total,
@@ -450,7 +415,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
         "workers": workers,
     }
     lines = [
-        f"{spec.name()}: first guess {info['first_guess']}, total {total} "
+        f"{name}: first guess {info['first_guess']}, total {total} "
         f"(mean {info['mean']:.4f}), worst {info['worst']}",
         f"{'proven optimal' if cert.proven else 'not proven'}: lower bound {cert.lower_bound}"
         + (f" (gap {info['gap']})" if not cert.proven else "")
@@ -458,26 +423,17 @@ def optimize(args: argparse.Namespace) -> Outcome:
         + f"; {seconds:.2f} s",
     ]
     stored = StoredPolicy.from_data(built.data, built.tree.targets.words, built.tree.guesses.words)
+    stored = _renamed(stored, args.name)
     if args.store:
-        path = publish_catalog(args.catalog, merged(catalog, [stored]), kept_bee_tables(catalog))
+        path = publish_catalog(location, merged(catalog, [stored]), kept_bee_tables(catalog))
         info["catalog"] = str(path)
-        lines.append(f"stored {spec.name()} in {path}")
+        lines.append(f"stored {name} in {path}")
     if args.output:
         path = Path(args.output)
         _write_atomically(path, export_bytes(stored))
         info["file"] = str(path)
         lines.append(f"wrote {path}")
     return Outcome(info, lines)
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_bytes(data)
-        os.replace(temporary, path)
-    except OSError as error:
-        temporary.unlink(missing_ok=True)
-        raise PolicyFormatError(f"{path}: cannot write ({error.strerror})") from None
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], Outcome]] = {
@@ -491,5 +447,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], Outcome]] = {
     "verify": verify,
     "export": export,
     "import": import_policy,
+    "remove": remove,
     "gmw-list": gmw_list,
+    "cache": cache,
 }

@@ -44,3 +44,7 @@ class SearchError(GuessworkError, ValueError):
 
 class CatalogWriteError(PolicyError):
     """A catalog cannot be written where asked (not a file path, or I/O failed)."""
+
+
+class CacheConfigError(GuessworkError, ValueError):
+    """The reply-matrix cache's limit ($GUESSWORK_CACHE_MAX_BYTES) is not a size."""

@@ -19,7 +19,8 @@ from guesswork.builder.matrices import reply_matrix
 from guesswork.builder.partitions import ARITHMETIC, METRICS, metric_values
 from guesswork.builder.tree import GuessTree
 from guesswork.builder.wordlists import WordList
-from guesswork.client.games import Game, evil_reply
+from guesswork.client.games import Game
+from guesswork.client.rules import evil_reply
 
 #: The metrics of the seeds' first-guess table, in its column order.
 FIRST_GUESS_METRICS = ("max", "expectation", "neg_entropy")

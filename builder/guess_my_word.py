@@ -61,6 +61,7 @@ from guesswork.builder.word_trees import (
 from guesswork.builder.word_trees import entropy as entropy
 from guesswork.client.errors import GuessMyWordError
 from guesswork.client.policy_format import PolicyData
+from guesswork.client.text import plural
 
 _Split = Callable[[int, int], int]
 
@@ -152,7 +153,9 @@ def _check_weights(tree: WordTree, weights: WeightedList) -> None:
     """Raise GuessMyWordError unless ``weights`` is over the tree's words."""
     if weights.words != tree.words:
         raise GuessMyWordError(
-            f"the weights' {len(weights)} words are not the tree's {len(tree.words)} words"
+            f"the weights' {plural(len(weights), 'word')} "
+            f"{'is' if len(weights) == 1 else 'are'} not the tree's "
+            f"{plural(len(tree.words), 'word')}"
         )
 
 

@@ -9,6 +9,11 @@ block it needs (candidates x remaining targets) with the compiled kernel,
 never a policy's whole reply matrix, so an answer costs milliseconds even on
 long word lists.
 
+:meth:`GreedyLiveSolver.rank_words` answers a history no target fits: the
+same step with the possible words of the policy's open words (its guess list,
+widened; see client.lookup) in the place of the remaining targets, the
+candidates being the policy's guess list inside the window as always.
+
 A Guess My Word policy (strategy ``word-tree``) has no greedy step: its
 answer is the first guess of the same kind of tree (builder.guess_my_word)
 built over the words left, weighted by the stored target weights, as the
@@ -27,16 +32,20 @@ import numpy as np
 from guesswork.builder.greedy import GreedyStep, step_of
 from guesswork.builder.guess_my_word import build_tree
 from guesswork.builder.matrices import letter_array, reply_block
+from guesswork.builder.nyt_hard import legal_after
 from guesswork.builder.weighted_lists import WeightedList
 from guesswork.client.errors import GuessMyWordError
 from guesswork.client.games import GuessMyWord
 from guesswork.client.probe import Policy
+from guesswork.client.rules import NYT_HARD
 from guesswork.client.strategy import WordTreeStrategy
 
 #: Policies whose letter arrays are kept (a few MB for the longest lists).
 _POLICIES_KEPT = 64
 #: Guess My Word answers kept (a tree over thousands of words takes a second).
 _WORD_TREE_ANSWERS_KEPT = 10_000
+#: Letter arrays of open word lists kept (one per policy answering off-list games).
+_OPEN_WORDS_KEPT = 16
 
 
 def greedy_step(policy: Policy) -> GreedyStep:
@@ -49,7 +58,10 @@ def greedy_step(policy: Policy) -> GreedyStep:
     strategy = policy.data.strategy
     if isinstance(strategy, WordTreeStrategy):
         raise GuessMyWordError(f"policy {policy.name!r} is a Guess My Word tree: no greedy step")
-    return step_of(strategy.fallback, policy.data.guesses.count, policy.game)
+    return step_of(
+        strategy.fallback, policy.data.guesses.count, policy.game,
+        nyt_hard=policy.data.mode == NYT_HARD,
+    )  # fmt: skip
 
 
 def word_tree_guess(policy: Policy, remaining: np.ndarray) -> int:
@@ -77,6 +89,7 @@ class GreedyLiveSolver:
         self._lock = threading.Lock()
         self._prepared: OrderedDict[str, tuple[GreedyStep, np.ndarray, np.ndarray]] = OrderedDict()
         self._word_tree_answers: OrderedDict[tuple[str, bytes], int] = OrderedDict()
+        self._open_letters: OrderedDict[tuple[str, tuple[str, ...]], np.ndarray] = OrderedDict()
 
     def _prepare(self, policy: Policy) -> tuple[GreedyStep, np.ndarray, np.ndarray]:
         """Return the policy's step, vocabulary letters and each target's vocabulary index."""
@@ -97,22 +110,52 @@ class GreedyLiveSolver:
                 self._prepared.popitem(last=False)
         return prepared
 
-    def rank(self, policy: Policy, remaining: np.ndarray, count: int) -> Sequence[int]:
+    def rank(
+        self,
+        policy: Policy,
+        remaining: np.ndarray,
+        count: int,
+        history: Sequence[tuple[str, int]] = (),
+    ) -> Sequence[int]:
         """Return up to ``count`` vocabulary indices, best first, for the ``remaining`` targets.
 
-        ``remaining`` holds target indices in target-list order. A Guess My
-        Word policy gets one index: its tree's live answer.
+        ``remaining`` holds target indices in target-list order; ``history``
+        the (guess, reply code) turns so far, which an NYT hard-mode policy's
+        step needs (only guesses the NYT rule allows after them are ranked).
+        A Guess My Word policy gets one index: its tree's live answer.
         """
         if isinstance(policy.data.strategy, WordTreeStrategy):
             return [self._word_tree_answer(policy, remaining)]
         step, letters, target_to_vocabulary = self._prepare(policy)
-        consistent = target_to_vocabulary[remaining]
-        target_letters = letters[consistent]
-        ranked = step.rank(
-            consistent, count,
-            lambda candidates: reply_block(policy.game, letters[candidates], target_letters),
-        )  # fmt: skip
-        return [int(i) for i in ranked.guesses]
+        return _ranked(policy, step, letters, target_to_vocabulary[remaining], count, history)
+
+    def rank_words(
+        self,
+        policy: Policy,
+        words: tuple[str, ...],
+        possible: np.ndarray,
+        count: int,
+        history: Sequence[tuple[str, int]] = (),
+    ) -> Sequence[int]:
+        """Return up to ``count`` indices into ``words``, best first, when the secret is
+        one of ``words[possible]`` (see client.lookup.LiveSolver.rank_words).
+
+        Raises:
+            GuessMyWordError: a Guess My Word policy (its secrets are its targets).
+        """
+        step, _, _ = self._prepare(policy)  # a Guess My Word policy has none: it raises
+        key = (policy.content_hash, words)
+        with self._lock:
+            letters = self._open_letters.get(key)
+            if letters is not None:
+                self._open_letters.move_to_end(key)
+        if letters is None:
+            letters = letter_array(words, policy.game.length)
+            with self._lock:
+                self._open_letters[key] = letters
+                if len(self._open_letters) > _OPEN_WORDS_KEPT:
+                    self._open_letters.popitem(last=False)
+        return _ranked(policy, step, letters, possible.astype(np.int64), count, history)
 
     def _word_tree_answer(self, policy: Policy, remaining: np.ndarray) -> int:
         """Return :func:`word_tree_guess`, remembered for the last many positions."""
@@ -129,3 +172,25 @@ class GreedyLiveSolver:
             if len(self._word_tree_answers) > _WORD_TREE_ANSWERS_KEPT:
                 self._word_tree_answers.popitem(last=False)
         return answer
+
+
+def _ranked(
+    policy: Policy,
+    step: GreedyStep,
+    letters: np.ndarray,
+    consistent: np.ndarray,
+    count: int,
+    history: Sequence[tuple[str, int]],
+) -> list[int]:
+    """Return the step's best ``count`` word indices when ``letters[consistent]`` are
+    the possible secrets (indices into the words ``letters`` spells, in their order,
+    the guess list first). Under NYT hard mode only the guesses the rule allows
+    after ``history`` are candidates."""
+    secret_letters = letters[consistent]
+    legal = legal_after(letters[: step.guess_count], history) if step.options.nyt_hard else None
+    ranked = step.rank(
+        consistent, count,
+        lambda candidates: reply_block(policy.game, letters[candidates], secret_letters),
+        legal, letters=letters,
+    )  # fmt: skip
+    return [int(i) for i in ranked.guesses]

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from guesswork.builder.errors import WeightedListError
+from guesswork.client.text import plural
 
 #: Counts add up in int64 arrays and become float64 probabilities; below
 #: 2**53 both are exact.
@@ -66,7 +67,8 @@ class WeightedList:
             raise WeightedListError("a weighted word list needs at least one word")
         if len(self.words) != len(self.counts):
             raise WeightedListError(
-                f"{len(self.words)} words but {len(self.counts)} counts; they must pair up"
+                f"{plural(len(self.words), 'word')} but {plural(len(self.counts), 'count')}; "
+                "they must pair up"
             )
         for i, (word, count) in enumerate(zip(self.words, self.counts, strict=True)):
             problem = _word_problem(word)
@@ -188,5 +190,7 @@ def shipped_weighted_list() -> WeightedList:
         )
     weights = parse_weighted_list(raw.decode("ascii").splitlines(), name)
     if len(weights) != count:
-        raise WeightedListError(f"shipped list {name} has {len(weights)} words, not {count}")
+        raise WeightedListError(
+            f"shipped list {name} has {plural(len(weights), 'word')}, not {count}"
+        )
     return weights

@@ -27,6 +27,7 @@ from guesswork.client.errors import GuessMyWordError, UnknownWordError
 from guesswork.client.games import AFTER, BEFORE, GuessMyWord
 from guesswork.client.policy_format import ListRef, PolicyData, no_alternatives
 from guesswork.client.strategy import WordTreeStrategy
+from guesswork.client.text import plural
 
 Variant = Literal["deduce", "live"]
 Reply = Literal["before", "after", "correct"]
@@ -236,7 +237,9 @@ def policy_data(
     """
     if weights.words != tree.words:
         raise GuessMyWordError(
-            f"the weights' {len(weights)} words are not the tree's {len(tree.words)} words"
+            f"the weights' {plural(len(weights), 'word')} "
+            f"{'is' if len(weights) == 1 else 'are'} not the tree's "
+            f"{plural(len(tree.words), 'word')}"
         )
     arrays, scores = policy_arrays(tree, variant)
     words = ListRef(list_name, content_sha256(weights.words), len(weights.words))

@@ -4,7 +4,7 @@ The embedding API, re-exported here::
 
     from guesswork.client import open_catalog
 
-    with open_catalog() as catalog:              # the shipped catalog, verified
+    with open_catalog() as catalog:              # shipped + the user's, verified
         policy = catalog.policy("wordle-2309-normal-neg-entropy")
         policy.next_guess([("raise", ".Y..."), ("clout", "G....")])   # 'CHAFF'
 

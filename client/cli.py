@@ -1,14 +1,20 @@
 """``guesswork`` (also ``python -m guesswork``): suggestions for players and bots.
 
     guesswork suggest --policy NAME --history "RAISE:.Y...,CLOUT:G...." [--json]
-    guesswork play --policy NAME          # an interactive helper
+    guesswork play --policy NAME          # an interactive helper (guesswork.client.play)
     guesswork policies [--json]
     guesswork bee top [--words enable1] [--allow-s] [-n N] [--json]
     guesswork bee score --letters AEGINRT --center R [--json]     (also: bee hints)
 
 Each works against a service (``--server HOST:PORT``) or directly on a
-catalog or policy file (``--store PATH``, default: the shipped catalog), with
-the same output. Errors: one line on stderr, exit status 1 (2 for usage).
+catalog or policy file (``--store PATH``, default: the shipped catalog under the
+user's, see guesswork.client.catalog), with
+the same output. Errors: one line on stderr, exit status 1 (2 for usage);
+under ``--json``, that line is a JSON object ``{"error": ..., "reason": ...}``
+(the reason is client.errors.reason_of's: the service's stable reason where
+the error has one, e.g. ``IMPOSSIBLE_REPLY``; ``USAGE`` for usage errors).
+``--history`` also takes a pasted share text with its guesses (see
+guesswork.client.play.share_history).
 
 ``--store`` answers in process through a backend handed to :func:`run` by the
 entry point (guesswork.__main__ passes guesswork.service.local.LocalBackend,
@@ -25,8 +31,12 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, Protocol
 
-from guesswork.client.errors import GuessworkError, UsageError
-from guesswork.client.suggestion import Suggestion
+from guesswork import __version__
+from guesswork.client.errors import GuessworkError, PolicyNotFoundError, UsageError, reason_of
+from guesswork.client.play import play, share_history
+from guesswork.client.replies import is_share_row
+from guesswork.client.suggestion import LIVE_GUESS_LIST, Suggestion
+from guesswork.client.text import plural
 
 PROG = "guesswork"
 History = list[tuple[str, str]]
@@ -38,6 +48,11 @@ class Backend(Protocol):
     def suggest(self, policy: str, history: History, alternatives: int) -> Suggestion: ...
 
     def policies(self) -> list[dict[str, Any]]: ...
+
+    def policy_summary(self, policy: str) -> dict[str, Any]:
+        """Return one policy's ``name``, ``game``, ``length``, ``mode``, ``count``,
+        ``mean``, ``worst`` and ``histogram`` (guesses -> targets)."""
+        ...
 
     def bee_top(self, word_list: str, allow_s: bool, count: int) -> list[dict[str, Any]]: ...
 
@@ -62,9 +77,17 @@ class RemoteBackend:
             {"name": p.name.removeprefix("policies/"), "game": p.game, "mode": p.mode,
              "metric": p.metric, "targets": p.targets_list, "guesses": p.guesses_list,
              "count": p.target_count, "mean": p.mean, "worst": p.worst,
-             "content_hash": p.content_hash}
+             "content_hash": p.content_hash, "catalog": p.catalog, "length": p.length}
             for p in self._client.list_policies()
         ]  # fmt: skip
+
+    def policy_summary(self, policy: str) -> dict[str, Any]:
+        p = self._client.get_policy(policy)
+        return {
+            "name": p.name.removeprefix("policies/"), "game": p.game, "length": p.length,
+            "mode": p.mode, "count": p.target_count, "mean": p.mean, "worst": p.worst,
+            "histogram": {int(n): int(count) for n, count in p.histogram.items()},
+        }  # fmt: skip
 
     def bee_top(self, word_list: str, allow_s: bool, count: int) -> list[dict[str, Any]]:
         return self._client.top_honeycombs(word_list, allow_s, count)[0]
@@ -74,7 +97,7 @@ class RemoteBackend:
 
 
 #: Makes the in-process backend for ``--store``: given the path (None: the shipped
-#: catalog), returns a Backend. The in-process backend answers off-tree
+#: catalog and the user's over it), returns a Backend. The in-process backend answers off-tree
 #: histories live, which needs the builder, so it lives in guesswork.service.local
 #: and is handed in by the entry point (guesswork.__main__) rather than
 #: imported here: client imports neither builder nor service.
@@ -82,11 +105,17 @@ LocalBackendFactory = Callable[[str | None], Backend]
 
 
 def parse_history(text: str) -> History:
-    """Return the turns of ``"GUESS:REPLY,GUESS:REPLY"`` (empty text: no turns).
+    """Return the turns of ``"GUESS:REPLY,GUESS:REPLY"`` (empty text: no turns), or of
+    a pasted share text given with its guesses (a line that is a row of coloured
+    squares says which; see :func:`guesswork.client.play.share_history`).
 
     Raises:
-        UsageError: a turn lacks its colon, guess or reply.
+        UsageError: a turn lacks its colon, guess or reply; a share text's
+            guesses are not as many as its rows.
+        InvalidReplyError: a share text's row or header count is wrong.
     """
+    if any(is_share_row(line) for line in text.splitlines()):
+        return share_history(text)
     turns = []
     for number, item in enumerate(filter(None, (part.strip() for part in text.split(","))), 1):
         guess, colon, reply = item.partition(":")
@@ -99,9 +128,12 @@ def parse_history(text: str) -> History:
 def describe(answer: Suggestion) -> str:
     """Return a one-line human description of a suggestion."""
     if answer.solved:
-        return f"solved: {answer.guess} in {answer.turn} guesses"
+        return f"solved: {answer.guess} in {plural(answer.turn, 'guess')}"
     others = f"; or {' '.join(answer.alternatives)}" if answer.alternatives else ""
-    return f"{answer.guess}  ({answer.remaining} possible, {answer.source}){others}"
+    source = answer.source
+    if source == LIVE_GUESS_LIST:
+        source += ": no target gives these replies, so the guess list's words are the secrets"
+    return f"{answer.guess}  ({answer.remaining} possible, {source}){others}"
 
 
 def _suggest(backend: Backend, args: argparse.Namespace) -> int:
@@ -116,8 +148,8 @@ def _policies(backend: Backend, args: argparse.Namespace) -> int:
         print(json.dumps(rows, indent=2))
     else:
         for row in rows:
-            print(f"{row['name']:<48} {row['count']:>5} targets  mean {row['mean']:.2f} "
-                  f"worst {row['worst']}")  # fmt: skip
+            print(f"{row['name']:<48} {plural(row['count'], 'target'):>13}  mean {row['mean']:.2f} "
+                  f"worst {row['worst']}  {row['catalog']}")  # fmt: skip
     return 0
 
 
@@ -128,8 +160,9 @@ def _bee(backend: Backend, args: argparse.Namespace) -> int:
             print(json.dumps(rows, indent=2))
         else:
             for row in rows:
-                print(f"{row['letters']}/{row['center']}  {row['score']:>6} points  "
-                      f"{row['words']:>5} words  {row['pangrams']:>3} pangrams")  # fmt: skip
+                print(f"{row['letters']}/{row['center']}  {plural(row['score'], 'point'):>13}  "
+                      f"{plural(row['words'], 'word'):>11}  "
+                      f"{plural(row['pangrams'], 'pangram'):>12}")  # fmt: skip
         return 0
     result = backend.bee_score(args.letters, args.center, args.words, args.allow_s)
     if args.bee_command == "hints":
@@ -155,57 +188,68 @@ def _bee(backend: Backend, args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        print(f"{summary['letters']}/{summary['center']}: {summary['score']} points, "
-              f"{summary['words']} words, {summary['pangrams']} pangrams "
+        print(f"{summary['letters']}/{summary['center']}: {plural(summary['score'], 'point')}, "
+              f"{plural(summary['words'], 'word')}, {plural(summary['pangrams'], 'pangram')} "
               f"({', '.join(result['pangrams'])})")  # fmt: skip
         print("ranks: " + ", ".join(f"{name} {points}" for name, points in result["ranks"].items()))
     return 0
 
 
-PLAY_HELP = (
-    "Type the reply your game gave (e.g. .Y..G, gybbb, 01002, coloured squares, or a Jotto "
-    "count); a blank line if the game refused the guess (take the next one); "
-    "'WORD REPLY' if you played another word; q to quit."
+#: The policy ``play`` follows when given neither --policy nor --length (and for --length 5).
+DEFAULT_PLAY_POLICY = "wordle-2309-normal-neg-entropy"
+LENGTH_HELP = (
+    "Wordle with words of this many letters: the catalog's policy for that length "
+    "(4 to 11 are shipped, over enable1; 5 is the default policy)"
 )
 
 
-def play(backend: Backend, policy: str, read: Callable[[str], str] = input) -> int:
-    """Run the interactive helper: suggest, read the reply, repeat until solved."""
-    print(f"{policy}: {PLAY_HELP}")
-    history: History = []
-    while True:
-        answer = backend.suggest(policy, history, 20)
-        if answer.solved:
-            print(f"Solved in {len(history)} guesses.")
-            return 0
-        choices = [answer.guess, *answer.alternatives]
-        choice = 0
-        print(f"Guess {len(history) + 1}: {choices[0]}  ({answer.remaining} possible)")
-        while True:
-            try:
-                line = read("reply> ").strip()
-            except EOFError:
-                print()
-                return 0
-            if line.lower() in ("q", "quit", "exit"):
-                return 0
-            if not line:
-                choice += 1
-                if choice >= len(choices):
-                    print("No more alternatives; type the reply, or 'WORD REPLY'.")
-                    choice = len(choices) - 1
-                else:
-                    print(f"Guess {len(history) + 1}: {choices[choice]}  (alternative {choice})")
-                continue
-            words = line.split()
-            turn = (words[0], " ".join(words[1:])) if len(words) > 1 else (choices[choice], line)
-            try:
-                backend.suggest(policy, [*history, turn], 0)
-            except GuessworkError as error:
-                print(f"Not accepted: {error}")
-                continue
-            history.append(turn)
-            break
+def _length(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise UsageError(f"--length {text!r} is not a whole number") from None
+    if value < 1:
+        raise UsageError(f"--length {text!r} must be at least 1")
+    return value
+
+
+def chosen_policy(backend: Backend, policy: str | None, length: int | None) -> str:
+    """Return the policy a command follows: ``--policy``, else the one ``--length`` picks.
+
+    For ``length`` letters that is, of the Wordle policies of that length in the
+    catalogs, the first of: the default policy (5 letters: the NYT answers);
+    ``wordle-K-enable1-normal-neg-entropy``, the shipped one; then the
+    normal-mode ``neg_entropy`` ones, the other normal-mode ones and the rest,
+    each by name. Neither given: the default policy.
+
+    Raises:
+        PolicyNotFoundError: the catalogs hold no Wordle policy of that length.
+    """
+    if policy is not None:
+        return policy
+    if length is None:
+        return DEFAULT_PLAY_POLICY
+    game = "wordle" if length == 5 else f"wordle-{length}"
+    preferred = [DEFAULT_PLAY_POLICY, f"{game}-enable1-normal-neg-entropy"]
+    fits = [
+        row for row in backend.policies() if row["game"] == "wordle" and row["length"] == length
+    ]
+    if not fits:
+        raise PolicyNotFoundError(
+            f"no Wordle policy for {length}-letter words in the catalog; build one with "
+            f"`guesswork-build build --length {length} --targets enable1`"
+        )
+    best = min(
+        fits,
+        key=lambda row: (
+            preferred.index(row["name"]) if row["name"] in preferred else len(preferred),
+            row["mode"] != "normal",
+            row["metric"] != "neg_entropy",
+            row["name"],
+        ),
+    )
+    name: str = best["name"]
+    return name
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -216,23 +260,30 @@ def build_parser() -> argparse.ArgumentParser:
             raise UsageError(message)
 
     parser = Parser(prog=PROG, description="Next-guess suggestions from Guesswork policies.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     def command(name: str, help_text: str) -> argparse.ArgumentParser:
         subparser = sub.add_parser(name, help=help_text, description=help_text)
         where = subparser.add_mutually_exclusive_group()
         where.add_argument("--server", help="HOST:PORT of a running guesswork-serve")
-        where.add_argument("--store", help="catalog or policy file (default: the shipped catalog)")
+        where.add_argument(
+            "--store", help="catalog or policy file (default: the shipped catalog and the user's)"
+        )
         subparser.add_argument("--timeout", type=float, default=5.0, help="seconds per call")
         return subparser
 
     suggest = command("suggest", "suggest the next guess for a history")
-    suggest.add_argument("--policy", required=True, help="policy name (see `guesswork policies`)")
+    which = suggest.add_mutually_exclusive_group(required=True)
+    which.add_argument("--policy", help="policy name (see `guesswork policies`)")
+    which.add_argument("--length", type=_length, help=LENGTH_HELP)
     suggest.add_argument("--history", default="", help='turns "GUESS:REPLY,GUESS:REPLY"')
     suggest.add_argument("--alternatives", type=int, default=5, help="how many to rank")
     suggest.add_argument("--json", action="store_true", help="print one JSON object")
     interactive = command("play", "an interactive helper: it guesses, you type the replies")
-    interactive.add_argument("--policy", default="wordle-2309-normal-neg-entropy")
+    which = interactive.add_mutually_exclusive_group()
+    which.add_argument("--policy", help=f"policy name (default {DEFAULT_PLAY_POLICY})")
+    which.add_argument("--length", type=_length, help=LENGTH_HELP)
     policies = command("policies", "list the policies")
     policies.add_argument("--json", action="store_true", help="print a JSON array")
     bee = sub.add_parser("bee", help="Spelling Bee: top honeycombs, scores and hints")
@@ -246,7 +297,9 @@ def build_parser() -> argparse.ArgumentParser:
         sub_bee = bee_sub.add_parser(name, help=help_text, description=help_text)
         where = sub_bee.add_mutually_exclusive_group()
         where.add_argument("--server", help="HOST:PORT of a running guesswork-serve")
-        where.add_argument("--store", help="catalog file (default: the shipped catalog)")
+        where.add_argument(
+            "--store", help="catalog file (default: the shipped catalog and the user's)"
+        )
         sub_bee.add_argument("--timeout", type=float, default=5.0, help="seconds per call")
         sub_bee.add_argument("--words", default="enable1", help="word list name (default enable1)")
         sub_bee.add_argument(
@@ -261,14 +314,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def report_error(prog: str, error: GuessworkError, status: int, as_json: bool) -> int:
+    """Print ``error`` as the command lines do and return ``status``: one line on
+    stderr, ``PROG: error: MESSAGE``, or under ``--json`` the JSON object
+    ``{"error": MESSAGE, "reason": REASON}`` (see client.errors.reason_of)."""
+    if as_json:
+        print(json.dumps({"error": str(error), "reason": reason_of(error)}), file=sys.stderr)
+    else:
+        print(f"{prog}: error: {error}", file=sys.stderr)
+    return status
+
+
 def run(argv: Sequence[str] | None = None, local: LocalBackendFactory | None = None) -> int:
     """Run the command line; return the exit status (errors: one line on stderr).
 
     ``local`` makes the backend for ``--store`` (and the default, the shipped
-    catalog); without it only ``--server`` works.
+    catalog and the user's); without it only ``--server`` works.
     """
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in arguments  # read before parsing: a usage error is JSON too
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(arguments)
         if args.server:
             backend: Backend = RemoteBackend(args.server, args.timeout)
         elif local is not None:
@@ -278,6 +344,8 @@ def run(argv: Sequence[str] | None = None, local: LocalBackendFactory | None = N
                 "answering in process needs guesswork.service: run `guesswork` or "
                 "`python -m guesswork`, or give --server"
             )
+        if args.command in ("suggest", "play"):
+            args.policy = chosen_policy(backend, args.policy, args.length)
         if args.command == "suggest":
             status = _suggest(backend, args)
         elif args.command == "bee":
@@ -289,11 +357,9 @@ def run(argv: Sequence[str] | None = None, local: LocalBackendFactory | None = N
         sys.stdout.flush()  # surface a closed pipe here, inside the handler
         return status
     except UsageError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 2
+        return report_error(PROG, error, 2, as_json)
     except GuessworkError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 1
+        return report_error(PROG, error, 1, as_json)
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130

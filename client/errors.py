@@ -175,3 +175,28 @@ def error_for_reason(reason: str) -> type[GuessworkError]:
             return cls
         pending.extend(cls.__subclasses__())
     return GuessworkError
+
+
+def reason_of(error: BaseException) -> str:
+    """Return the stable machine-readable reason of ``error``, as the command lines'
+    ``--json`` errors give it.
+
+    That is the reason of the nearest class of its ancestry that defines one
+    (an ``ImpossibleReplyError`` gives ``IMPOSSIBLE_REPLY``), as the service
+    would send it; for an error with none of its own (a usage error, an error
+    only the builder raises), its class name in upper snake case without
+    ``Error``: ``USAGE``, ``WORD_LIST``, ``CATALOG_WRITE``. A bare
+    :class:`GuessworkError` gives ``INTERNAL``.
+
+    >>> reason_of(ImpossibleReplyError("x")), reason_of(UsageError("x"))
+    ('IMPOSSIBLE_REPLY', 'USAGE')
+    """
+    for cls in type(error).__mro__:
+        if cls is GuessworkError:
+            break
+        if "reason" in cls.__dict__:
+            return str(cls.__dict__["reason"])
+    if type(error) is GuessworkError:
+        return GuessworkError.reason
+    name = type(error).__name__.removesuffix("Error") or type(error).__name__
+    return "".join(f"_{c}" if c.isupper() and i else c for i, c in enumerate(name)).upper()

@@ -34,9 +34,11 @@ from __future__ import annotations
 import itertools
 import string
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
+
+import numpy as np
 
 from guesswork.client import replies
 from guesswork.client.errors import (
@@ -45,6 +47,7 @@ from guesswork.client.errors import (
     InvalidWordError,
     UnknownGameError,
 )
+from guesswork.client.text import plural
 
 Word = str
 ReplyCode = int
@@ -79,6 +82,37 @@ def wordle_reply(guess: Word, target: Word) -> tuple[int, ...]:
             unmatched[letter] -= 1
             colours[i] = YELLOW
     return tuple(colours)
+
+
+def wordle_codes(guess: Word, letters: np.ndarray) -> np.ndarray:
+    """Return the reply codes of ``guess`` against every row of ``letters``.
+
+    The same NYT rule as :func:`wordle_reply`, vectorised over many targets:
+    ``letters`` is an (N, k) array of the targets' code points (see
+    :func:`letter_matrix`). Greens first; then, left to right, a guess letter
+    is yellow while the target has an unmatched copy left. Returns int64
+    codes (first letter most significant, as :func:`colours_to_code`).
+    """
+    guess_letters = np.array([ord(c) for c in guess], dtype=np.uint32)
+    green = letters == guess_letters
+    colours = np.where(green, GREEN, MISS).astype(np.int64)
+    unmatched = {c: ((letters == c) & ~green).sum(axis=1) for c in set(guess_letters.tolist())}
+    for i, c in enumerate(guess_letters.tolist()):
+        yellow = ~green[:, i] & (unmatched[c] > 0)
+        colours[yellow, i] = YELLOW
+        unmatched[c] -= yellow
+    weights = 3 ** np.arange(len(guess) - 1, -1, -1, dtype=np.int64)
+    return colours @ weights
+
+
+@lru_cache(maxsize=8)
+def letter_matrix(words: tuple[Word, ...]) -> np.ndarray:
+    """Return the (N, k) uint32 code points of equal-length ``words`` (cached:
+    a policy asks for the same lists on every turn)."""
+    if not words:
+        return np.zeros((0, 0), dtype=np.uint32)
+    joined = "".join(words).encode("utf-32-le")
+    return np.frombuffer(joined, dtype=np.uint32).reshape(len(words), len(words[0]))
 
 
 def colours_to_code(colours: tuple[int, ...] | list[int]) -> ReplyCode:
@@ -189,7 +223,7 @@ class Game:
         if not word.isascii() or not word.isalpha():
             return "not made only of letters A-Z"
         if len(word) != self.length:
-            return f"has {len(word)} letters, not {self.length}"
+            return f"has {plural(len(word), 'letter')}, not {self.length}"
         return None
 
     def normalise_word(self, word: str) -> Word:
@@ -217,6 +251,10 @@ class Game:
     def reply(self, guess: Word, target: Word) -> ReplyCode:
         """Return the reply code for ``guess`` when the secret is ``target``."""
         raise NotImplementedError
+
+    def reply_codes(self, guess: Word, words: tuple[Word, ...]) -> np.ndarray:
+        """Return the int64 reply codes of ``guess`` against each of ``words``."""
+        return np.fromiter((self.reply(guess, w) for w in words), np.int64, len(words))
 
     def parse_reply(self, text: str, guess: Word | None = None) -> ReplyCode:
         """Return the reply code written in ``text``.
@@ -254,6 +292,11 @@ class Wordle(Game):
 
     def reply(self, guess: Word, target: Word) -> ReplyCode:
         return colours_to_code(wordle_reply(guess, target))
+
+    def reply_codes(self, guess: Word, words: tuple[Word, ...]) -> np.ndarray:
+        if not words or len(words[0]) != len(guess):
+            return super().reply_codes(guess, words)
+        return wordle_codes(guess, letter_matrix(words))
 
     def parse_reply(self, text: str, guess: Word | None = None) -> ReplyCode:
         colours = replies.parse_colours(text, self.length, guess)
@@ -475,84 +518,6 @@ class GuessMyWord(Game):
     def format_reply(self, code: ReplyCode, style: str = "letters") -> str:
         """Return ``before``, ``after`` or ``correct`` (any style)."""
         return replies.POSITIONS[code]
-
-
-def partition(game: Game, guess: Word, targets: list[Word]) -> dict[ReplyCode, list[Word]]:
-    """Return the targets grouped by the reply ``guess`` gets from each.
-
-    Groups appear in order of their first target, and keep the targets' order.
-    """
-    branches: dict[ReplyCode, list[Word]] = {}
-    for target in targets:
-        branches.setdefault(game.reply(guess, target), []).append(target)
-    return branches
-
-
-def consistent_targets(
-    game: Game, targets: list[Word], guess: Word, reply: ReplyCode
-) -> list[Word]:
-    """Return the targets that would give ``reply`` to ``guess``, in order."""
-    return [target for target in targets if game.reply(guess, target) == reply]
-
-
-_ORDINALS = ("1st", "2nd", "3rd", *(f"{n}th" for n in range(4, 16)))
-
-
-def consistency_problem(
-    game: Game, turns: Sequence[tuple[Word, ReplyCode]], word: Word
-) -> str | None:
-    """Return why ``word`` breaks the seeds' hard mode after ``turns`` (None: it may).
-
-    The seeds' rule: a guess must be a possible secret, i.e. every earlier
-    guess would have got the same reply had ``word`` been the secret.
-    """
-    for number, (guessed, code) in enumerate(turns, start=1):
-        got = game.reply(guessed, word)
-        if got != code:
-            return (
-                f"{word} is not consistent with turn {number}: {guessed} would get "
-                f"{game.format_reply(got)}, not {game.format_reply(code)}"
-            )
-    return None
-
-
-def nyt_hard_problem(
-    game: Wordle, turns: Sequence[tuple[Word, ReplyCode]], word: Word
-) -> str | None:
-    """Return why ``word`` breaks the NYT hard mode after ``turns`` (None: it may).
-
-    The NYT rule: every green letter stays in its place, and every revealed
-    (green or yellow) letter is used again, as often as it was revealed.
-    """
-    for guessed, code in turns:
-        colours = code_to_colours(code, game.length)
-        for position, colour in enumerate(colours):
-            if colour == GREEN and word[position] != guessed[position]:
-                return f"{_ORDINALS[position]} letter must be {guessed[position]}"
-        for letter in sorted({guessed[i] for i, c in enumerate(colours) if c != MISS}):
-            needed = sum(1 for i, c in enumerate(colours) if c != MISS and guessed[i] == letter)
-            if word.count(letter) < needed:
-                return f"guess must contain {letter}" + (f" {needed} times" if needed > 1 else "")
-    return None
-
-
-def evil_reply(game: Game, guess: Word, targets: Sequence[Word]) -> tuple[ReplyCode, int]:
-    """Return the Evil replier's reply to ``guess`` and how many ``targets`` it keeps.
-
-    The seed's greedy adversary: the reply whose branch keeps the most
-    targets (the winning reply counts as keeping none), ties to the branch
-    whose first target comes first in ``targets``' order. It concedes (the
-    winning reply, keeping 1) only when ``guess`` is the one target left.
-    """
-    branches: dict[ReplyCode, int] = {}
-    for target in targets:
-        code = game.reply(guess, target)
-        branches[code] = branches.get(code, 0) + 1
-    best, kept = game.win_reply, 0
-    for code, size in branches.items():  # in order of first target
-        if code != game.win_reply and size > kept:
-            best, kept = code, size
-    return (best, kept) if kept else (game.win_reply, 1)
 
 
 GAMES: dict[str, type[Game]] = {

@@ -14,13 +14,26 @@ step; for a Guess My Word tree, the same kind of tree over the words left).
 :class:`~guesswork.client.errors.LiveAnswerUnavailableError`. Guess My Word
 policies answer suggestions only (its game is ``suggestions_only``).
 
+Real games leave the answer list: a secret such as TACOS is allowed by the
+game but is no target of a 2,309-answer policy. A history that contradicts
+every target is therefore answered live over the policy's *open words*
+(:attr:`PolicyLookup.open_words`) as possible secrets, with source
+``live-guess-list``: its vocabulary (guess list and targets), widened by a
+:class:`WiderList`, the catalog's largest guess list of the same game that
+holds the policy's whole guess list (for the 2309-answer trees, the 12,972
+allowed guesses: every word the game accepts). Words of the wider list are
+also accepted as the player's guesses, answered live (SALET on a policy
+whose guess list is the 2,309 answers). Only a history no open word fits is
+a :class:`~guesswork.client.errors.ContradictoryHistoryError`.
+
 Lookups are stateless and thread-safe: callers pass the whole history.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol
 
 import numpy as np
@@ -36,15 +49,10 @@ from guesswork.client.errors import (
     PolicyNotFoundError,
     UnknownWordError,
 )
-from guesswork.client.games import (
-    GuessMyWord,
-    Wordle,
-    consistency_problem,
-    evil_reply,
-    nyt_hard_problem,
-)
+from guesswork.client.games import Game, GuessMyWord, Wordle
 from guesswork.client.probe import SOLVED, Policy
-from guesswork.client.suggestion import LIVE, STORED, Suggestion
+from guesswork.client.rules import consistency_problem, evil_reply, nyt_hard_problem
+from guesswork.client.suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
 
 #: Longest history accepted: longer than any stored game (Jotto's worst is 19).
 MAX_TURNS = 64
@@ -59,13 +67,49 @@ RULE_NYT = "nyt"
 class LiveSolver(Protocol):
     """Ranks guesses for a set of remaining targets, as the policy's strategy would."""
 
-    def rank(self, policy: Policy, remaining: np.ndarray, count: int) -> Sequence[int]:
+    def rank(
+        self,
+        policy: Policy,
+        remaining: np.ndarray,
+        count: int,
+        history: Sequence[tuple[str, int]] = (),
+    ) -> Sequence[int]:
         """Return up to ``count`` vocabulary indices, best first.
 
         ``remaining`` holds the indices (in target-list order) of the targets
-        still possible; there is at least one.
+        still possible; there is at least one. ``history`` holds the turns so
+        far as (guess, reply code): an NYT hard-mode policy (mode
+        ``nyt-hard``) ranks only the guesses the NYT rule allows after them.
         """
         ...
+
+    def rank_words(
+        self,
+        policy: Policy,
+        words: tuple[str, ...],
+        possible: np.ndarray,
+        count: int,
+        history: Sequence[tuple[str, int]] = (),
+    ) -> Sequence[int]:
+        """Return up to ``count`` indices into ``words``, best first, when the secret is
+        one of ``words[possible]`` (a history no target of the policy fits).
+
+        ``words`` is :attr:`PolicyLookup.open_words`: the policy's vocabulary
+        first, so indices below the guess list's length are its guess list,
+        then the wider list's other words. ``possible`` is ascending and not
+        empty. The same strategy as :meth:`rank`, with ``words[possible]`` in
+        the place of the remaining targets.
+        """
+        ...
+
+
+@dataclass(frozen=True)
+class WiderList:
+    """A guess list that holds a policy's whole guess list and more: words its game
+    also accepts, so possible secrets once no target fits (see :func:`wider_lists`)."""
+
+    name: str
+    words: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -92,14 +136,33 @@ def check_alternatives(count: int) -> None:
 
 
 class PolicyLookup:
-    """Answers for one policy. Thread-safe (it holds no mutable state)."""
+    """Answers for one policy. Thread-safe (its only state is computed once, on first
+    use, and never changes)."""
 
-    def __init__(self, policy: Policy, live: LiveSolver | None = None) -> None:
+    def __init__(
+        self, policy: Policy, live: LiveSolver | None = None, wider: WiderList | None = None
+    ) -> None:
         self.policy = policy
         self.game = policy.game
         self.live = live
+        self.wider = wider
         self._vocabulary_index = {word: i for i, word in enumerate(policy.vocabulary)}
         self._targets = frozenset(policy.targets)
+
+    @cached_property
+    def open_words(self) -> tuple[str, ...]:
+        """Return the possible secrets once no target fits a history: the vocabulary,
+        then the wider list's words it lacks (in that list's order)."""
+        vocabulary = tuple(self.policy.vocabulary)
+        if self.wider is None:
+            return vocabulary
+        return vocabulary + tuple(w for w in self.wider.words if w not in self._vocabulary_index)
+
+    @cached_property
+    def _open_index(self) -> dict[str, int]:
+        """Return the index in :attr:`open_words` of each word beyond the vocabulary."""
+        start = len(self.policy.vocabulary)
+        return {word: start + i for i, word in enumerate(self.open_words[start:])}
 
     @property
     def name(self) -> str:
@@ -109,7 +172,10 @@ class PolicyLookup:
     # -- checking input ---------------------------------------------------
 
     def word_index(self, text: str, *, targets_only: bool = False) -> tuple[str, int]:
-        """Return (canonical word, vocabulary index) of a guess.
+        """Return (canonical word, index in :attr:`open_words`) of a guess.
+
+        A guess may be any open word (the vocabulary, or a word of the wider
+        list); with ``targets_only``, only a target.
 
         Raises:
             InvalidWordError: not a word of the game's shape.
@@ -117,6 +183,8 @@ class PolicyLookup:
         """
         word = self.game.normalise_word(text)
         index = self._vocabulary_index.get(word)
+        if index is None and not targets_only:
+            index = self._open_index.get(word)  # allowed by the game: answered live
         if index is None or (targets_only and word not in self._targets):
             which = "targets" if targets_only else "guess list"
             if isinstance(self.game, GuessMyWord):  # one list, of lower-case words
@@ -124,7 +192,8 @@ class PolicyLookup:
                     f"{word!r} is not in the word list {self.policy.data.targets.name!r} "
                     f"of policy {self.name!r}"
                 )
-            raise UnknownWordError(f"{word} is not in the {which} of policy {self.name!r}")
+            also = f" nor in {self.wider.name}" if self.wider and not targets_only else ""
+            raise UnknownWordError(f"{word} is not in the {which} of policy {self.name!r}{also}")
         return word, index
 
     def turns(self, history: Sequence[tuple[str, str]]) -> list[Turn]:
@@ -152,18 +221,53 @@ class PolicyLookup:
         Raises:
             ContradictoryHistoryError: naming the first turn no target can follow.
         """
-        targets = self.policy.targets
-        alive = list(range(len(targets)))
+        alive = np.arange(len(self.policy.targets), dtype=np.int64)
         for number, turn in enumerate(turns, start=1):
-            alive = [t for t in alive if self.game.reply(turn.word, targets[t]) == turn.code]
-            if not alive:
+            codes = self.game.reply_codes(turn.word, tuple(self.policy.targets))
+            alive = alive[codes[alive] == turn.code]
+            if not len(alive):
                 reply = self.game.format_reply(turn.code)
                 before = "the turns before it" if number > 1 else "the target list"
                 raise ContradictoryHistoryError(
                     f"turn {number} ({turn.word} {reply}) contradicts {before}: no target of "
                     f"policy {self.name!r} gives all these replies"
                 )
-        return np.array(alive, dtype=np.int64)
+        return alive
+
+    def possible_words(self, turns: Sequence[Turn]) -> np.ndarray:
+        """Return the indices (ascending) into :attr:`open_words` of the words
+        consistent with every turn: the possible secrets once no target fits.
+
+        Raises:
+            ContradictoryHistoryError: naming the first turn no open word can follow.
+        """
+        words = tuple(self.open_words)
+        alive = np.arange(len(words), dtype=np.int64)
+        for number, turn in enumerate(turns, start=1):
+            alive = alive[self.game.reply_codes(turn.word, words)[alive] == turn.code]
+            if not len(alive):
+                reply = self.game.format_reply(turn.code)
+                before = "the turns before it" if number > 1 else "every word"
+                lists = f"its guess list and {self.wider.name}" if self.wider else "its guess list"
+                raise ContradictoryHistoryError(
+                    f"turn {number} ({turn.word} {reply}) contradicts {before}: no target of "
+                    f"policy {self.name!r}, and no word of {lists}, gives all these replies"
+                )
+        return alive
+
+    def _possible(self, turns: Sequence[Turn]) -> tuple[str, tuple[str, ...], np.ndarray]:
+        """Return (source, words, indices into words) of the secrets still possible:
+        the targets if any fits every turn, else the open words that do.
+
+        Raises:
+            ContradictoryHistoryError: no target, and no open word, fits.
+        """
+        try:
+            return LIVE, self.policy.targets, self.consistent(turns)
+        except ContradictoryHistoryError:
+            if len(self.open_words) == len(self.policy.targets):  # no word beyond the targets
+                raise
+        return LIVE_GUESS_LIST, self.open_words, self.possible_words(turns)
 
     # -- the calls ----------------------------------------------------------
 
@@ -175,8 +279,8 @@ class PolicyLookup:
         Raises:
             BadRequestError, HistoryTooLongError, InvalidWordError,
             UnknownWordError, InvalidReplyError, GameOverError,
-            ContradictoryHistoryError, LiveAnswerUnavailableError (off the
-            tree with no live solver).
+            ContradictoryHistoryError (no target and no open word fits),
+            LiveAnswerUnavailableError (off the tree with no live solver).
         """
         check_alternatives(alternatives)
         turns = self.turns(history)
@@ -194,22 +298,29 @@ class PolicyLookup:
         )  # fmt: skip
 
     def _live_answer(self, turns: Sequence[Turn], alternatives: int) -> Suggestion:
-        remaining = self.consistent(turns)
+        source, words, remaining = self._possible(turns)
         if turns and turns[-1].code == self.game.win_reply:
-            return Suggestion(turns[-1].word, 1, True, (), LIVE, len(turns))
+            return Suggestion(turns[-1].word, 1, True, (), source, len(turns))
         if self.game.deduces and len(remaining) == 1:
-            known = self.policy.targets[int(remaining[0])]
-            return Suggestion(known, 1, True, (), LIVE, len(turns))
+            return Suggestion(words[int(remaining[0])], 1, True, (), source, len(turns))
         if self.live is None:
             raise LiveAnswerUnavailableError(
                 f"the history leaves the stored tree of policy {self.name!r}, and answering it "
                 f"live needs guesswork.builder (use guesswork.service.local, or the service)"
             )
-        ranked = self.live.rank(self.policy, remaining, alternatives + 1)
-        words = [self.policy.vocabulary[i] for i in ranked]
+        played = [(turn.word, turn.code) for turn in turns]  # NYT hard mode's rule needs them
+        if source == LIVE:
+            ranked = self.live.rank(self.policy, remaining, alternatives + 1, played)
+            chosen = [self.policy.vocabulary[i] for i in ranked]
+        else:
+            ranked = self.live.rank_words(
+                self.policy, self.open_words, remaining, alternatives + 1, played
+            )
+            chosen = [self.open_words[i] for i in ranked]
         return Suggestion(
-            words[0], len(remaining), False, tuple(words[1 : alternatives + 1]), LIVE, len(turns)
-        )
+            chosen[0], len(remaining), False, tuple(chosen[1 : alternatives + 1]), source,
+            len(turns),
+        )  # fmt: skip
 
     def score(self, guess: str, target: str) -> tuple[str, int, bool]:
         """Return (reply text, reply code, solved) for ``guess`` against ``target``.
@@ -279,12 +390,42 @@ class PolicyLookup:
         return self.game.format_reply(code), code, kept, solved
 
 
+def wider_lists(policies: Iterable[Policy]) -> dict[str, WiderList]:
+    """Return, by policy name, the largest guess list among ``policies`` of the same
+    game that holds the policy's whole guess list and more words.
+
+    That list's words are ones the game accepts (another policy guesses them), so
+    they are possible secrets of a real game once none of the policy's targets
+    fits: the 12,972 allowed guesses for a tree over the 2,309 answers. Policies
+    with no such list are absent. Ties go to the list name first in order.
+    """
+    chosen = list(policies)
+    lists: dict[tuple[Game, str], WiderList] = {}
+    for policy in chosen:
+        key = (policy.game, policy.data.guesses.sha256)
+        lists.setdefault(key, WiderList(policy.data.guesses.name, tuple(policy.guesses)))
+    sets = {key: frozenset(listed.words) for key, listed in lists.items()}
+    found: dict[str, WiderList] = {}
+    for policy in chosen:
+        own = (policy.game, policy.data.guesses.sha256)
+        wider = [
+            listed for key, listed in lists.items()
+            if key[0] == policy.game and len(sets[key]) > len(sets[own]) and sets[own] <= sets[key]
+        ]  # fmt: skip
+        if wider:
+            found[policy.name] = min(wider, key=lambda listed: (-len(listed.words), listed.name))
+    return found
+
+
 class CatalogLookup:
     """Answers for every policy of a catalog (see :class:`PolicyLookup`). Thread-safe."""
 
     def __init__(self, catalog: Catalog, live: LiveSolver | None = None) -> None:
         self.catalog = catalog
-        self._lookups = {policy.name: PolicyLookup(policy, live) for policy in catalog}
+        wider = wider_lists(catalog)
+        self._lookups = {
+            policy.name: PolicyLookup(policy, live, wider.get(policy.name)) for policy in catalog
+        }
 
     def __iter__(self) -> Iterator[PolicyLookup]:
         return iter(self._lookups[name] for name in sorted(self._lookups))

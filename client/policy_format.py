@@ -7,7 +7,8 @@ file carries; its SHA-256 is the policy's content hash. It is a msgpack map::
     name      "wordle-2309-normal-max"    builder "guesswork 0.1.0"
     game      {"id": "wordle", "length": 5}    ("colours": 6 too, for mastermind only;
               {"id": "guess-my-word", "length": 0, "variant": "deduce"|"live"})
-    mode      "hard" | "normal" (Guess My Word: its variant)
+    mode      "hard" | "normal" | "nyt-hard" (client.games.MODES; Guess My
+              Word: its variant)
     strategy  {"kind": "greedy", "metric": ..., "window": [low, high|nil] | nil,
                "arithmetic": "2022"|"2020", "jotto_order": ..., "seed": int|nil}
               or {"kind": "optimal", ...} or {"kind": "word-tree", "tree": ...}:
@@ -31,7 +32,8 @@ file carries; its SHA-256 is the policy's content hash. It is a msgpack map::
     certificate (optimised trees only; absent otherwise)
               {"objective": "total"|"minimax", "value": int, "lower_bound": int,
                "proven": bool, "beam": int|nil, "max_guesses": int|nil,
-               "first_guess": str|nil, "hard": bool,
+               "first_guess": str|nil, "hard": bool, "nyt_hard": true (only
+               in NYT hard mode, whose node bounds are over legal guesses),
                "node_values": int32[n] as bin (each subtree's value),
                "node_bounds": int32[n] as bin (each node's static lower bound),
                "roots": [[first guess, value or refuting bound, exact], ...]}
@@ -82,6 +84,7 @@ import numpy as np
 from guesswork.client.errors import PolicyFormatError
 from guesswork.client.games import Game, GuessMyWord, Mastermind, make_game
 from guesswork.client.strategy import Strategy, strategy_from_map
+from guesswork.client.text import plural
 
 CORE_MAGIC = "guesswork-policy"
 FILE_MAGIC = b"GWPOLICY"
@@ -387,7 +390,7 @@ def _check_tree(policy: PolicyData, tree: dict[str, Any], where: str) -> None:
     }  # fmt: skip
     for name, length in expected.items():
         if len(a[name]) != length:
-            fail(f"{name} has {len(a[name])} entries, expected {length}")
+            fail(f"{name} has {plural(len(a[name]), 'entry')}, expected {length}")
     offsets, child, size = a["edge_offsets"], a["edge_child"], a["node_size"]
     if offsets[0] != 0 or offsets[-1] != m or (np.diff(offsets) < 0).any():
         fail("edge offsets are not increasing from 0 to the edge count")

@@ -73,6 +73,9 @@ class PolicyInfo:
     mean: float
     worst: int
     content_hash: str
+    #: Which catalog listed it: "shipped" or "user" (client.catalog); "" for a
+    #: policy's own summary, which knows no catalog.
+    catalog: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """Return the summary as a JSON-ready dict."""

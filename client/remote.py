@@ -23,11 +23,17 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from guesswork.client.errors import GuessworkError, ServiceUnavailableError, error_for_reason
-from guesswork.client.suggestion import LIVE, STORED, Suggestion
+from guesswork.client.suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 
 History = Sequence[tuple[str, str]]
+#: The proto's Source values as answer sources (client.suggestion).
+_SOURCES = {
+    pb.SOURCE_STORED: STORED,
+    pb.SOURCE_LIVE: LIVE,
+    pb.SOURCE_LIVE_GUESS_LIST: LIVE_GUESS_LIST,
+}
 
 
 def error_from_rpc(error: grpc.RpcError) -> GuessworkError:
@@ -115,7 +121,7 @@ class RemoteClient:
             remaining=response.remaining,
             solved=response.solved,
             alternatives=tuple(response.alternatives),
-            source=LIVE if response.source == pb.SOURCE_LIVE else STORED,
+            source=_SOURCES.get(response.source, STORED),
             turn=response.turn,
         )
 

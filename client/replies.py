@@ -18,6 +18,7 @@ import re
 import unicodedata
 
 from guesswork.client.errors import ImpossibleReplyError, InvalidReplyError
+from guesswork.client.text import plural
 
 # The same values as client.games; defined here because client.games imports this module.
 MISS, YELLOW, GREEN = 0, 1, 2
@@ -145,18 +146,20 @@ def parse_colours(text: str, length: int, guess: str | None = None) -> tuple[int
         colours.append(colour)
     if len(colours) != length:
         raise InvalidReplyError(
-            f"reply {cleaned!r} has {len(colours)} positions, but words have {length} letters"
+            f"reply {cleaned!r} has {plural(len(colours), 'position')}, but words have "
+            f"{length} letters"
         )
     word = None if guess is None else guess.strip().upper()
     if word is not None and len(word) != length:
         raise InvalidReplyError(
-            f"guess {guess!r} has {len(word)} letters, but words have {length} letters"
+            f"guess {guess!r} has {plural(len(word), 'letter')}, but words have {length} letters"
         )
 
     non_green = [colour for colour in colours if colour != GREEN]
     if non_green == [YELLOW]:
         raise ImpossibleReplyError(
-            f"impossible reply {cleaned!r}: when {length - 1} letters are green the other "
+            f"impossible reply {cleaned!r}: when {plural(length - 1, 'letter')} "
+            f"{'is' if length == 2 else 'are'} green the other "
             "letter cannot be yellow (its letter would have to be somewhere else in the "
             "word, but every other position is already green)"
         )
@@ -215,12 +218,13 @@ def parse_count(text: str, length: int) -> int:
     return count
 
 
-def parse_share(text: str, length: int = 5) -> list[tuple[int, ...]]:
+def parse_share(text: str, length: int | None = 5) -> list[tuple[int, ...]]:
     """Return one colour tuple per row of squares in a pasted share text.
 
     Lines without squares (the ``Wordle 1,234 4/6*`` header, blank lines, links)
     are skipped. A ``n/m`` count in the lines before the first row must match
     the number of rows; ``X/m`` (a lost game) means all ``m`` rows were used.
+    ``length`` None takes the word length from the first row.
 
     Raises:
         InvalidReplyError: there are no rows, a row is not a valid reply (the
@@ -233,22 +237,70 @@ def parse_share(text: str, length: int = 5) -> list[tuple[int, ...]]:
             if not rows and claimed is None:
                 claimed = _HEADER_COUNT.search(line)
             continue
+        if length is None:
+            length = len(_clean(line))
         try:
             rows.append(parse_colours(line, length))
         except InvalidReplyError as error:
             raise InvalidReplyError(f"share text line {number}: {error}") from None
     if not rows:
         raise InvalidReplyError("no rows of coloured squares found in the share text")
-    if claimed is not None:
+    if claimed is not None:  # the header's count, checked against the rows
         guesses, limit = claimed.group(1).upper(), int(claimed.group(2))
         expected = limit if guesses == "X" else int(guesses)
         if expected != len(rows):
-            lost = f" (a lost game, so {limit} rows)" if guesses == "X" else ""
+            lost = f" (a lost game, so {plural(limit, 'row')})" if guesses == "X" else ""
             raise InvalidReplyError(
                 f"share header says {claimed.group(0)}{lost}, but the text has "
-                f"{len(rows)} rows of squares"
+                f"{plural(len(rows), 'row')} of squares"
             )
     return rows
+
+
+def is_share_row(line: str) -> bool:
+    """Return True when ``line`` is a share text's row: coloured squares and nothing
+    else (spaces and invisible characters aside)."""
+    cleaned = _clean(line)
+    return bool(cleaned) and _SQUARES.issuperset(cleaned)
+
+
+def share_header_rows(line: str) -> int | None:
+    """Return how many rows a share text's header line announces, or None if ``line``
+    is no header: a line without squares holding a ``n/m`` count.
+
+    >>> share_header_rows("Wordle 1,234 4/6*"), share_header_rows("Wordle 1,234 X/6")
+    (4, 6)
+    >>> share_header_rows("G.Y.."), share_header_rows("2024/10/01") is None
+    (None, True)
+    """
+    if _SQUARES.intersection(line):
+        return None
+    claimed = _HEADER_COUNT.search(line)
+    if claimed is None:
+        return None
+    guesses, limit = claimed.group(1).upper(), int(claimed.group(2))
+    return limit if guesses == "X" else int(guesses)
+
+
+def format_share(
+    title: str, rows: list[tuple[int, ...]], limit: int = 6, hard: bool = False
+) -> str:
+    """Return a share text in the NYT's shape: ``TITLE n/limit`` (``*`` for hard
+    mode), a blank line, one row of coloured squares per guess. :func:`parse_share`
+    reads it back. A game longer than ``limit`` shows its own count (``8/6``):
+    this helper plays on where the NYT would have stopped.
+
+    Raises:
+        InvalidReplyError: a row holds a value that is not a colour.
+
+    >>> print(format_share("Wordle", [(0, 1, 0, 0, 0), (2, 2, 2, 2, 2)], hard=True))
+    Wordle 2/6*
+    <BLANKLINE>
+    ⬛🟨⬛⬛⬛
+    🟩🟩🟩🟩🟩
+    """
+    header = f"{title} {len(rows)}/{limit}{'*' if hard else ''}"
+    return "\n".join([header, "", *(format_colours(row, "emoji") for row in rows)])
 
 
 # ------------------------------------------------------------ Mastermind pegs
@@ -277,7 +329,8 @@ def parse_pegs(text: str, length: int) -> tuple[int, int]:
         )
     if (black, white) == (k - 1, 1):
         raise ImpossibleReplyError(
-            f"impossible Mastermind reply {shown!r}: when {k - 1} pegs are black the "
+            f"impossible Mastermind reply {shown!r}: when {plural(k - 1, 'peg')} "
+            f"{'is' if k == 2 else 'are'} black the "
             "last cannot be white (its colour would have to be in another place, but "
             "every other place is already black)"
         )

@@ -8,6 +8,11 @@ from typing import Any
 
 STORED = "stored"
 LIVE = "live"
+#: Computed live over the policy's whole guess list as possible secrets: the
+#: history contradicts every target (the secret is outside the answer list).
+LIVE_GUESS_LIST = "live-guess-list"
+#: Every source, in the order of the proto's ``Source`` values 1, 2, 3.
+SOURCES = (STORED, LIVE, LIVE_GUESS_LIST)
 
 
 @dataclass(frozen=True)
@@ -16,12 +21,15 @@ class Suggestion:
 
     Attributes:
         guess: the word to guess next (upper case); the solution once solved.
-        remaining: targets still possible (1 once solved).
+        remaining: targets still possible (1 once solved); for source
+            ``"live-guess-list"``, words of the guess list still possible.
         solved: the history's last reply was the winning one.
         alternatives: next-best guesses, best first, for when a game refuses
             the suggestion.
-        source: ``"stored"`` (read from the tree) or ``"live"`` (computed,
-            because the history left the tree).
+        source: ``"stored"`` (read from the tree), ``"live"`` (computed,
+            because the history left the tree) or ``"live-guess-list"``
+            (computed over the policy's guess list as possible secrets,
+            because no target gives every reply of the history).
         turn: number of turns in the history.
     """
 

@@ -189,3 +189,36 @@ def test_guess_my_word_options_are_checked(
     bad.write_text("apple 3\napple 4\n")
     status, out, err = run_cli(capsys, "evaluate", "--game", "guess-my-word", "--targets", str(bad))
     assert (status, out) == (1, "") and "apple" in err and err.count("\n") == 1
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from guesswork import __version__
+
+    with pytest.raises(SystemExit) as exited:
+        run(["--version"])
+    assert (exited.value.code, capsys.readouterr().out) == (0, f"guesswork-build {__version__}\n")
+
+
+JSON_ERRORS = [
+    (["evaluate", "--targets", "/nonexistent/list.txt", "--json"], 1, "WORD_LIST"),
+    (["evaluate", "--metric", "nonsense", "--json"], 2, "USAGE"),
+    (["export", "chess", "--json"], 1, "POLICY_NOT_FOUND"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("args", "status", "reason"), JSON_ERRORS)
+def test_json_errors_are_one_json_object_with_the_same_status(
+    capsys: pytest.CaptureFixture[str], args: list[str], status: int, reason: str
+) -> None:
+    plain = run_cli(capsys, *[a for a in args if a != "--json"])
+    got, out, err = run_cli(capsys, *args)
+    assert (got, out, plain[0]) == (status, "", status)
+    assert err.count("\n") == 1
+    message = plain[2].removeprefix("guesswork-build: error: ").rstrip("\n")
+    assert json.loads(err) == {"error": message, "reason": reason}
+
+
+def test_one_invalid_entry_is_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "list.txt").write_text("crane\nslates\n")
+    status, _, err = run_cli(capsys, "evaluate", "--targets", str(tmp_path / "list.txt"))
+    assert status == 1 and "1 invalid entry in" in err

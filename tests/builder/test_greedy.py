@@ -19,7 +19,8 @@ from guesswork.builder.partitions import (
 )
 from guesswork.builder.tree import GuessTree
 from guesswork.builder.wordlists import WordList, load_wordlist
-from guesswork.client.games import Game, Jotto, Wordle, consistent_targets
+from guesswork.client.games import Game, Jotto, Wordle
+from guesswork.client.rules import consistent_targets
 
 WORDLE = Wordle()
 ANSWERS = load_wordlist("wordle-answers-2309", WORDLE)

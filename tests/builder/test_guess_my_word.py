@@ -483,7 +483,7 @@ def test_lists_load_from_files(tmp_path: Path) -> None:
         ((), (), "at least one word"),
         (("b", "a"), (1, 1), r"word 1 'a' comes before word 0 'b'"),
         (("a", "a"), (1, 1), r"word 1 'a' repeats word 0 'a'"),
-        (("a", "b"), (1,), "2 words but 1 counts"),
+        (("a", "b"), (1,), "2 words but 1 count;"),
         (("a",), (0,), r"count of 'a' must be a positive integer, not 0"),
         (("a",), (True,), r"not True"),
         (("a",), (1.0,), r"not 1.0"),

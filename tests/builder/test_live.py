@@ -7,6 +7,7 @@ import pytest
 
 from guesswork.builder.live import GreedyLiveSolver
 from guesswork.client.catalog import open_catalog
+from guesswork.client.lookup import CatalogLookup
 from guesswork.client.probe import Policy
 
 GREEDY = [
@@ -55,3 +56,42 @@ def test_optimal_policy_alternatives_follow_its_live_step() -> None:
             ]
             expected = [word for word in ranked if word != policy.guess(node)][:10]
             assert list(policy.alternatives(node))[:10] == expected
+
+
+@pytest.mark.parametrize("name", GREEDY[:4])
+def test_ranking_over_words_is_the_same_step(name: str) -> None:
+    """rank_words over the vocabulary, the targets' words as the possible secrets, is
+    rank itself: one step, whatever the set of possible secrets is made of."""
+    solver = GreedyLiveSolver()
+    with open_catalog() as catalog:
+        policy = catalog.policy(name)
+        position = {word: i for i, word in enumerate(policy.vocabulary)}
+        vocabulary = tuple(policy.vocabulary)
+        for node in range(0, policy.data.node_count, 211):
+            remaining = remaining_of(policy, node)
+            if len(remaining) < 2:
+                continue
+            words = np.array([position[policy.targets[t]] for t in remaining], dtype=np.int64)
+            assert list(solver.rank_words(policy, vocabulary, words, 6)) == list(
+                solver.rank(policy, remaining, 6)
+            )
+
+
+def test_off_list_answers_rank_the_guess_list_words_that_fit() -> None:
+    """Secret TACOS after ARISE, SLANT, HASTY: no answer fits; every possible word of
+    the 12,972 is ranked by the policy's hard-mode step (candidates: those words)."""
+    solver = GreedyLiveSolver()
+    with open_catalog() as catalog:
+        lookup = CatalogLookup(catalog, solver).policy("wordle-2309-hard-max")
+        game = lookup.game
+        history = [
+            (w, game.format_reply(game.reply(w, "TACOS"))) for w in ("ARISE", "SLANT", "HASTY")
+        ]
+        turns = lookup.turns(history)
+        possible = lookup.possible_words(turns)
+        ranked = solver.rank_words(lookup.policy, lookup.open_words, possible, 50)
+        assert sorted(ranked) == possible.tolist()  # hard mode: the possible words only
+        answer = lookup.suggest(history, 3)
+        assert answer.source == "live-guess-list" and answer.remaining == len(possible)
+        assert answer.guess == lookup.open_words[ranked[0]]
+        assert "TACOS" in [lookup.open_words[i] for i in possible]

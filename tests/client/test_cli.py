@@ -142,10 +142,10 @@ def test_play_through_stdin(address: str) -> None:
     assert result.returncode == 0, result.stderr
     assert "Guess 1: ARISE  (2309 possible)" in out
     assert "Guess 2: BLOND  (167 possible)" in out
-    assert "(alternative 1)" in out
+    assert "Guess 2: BLUNT  (166 possible; alternative 1)" in out  # BLOND refused: one fewer
     assert "Not accepted:" in out
     assert "Guess 3: DUMPY" in out and "Guess 5: THUMP" in out
-    assert out.rstrip().endswith("Solved in 5 guesses.")
+    assert "Solved in 5 guesses." in out
 
 
 def test_play_ends_quietly_at_end_of_input() -> None:
@@ -176,3 +176,41 @@ def test_a_closed_pipe_is_not_a_traceback() -> None:
             os.close(write_end)
         assert "Traceback" not in writer.stderr
         assert writer.returncode == 141
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from guesswork import __version__
+
+    with pytest.raises(SystemExit) as exited:
+        run(["--version"])
+    assert (exited.value.code, capsys.readouterr().out) == (0, f"guesswork {__version__}\n")
+
+
+JSON_ERRORS = [
+    (["suggest", "--policy", "chess", "--json"], 1, "POLICY_NOT_FOUND"),
+    (["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise:GGGGY", "--json"], 1, "IMPOSSIBLE_REPLY"),
+    (["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise:.....,arise:GGGGG", "--json"], 1, "CONTRADICTORY_HISTORY"),
+    (["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise", "--json"], 2, "USAGE"),
+    (["suggest", "--json"], 2, "USAGE"),
+    (["policies", "--json", "--store", "/nonexistent/catalog.sqlite"], 1, "BAD_POLICY_DATA"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("args", "status", "reason"), JSON_ERRORS)
+def test_json_errors_are_one_json_object_with_the_same_status(
+    capsys: pytest.CaptureFixture[str], args: list[str], status: int, reason: str
+) -> None:
+    plain_status, _, plain = cli(capsys, *[a for a in args if a != "--json"])
+    got, out, err = cli(capsys, *args)
+    assert (got, out, plain_status) == (status, "", status)
+    assert err.count("\n") == 1
+    error = json.loads(err)
+    message = plain.removeprefix("guesswork: error: ").rstrip("\n")
+    assert error == {"error": message, "reason": reason}
+
+
+def test_counts_of_one_are_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = cli(
+        capsys, "suggest", "--policy", "wordle-2309-hard-max", "--history", "arise:GGGGG"
+    )
+    assert (status, out) == (0, "solved: ARISE in 1 guess\n")

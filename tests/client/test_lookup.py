@@ -15,9 +15,11 @@ from guesswork.client.errors import (
     ContradictoryHistoryError,
     GameOverError,
     LiveAnswerUnavailableError,
+    UnknownWordError,
 )
-from guesswork.client.games import Wordle, evil_reply, nyt_hard_problem
+from guesswork.client.games import Wordle
 from guesswork.client.lookup import MAX_ALTERNATIVES, RULE_NYT, CatalogLookup
+from guesswork.client.rules import evil_reply, nyt_hard_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -122,3 +124,39 @@ except ImportError:
     lines = result.stdout.splitlines()
     assert lines[0] == "CHAFF 2 stored CHAMP"
     assert lines[1:] == ["False", ".....", "live refused", "builder refused"]
+
+
+def test_histories_off_the_answer_list_go_on_over_the_guess_list(lookup: CatalogLookup) -> None:
+    """The 2,309-answer trees widen to the catalog's 12,972-word guess list; trees
+    that already guess from it, and Jotto's, have nothing wider."""
+    policy = lookup.policy("wordle-2309-normal-neg-entropy")
+    assert policy.wider is not None and policy.wider.name == "wordle-guesses-12972"
+    assert lookup.policy("wordle-2309-hard-max").wider == policy.wider
+    assert lookup.policy("wordle-2309-g12972-normal-neg-entropy").wider is None
+    assert lookup.policy("jotto-2309-hard-max").wider is None
+    assert len(policy.open_words) == 12972
+    assert policy.open_words[: len(policy.policy.vocabulary)] == policy.policy.vocabulary
+    word, index = policy.word_index("salet")
+    assert (word, policy.open_words[index]) == ("SALET", "SALET")
+    assert index >= len(policy.policy.vocabulary)
+    with pytest.raises(UnknownWordError, match="not in the targets"):
+        policy.word_index("salet", targets_only=True)
+    with pytest.raises(UnknownWordError, match="nor in wordle-guesses-12972"):
+        policy.word_index("zzzzz")
+    history = [("raise", ".G.Y."), ("tonal", "GY.Y.")]  # TACOS's replies
+    turns = policy.turns(history)
+    with pytest.raises(ContradictoryHistoryError):
+        policy.consistent(turns)
+    assert [policy.open_words[i] for i in policy.possible_words(turns)] == ["TACOS"]
+    # Without a live solver a won game needs none; an open one is refused.
+    won = policy.suggest([*history, ("tacos", "GGGGG")])
+    assert (won.solved, won.guess, won.source) == (True, "TACOS", "live-guess-list")
+    wordle = Wordle()
+    open_game = [
+        (w, wordle.format_reply(wordle.reply(w, "TACOS"))) for w in ("ARISE", "SLANT", "HASTY")
+    ]
+    assert len(policy.possible_words(policy.turns(open_game))) > 1
+    with pytest.raises(LiveAnswerUnavailableError):
+        policy.suggest(open_game)
+    with pytest.raises(ContradictoryHistoryError, match=r"turn 2 \(TACOS GGGGG\) contradicts"):
+        policy.suggest([("tacos", "....."), ("tacos", "GGGGG")])

@@ -19,17 +19,10 @@ from guesswork.client.errors import (
     InvalidWordError,
     PolicyFormatError,
 )
-from guesswork.client.games import (
-    GAMES,
-    Mastermind,
-    Wordle,
-    all_codes,
-    make_game,
-    mastermind_reply,
-    partition,
-)
+from guesswork.client.games import GAMES, Mastermind, Wordle, all_codes, make_game, mastermind_reply
 from guesswork.client.policy_format import decode_core, encode_core
 from guesswork.client.probe import Policy
+from guesswork.client.rules import partition
 
 CLASSIC = Mastermind()
 CODES = all_codes(6, 4)

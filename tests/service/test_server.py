@@ -182,7 +182,7 @@ def _error_cases() -> list[
         ("unknown policy", suggest([], "chess"), grpc.StatusCode.NOT_FOUND, "POLICY_NOT_FOUND", "no policy 'chess'"),
         ("malformed reply", suggest([("raise", "GYQ..")]), invalid, "INVALID_REPLY", "'Q' at position 3"),
         ("impossible reply", suggest([("raise", "GGGGY")]), invalid, "IMPOSSIBLE_REPLY", "impossible reply"),
-        ("unknown word", suggest([("xylyl", ".....")]), invalid, "UNKNOWN_WORD", "XYLYL is not in the guess list"),
+        ("unknown word", suggest([("zzzzz", ".....")]), invalid, "UNKNOWN_WORD", "ZZZZZ is not in the guess list"),
         ("invalid word", suggest([("ra1se", ".....")]), invalid, "INVALID_WORD", "not made only of letters"),
         ("too-long history", suggest([("raise", ".....")] * 65), invalid, "HISTORY_TOO_LONG", "65 turns"),
         ("contradiction", suggest([("raise", "....."), ("arise", "GGGGG")]), failed, "CONTRADICTORY_HISTORY", "turn 2 (ARISE GGGGG) contradicts"),
@@ -267,3 +267,33 @@ def test_a_catalog_that_fails_verification_stops_start_up(tmp_path: Any) -> None
 def test_policy_numbers_are_consistent(catalog: Catalog) -> None:
     policy: Policy = catalog.policy("jotto-2309-hard-max")
     assert int(np.sum(policy.data.arrays["node_size"] == 1)) > 0
+
+
+def test_a_history_off_the_answer_list_is_answered_over_the_guess_list(
+    stub: pb_grpc.GuessworkStub, server: tuple[GuessworkServer, int]
+) -> None:
+    """Secret TACOS (allowed, but none of the 2,309 answers): SOURCE_LIVE_GUESS_LIST,
+    the count being the guess list's words that fit; SALET (outside the policy's
+    guess list, inside the 12,972) is answered live, never refused."""
+    name = "wordle-2309-normal-neg-entropy"
+    history = [("raise", ".G.Y."), ("tonal", "GY.Y.")]  # TACOS's replies
+    answer = stub.SuggestGuess(pb.SuggestGuessRequest(policy=name, history=turns(history)))
+    assert (answer.guess, answer.remaining) == ("TACOS", 1)
+    assert answer.source == pb.SOURCE_LIVE_GUESS_LIST
+    won = stub.SuggestGuess(
+        pb.SuggestGuessRequest(policy=name, history=turns([*history, ("tacos", "GGGGG")]))
+    )
+    assert (won.solved, won.guess, won.source) == (True, "TACOS", pb.SOURCE_LIVE_GUESS_LIST)
+    salet = stub.SuggestGuess(
+        pb.SuggestGuessRequest(policy=name, history=turns([("salet", "....Y")]))
+    )
+    assert salet.source == pb.SOURCE_LIVE and salet.remaining > 1
+    with RemoteClient(f"127.0.0.1:{server[1]}") as remote:
+        assert remote.suggest(name, history).source == "live-guess-list"
+    code, reason, message = failure(
+        lambda: stub.SuggestGuess(
+            pb.SuggestGuessRequest(policy=name, history=turns([*history, ("tacos", "GGGG.")]))
+        )
+    )
+    assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "CONTRADICTORY_HISTORY")
+    assert "no word of its guess list and wordle-guesses-12972" in message

@@ -12,6 +12,7 @@ class Source(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     SOURCE_UNSPECIFIED: _ClassVar[Source]
     SOURCE_STORED: _ClassVar[Source]
     SOURCE_LIVE: _ClassVar[Source]
+    SOURCE_LIVE_GUESS_LIST: _ClassVar[Source]
 
 class HardRule(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -21,12 +22,13 @@ class HardRule(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
 SOURCE_UNSPECIFIED: Source
 SOURCE_STORED: Source
 SOURCE_LIVE: Source
+SOURCE_LIVE_GUESS_LIST: Source
 HARD_RULE_UNSPECIFIED: HardRule
 HARD_RULE_CONSISTENT: HardRule
 HARD_RULE_NYT: HardRule
 
 class Policy(_message.Message):
-    __slots__ = ("name", "game", "length", "mode", "metric", "targets_list", "targets_sha256", "guesses_list", "guesses_sha256", "target_count", "guess_count", "mean", "stdev", "median", "worst", "best", "histogram", "content_hash", "builder")
+    __slots__ = ("name", "game", "length", "mode", "metric", "targets_list", "targets_sha256", "guesses_list", "guesses_sha256", "target_count", "guess_count", "mean", "stdev", "median", "worst", "best", "histogram", "content_hash", "builder", "catalog")
     class HistogramEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -53,6 +55,7 @@ class Policy(_message.Message):
     HISTOGRAM_FIELD_NUMBER: _ClassVar[int]
     CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
     BUILDER_FIELD_NUMBER: _ClassVar[int]
+    CATALOG_FIELD_NUMBER: _ClassVar[int]
     name: str
     game: str
     length: int
@@ -72,7 +75,8 @@ class Policy(_message.Message):
     histogram: _containers.ScalarMap[int, int]
     content_hash: str
     builder: str
-    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., length: _Optional[int] = ..., mode: _Optional[str] = ..., metric: _Optional[str] = ..., targets_list: _Optional[str] = ..., targets_sha256: _Optional[str] = ..., guesses_list: _Optional[str] = ..., guesses_sha256: _Optional[str] = ..., target_count: _Optional[int] = ..., guess_count: _Optional[int] = ..., mean: _Optional[float] = ..., stdev: _Optional[float] = ..., median: _Optional[float] = ..., worst: _Optional[int] = ..., best: _Optional[int] = ..., histogram: _Optional[_Mapping[int, int]] = ..., content_hash: _Optional[str] = ..., builder: _Optional[str] = ...) -> None: ...
+    catalog: str
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., length: _Optional[int] = ..., mode: _Optional[str] = ..., metric: _Optional[str] = ..., targets_list: _Optional[str] = ..., targets_sha256: _Optional[str] = ..., guesses_list: _Optional[str] = ..., guesses_sha256: _Optional[str] = ..., target_count: _Optional[int] = ..., guess_count: _Optional[int] = ..., mean: _Optional[float] = ..., stdev: _Optional[float] = ..., median: _Optional[float] = ..., worst: _Optional[int] = ..., best: _Optional[int] = ..., histogram: _Optional[_Mapping[int, int]] = ..., content_hash: _Optional[str] = ..., builder: _Optional[str] = ..., catalog: _Optional[str] = ...) -> None: ...
 
 class ListPoliciesRequest(_message.Message):
     __slots__ = ("game",)

@@ -1,0 +1,361 @@
+"""``guesswork play``: the interactive helper, and reading pasted share texts.
+
+The helper shows the policy's next guess and reads what the game replied,
+until the game is won. Besides a reply it understands (``help`` lists them):
+
+* ``WORD REPLY``: the player played another word (any word the game accepts;
+  the answer is then computed live);
+* a blank line: the game refused the guess shown, so the next-best one is
+  shown (the seed's "skip");
+* ``undo``: take back the last turn (a mistyped reply);
+* a pasted share text (``Wordle 1,234 4/6*``, a blank line, rows of squares),
+  followed by the words played, in order: the game so far, replacing the
+  turns typed (:func:`share_history` reads it, as ``--history`` does);
+* ``help`` or ``?``, and ``q`` to quit.
+
+A pasted share text is told from typing by its header line, the one line
+holding an ``n/m`` count: after a header the blank line and the rows it
+announces are the share text's, never a refusal or a reply. Only a blank line
+typed at the reply prompt outside a paste takes the next-best guess.
+
+When no target of the policy fits the replies (the secret is outside its
+answer list, e.g. TACOS for the 2,309 answers), the helper says so in one
+line and goes on over the policy's guess list as possible secrets (answers
+with source ``live-guess-list``; see client.lookup). At the end it prints the
+game's share text (Wordle-like games) and the policy's guess histogram with
+this game's count marked.
+
+Like all of ``client``, this module imports neither ``builder`` nor ``service``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from guesswork.client.errors import ContradictoryHistoryError, GuessworkError, UsageError
+from guesswork.client.games import Wordle, code_to_colours, make_game
+from guesswork.client.replies import (
+    format_colours,
+    format_share,
+    is_share_row,
+    parse_share,
+    share_header_rows,
+)
+from guesswork.client.rules import HARD, NYT_HARD, nyt_hard_problem
+from guesswork.client.suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
+from guesswork.client.text import plural
+
+History = list[tuple[str, str]]
+
+PLAY_HELP = (
+    "Type the reply your game gave (e.g. .Y..G, gybbb, 01002, coloured squares, or a Jotto "
+    "count); 'WORD REPLY' if you played another word; a blank line if the game refused the "
+    "guess (take the next one); undo; help or ? for every command; q to quit."
+)
+PLAY_COMMANDS = (
+    "At the reply> prompt:",
+    "  REPLY          the reply to the guess shown: .Y..G, gybbb, 01002, coloured squares,",
+    "                 a Jotto count, Mastermind pegs (2B1W), before/after/correct",
+    "  WORD REPLY     you played WORD instead (any word the game accepts) and it got REPLY",
+    "  (blank line)   the game refused the guess shown: show the next-best one",
+    "  undo           take back the last turn (a mistyped reply, say)",
+    "  a share text   paste it whole (header line, blank line, rows of squares), then type",
+    "                 the words you played, in order: that game replaces the turns so far",
+    "  help, ?        this list",
+    "  q, quit        stop",
+)
+#: Alternatives asked for at each turn: the next-best guesses blank lines walk through.
+PLAY_ALTERNATIVES = 20
+#: Games whose replies are coloured squares: a finished game prints a share text.
+SHARED_GAMES = ("wordle", "antiwordle")
+_QUIT = ("q", "quit", "exit")
+_HELP = ("help", "?")
+_UNDO = "undo"
+
+
+class PlayBackend(Protocol):
+    """What the helper needs (guesswork.client.cli's backends have it)."""
+
+    def suggest(self, policy: str, history: History, alternatives: int) -> Suggestion: ...
+
+    def policy_summary(self, policy: str) -> dict[str, Any]: ...
+
+
+def share_history(text: str) -> History:
+    """Return the turns of a pasted share text given together with its guesses.
+
+    The rows of squares, in order, are the replies; the words on the other
+    lines (not the header, the line holding the ``n/m`` count, nor a link),
+    in order and separated by spaces or commas, are the guesses, e.g.
+    ``"RAISE TONAL TACOS\\nWordle 1,234 3/6\\n\\n⬛🟨⬛⬛⬛\\n..."``.
+
+    Raises:
+        InvalidReplyError: a row is not a reply, or the header's count is not
+            the number of rows.
+        UsageError: a word is not made of letters, or the words are not as
+            many as the rows.
+
+    >>> share = "Wordle 1,234 3/6*\\n\\n⬛🟨⬛⬛⬛\\n🟩🟨⬛⬛⬛\\n🟩🟩🟩🟩🟩"
+    >>> share_history("raise, tonal tacos\\n" + share)
+    [('raise', '.Y...'), ('tonal', 'GY...'), ('tacos', 'GGGGG')]
+    """
+    rows = parse_share(text, None)
+    words: list[str] = []
+    for line in text.splitlines():
+        if is_share_row(line) or share_header_rows(line) is not None or "://" in line:
+            continue
+        for word in filter(None, re.split(r"[\s,]+", line)):
+            if not word.isalpha():
+                raise UsageError(
+                    f"share text: {word!r} is neither a guess, the header nor a row of squares"
+                )
+            words.append(word)
+    if len(words) != len(rows):
+        raise UsageError(
+            f"the share text has {plural(len(rows), 'row')} of squares but "
+            f"{plural(len(words), 'guess')} {'was' if len(words) == 1 else 'were'} given: "
+            "give the words played, in order, with the share text"
+        )
+    return [(word, format_colours(row, "letters")) for word, row in zip(words, rows, strict=True)]
+
+
+@dataclass
+class _SharePaste:
+    """A share text arriving line by line: its header, the rows it announces, then the
+    words played (asked for once the rows are in)."""
+
+    header: str
+    expected: int
+    rows: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Return True once every announced row has arrived."""
+        return len(self.rows) >= self.expected
+
+    def text(self, words: str) -> str:
+        """Return the share text with ``words`` (the guesses) given alongside."""
+        return "\n".join([words, self.header, "", *self.rows])
+
+
+def histogram_line(summary: dict[str, Any], guesses: int) -> str:
+    """Return the policy's guess histogram, this game's count marked ``[n:count]``.
+
+    ``summary`` is a backend's policy summary (``histogram`` maps a number of
+    guesses to how many targets take it; ``count`` is the number of targets).
+    """
+    histogram = {int(n): int(count) for n, count in summary["histogram"].items()}
+    numbers = range(min([*histogram, guesses]), max([*histogram, guesses]) + 1)
+    cells = [f"{n}:{histogram.get(n, 0)}" for n in numbers]
+    marked = " ".join(
+        f"[{cell}]" if n == guesses else cell for n, cell in zip(numbers, cells, strict=True)
+    )
+    return (
+        f"Guesses over the {plural(int(summary['count']), 'target')} of {summary['name']}: "
+        f"{marked} (this game: {guesses}, marked)"
+    )
+
+
+def game_summary(summary: dict[str, Any], history: History) -> list[str]:
+    """Return the lines printed after a won game: its share text (games with coloured
+    replies; ``*`` when the policy plays a hard mode and every guess kept the NYT hard
+    rule) and :func:`histogram_line`."""
+    lines: list[str] = []
+    if summary["game"] in SHARED_GAMES:
+        game = make_game(summary["game"], int(summary["length"]))
+        played = [
+            (game.normalise_word(word), game.parse_reply(reply, word)) for word, reply in history
+        ]
+        hard = (
+            summary["mode"] in (HARD, NYT_HARD)
+            and isinstance(game, Wordle)
+            and all(
+                nyt_hard_problem(game, played[:i], word) is None
+                for i, (word, _) in enumerate(played)
+            )
+        )
+        rows = [code_to_colours(code, game.length) for _, code in played]
+        title = game.name[0].upper() + game.name[1:]
+        lines += ["", format_share(title, rows, hard=hard), ""]
+    lines.append(histogram_line(summary, len(history)))
+    return lines
+
+
+class _Session:
+    """One game in the helper: the turns so far, the answer to them, a share text
+    being pasted, and the words the game refused (the first other guess is shown)."""
+
+    def __init__(self, backend: PlayBackend, policy: str) -> None:
+        self.backend = backend
+        self.policy = policy
+        self.history: History = []
+        self.answer = backend.suggest(policy, self.history, PLAY_ALTERNATIVES)
+        self.paste: _SharePaste | None = None
+        #: Words the game refused (blank lines): never shown again, never the secret.
+        self.refused: list[str] = []
+        self._win_reply: str | None = None
+
+    @property
+    def choices(self) -> list[str]:
+        """Return the guess shown first and its alternatives, best first, less the words
+        the game refused (all of them, if nothing else is left)."""
+        ranked = [self.answer.guess, *self.answer.alternatives]
+        return [word for word in ranked if word not in self.refused] or ranked
+
+    def possible_count(self) -> int:
+        """Return how many secrets are possible: the answer's count, less the refused words
+        among them (as in the Wordle-player seed, a word the game refuses is not its secret)."""
+        return self.answer.remaining - sum(self._possible_secret(word) for word in self.refused)
+
+    def _possible_secret(self, word: str) -> bool:
+        """Return True if ``word`` is one of the policy's targets the turns so far allow."""
+        try:
+            if self._win_reply is None:
+                summary = self.backend.policy_summary(self.policy)
+                game = make_game(summary["game"], int(summary["length"]))
+                self._win_reply = game.format_reply(game.win_reply)
+            won = self.backend.suggest(self.policy, [*self.history, (word, self._win_reply)], 0)
+        except GuessworkError:
+            return False
+        return won.solved and won.source in (STORED, LIVE)
+
+    def show(self, was_off_list: bool) -> None:
+        """Print the next guess (first saying so when the game has just left the targets)."""
+        if self.answer.source == LIVE_GUESS_LIST and not was_off_list:
+            print(
+                f"No target of {self.policy} gives these replies: the secret is outside its "
+                "answer list, so the helper goes on over its guess list as possible secrets."
+            )
+        print(
+            f"Guess {len(self.history) + 1}: {self.choices[0]}  ({self.possible_count()} possible)"
+        )
+
+    def take(self, line: str) -> bool:
+        """Act on one line typed at the reply prompt (stripped; not a quit).
+
+        Returns True when the turns changed (a reply, an undo, a share text), so
+        the next guess is to be shown; False when the same guess stands.
+        """
+        command = line.lower()
+        if command in _HELP:
+            print("\n".join(PLAY_COMMANDS))
+            return False
+        if command == _UNDO:
+            return self._undo()
+        if self.paste is not None:
+            if not line or "://" in line:
+                return False  # the blank line after the header; the link after the rows
+            if self.paste.complete:
+                return self._take_share(line)
+            if is_share_row(line):
+                self.paste.rows.append(line)
+                if self.paste.complete:
+                    words = plural(self.paste.expected, "word")
+                    print(f"Share text read: type the {words} you played, in order.")
+                return False
+            print(f"Share text dropped: {line!r} is not a row of squares.")
+            self.paste = None
+        announced = share_header_rows(line)
+        if announced:
+            self.paste = _SharePaste(line, announced)
+            return False
+        if not line:
+            self._skip()
+            return False
+        words = line.split()
+        if len(words) > 1 and not is_share_row(line):
+            return self._play((words[0], " ".join(words[1:])))
+        return self._play((self.choices[0], line))
+
+    def _play(self, turn: tuple[str, str]) -> bool:
+        """Add ``turn`` if the policy accepts it (else say why); return whether it did."""
+        try:
+            self.answer = self.backend.suggest(
+                self.policy, [*self.history, turn], PLAY_ALTERNATIVES
+            )
+        except ContradictoryHistoryError as error:
+            print(f"Not accepted: {error} (if an earlier reply was mistyped, undo takes it back)")
+            return False
+        except GuessworkError as error:
+            print(f"Not accepted: {error}")
+            return False
+        self.history.append(turn)
+        return True
+
+    def _skip(self) -> None:
+        """Show the next-best guess: the game refused the one shown (a blank line).
+
+        As in the Wordle-player seed, the refused word is dropped for the rest of the
+        game, as a guess and as a possible secret (the count shown drops by one when
+        it was one).
+        """
+        if len(self.choices) < 2:
+            print("No more alternatives; type the reply, or 'WORD REPLY'.")
+            return
+        self.refused.append(self.choices[0])
+        skipped = sum(
+            word in self.refused for word in [self.answer.guess, *self.answer.alternatives]
+        )
+        print(
+            f"Guess {len(self.history) + 1}: {self.choices[0]}  "
+            f"({self.possible_count()} possible; alternative {skipped})"
+        )
+
+    def _undo(self) -> bool:
+        """Drop the share text being pasted, else take back the last turn."""
+        if self.paste is not None:
+            self.paste = None
+            print("Share text dropped.")
+            return False
+        if not self.history:
+            print("Nothing to undo.")
+            return False
+        guess, reply = self.history.pop()
+        print(f"Took back turn {len(self.history) + 1}: {guess.upper()} {reply}")
+        self.answer = self.backend.suggest(self.policy, self.history, PLAY_ALTERNATIVES)
+        return True
+
+    def _take_share(self, words: str) -> bool:
+        """Replace the turns with the pasted share text's game, ``words`` its guesses."""
+        assert self.paste is not None
+        try:
+            turns = share_history(self.paste.text(words))
+            self.answer = self.backend.suggest(self.policy, turns, PLAY_ALTERNATIVES)
+        except GuessworkError as error:
+            print(f"Not accepted: {error} (type the words again; undo drops the share text)")
+            return False
+        self.history, self.paste = turns, None
+        return True
+
+
+def play(backend: PlayBackend, policy: str, read: Callable[[str], str] = input) -> int:
+    """Run the interactive helper: suggest, read the reply, repeat until solved.
+
+    Returns the exit status: 0 when the game is won, quit or the input ends.
+
+    Raises:
+        GuessworkError: the first suggestion fails (e.g. no such policy);
+            later refusals are printed and the reply asked for again.
+    """
+    print(f"{policy}: {PLAY_HELP}")
+    session = _Session(backend, policy)
+    off_list = False
+    while not session.answer.solved:
+        session.show(off_list)
+        off_list = session.answer.source == LIVE_GUESS_LIST
+        while True:
+            try:
+                line = read("reply> ").strip()
+            except EOFError:
+                print()
+                return 0
+            if line.lower() in _QUIT:
+                return 0
+            if session.take(line):
+                break
+    print(f"Solved in {plural(len(session.history), 'guess')}.")
+    print("\n".join(game_summary(backend.policy_summary(policy), session.history)))
+    return 0

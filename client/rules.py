@@ -1,0 +1,98 @@
+"""Mode rules over a game's replies: grouping targets, the seeds' hard mode,
+NYT hard mode, and the Evil Wordle replier.
+
+The mode names (``HARD``, ``NORMAL``, ``NYT_HARD``) and the legality rules a
+guess must meet in each hard mode live here, beside the game rules of
+guesswork.client.games they are built on; bots use them as the service does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from guesswork.client.games import GREEN, MISS, Game, ReplyCode, Word, Wordle, code_to_colours
+
+
+def partition(game: Game, guess: Word, targets: list[Word]) -> dict[ReplyCode, list[Word]]:
+    """Return the targets grouped by the reply ``guess`` gets from each.
+
+    Groups appear in order of their first target, and keep the targets' order.
+    """
+    branches: dict[ReplyCode, list[Word]] = {}
+    for target in targets:
+        branches.setdefault(game.reply(guess, target), []).append(target)
+    return branches
+
+
+def consistent_targets(
+    game: Game, targets: list[Word], guess: Word, reply: ReplyCode
+) -> list[Word]:
+    """Return the targets that would give ``reply`` to ``guess``, in order."""
+    return [target for target in targets if game.reply(guess, target) == reply]
+
+
+_ORDINALS = ("1st", "2nd", "3rd", *(f"{n}th" for n in range(4, 16)))
+
+
+def consistency_problem(
+    game: Game, turns: Sequence[tuple[Word, ReplyCode]], word: Word
+) -> str | None:
+    """Return why ``word`` breaks the seeds' hard mode after ``turns`` (None: it may).
+
+    The seeds' rule: a guess must be a possible secret, i.e. every earlier
+    guess would have got the same reply had ``word`` been the secret.
+    """
+    for number, (guessed, code) in enumerate(turns, start=1):
+        got = game.reply(guessed, word)
+        if got != code:
+            return (
+                f"{word} is not consistent with turn {number}: {guessed} would get "
+                f"{game.format_reply(got)}, not {game.format_reply(code)}"
+            )
+    return None
+
+
+#: The guessing modes of a policy: the seeds' hard mode (guesses from the
+#: targets still possible), normal mode (any guess), and NYT hard mode (any
+#: guess meeting :func:`nyt_hard_problem`'s rule; Wordle-like games only).
+HARD, NORMAL, NYT_HARD = "hard", "normal", "nyt-hard"
+MODES = (HARD, NORMAL, NYT_HARD)
+
+
+def nyt_hard_problem(
+    game: Wordle, turns: Sequence[tuple[Word, ReplyCode]], word: Word
+) -> str | None:
+    """Return why ``word`` breaks the NYT hard mode after ``turns`` (None: it may).
+
+    The NYT rule: every green letter stays in its place, and every revealed
+    (green or yellow) letter is used again, as often as it was revealed.
+    """
+    for guessed, code in turns:
+        colours = code_to_colours(code, game.length)
+        for position, colour in enumerate(colours):
+            if colour == GREEN and word[position] != guessed[position]:
+                return f"{_ORDINALS[position]} letter must be {guessed[position]}"
+        for letter in sorted({guessed[i] for i, c in enumerate(colours) if c != MISS}):
+            needed = sum(1 for i, c in enumerate(colours) if c != MISS and guessed[i] == letter)
+            if word.count(letter) < needed:
+                return f"guess must contain {letter}" + (f" {needed} times" if needed > 1 else "")
+    return None
+
+
+def evil_reply(game: Game, guess: Word, targets: Sequence[Word]) -> tuple[ReplyCode, int]:
+    """Return the Evil replier's reply to ``guess`` and how many ``targets`` it keeps.
+
+    The seed's greedy adversary: the reply whose branch keeps the most
+    targets (the winning reply counts as keeping none), ties to the branch
+    whose first target comes first in ``targets``' order. It concedes (the
+    winning reply, keeping 1) only when ``guess`` is the one target left.
+    """
+    branches: dict[ReplyCode, int] = {}
+    for target in targets:
+        code = game.reply(guess, target)
+        branches[code] = branches.get(code, 0) + 1
+    best, kept = game.win_reply, 0
+    for code, size in branches.items():  # in order of first target
+        if code != game.win_reply and size > kept:
+            best, kept = code, size
+    return (best, kept) if kept else (game.win_reply, 1)

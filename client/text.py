@@ -1,0 +1,37 @@
+"""Counted nouns for messages people read: ``1 guess``, ``2 guesses``, ``1 invalid entry``.
+
+Every message that puts a count before a noun goes through :func:`plural`,
+so the singular is right wherever the count can be 1.
+"""
+
+from __future__ import annotations
+
+_VOWELS = frozenset("aeiou")
+
+
+def plural_of(noun: str) -> str:
+    """Return the plural of an English ``noun`` by the regular rules (guess -> guesses,
+    entry -> entries, policy -> policies, word -> words); the last word of a phrase
+    is the one changed (``invalid entry`` -> ``invalid entries``)."""
+    if noun.endswith(("s", "x", "z", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("y") and len(noun) > 1 and noun[-2].lower() not in _VOWELS:
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def plural(count: int, noun: str, plural_noun: str | None = None, *, grouped: bool = False) -> str:
+    """Return ``count`` and ``noun``, the noun plural unless the count is 1.
+
+    ``plural_noun`` overrides the regular plural (:func:`plural_of`);
+    ``grouped`` writes the count with thousands separators (``12,972 words``).
+
+    >>> plural(1, "guess"), plural(3, "guess"), plural(1, "invalid entry")
+    ('1 guess', '3 guesses', '1 invalid entry')
+    >>> plural(0, "policy"), plural(12972, "word", grouped=True)
+    ('0 policies', '12,972 words')
+    """
+    number = f"{count:,}" if grouped else str(count)
+    if count == 1:
+        return f"{number} {noun}"
+    return f"{number} {plural_noun if plural_noun is not None else plural_of(noun)}"
