@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: serve run test lint bench catalog protos clean
+.PHONY: serve run test lint bench catalog protos vectors clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_probe.py
 	$(BIN)/python benchmarks/bench_bee.py
 	$(BIN)/python benchmarks/bench_service.py
+	$(BIN)/python benchmarks/bench_rejection.py
 	$(BIN)/python benchmarks/bench_lookup.py
 	$(BIN)/python benchmarks/bench_approx_entropy.py
 	$(BIN)/python benchmarks/bench_optimal.py
@@ -44,6 +45,10 @@ bench: $(STAMP)
 # Regenerate the gRPC code from protos/guesswork/v1/guesswork.proto (a test checks it).
 protos: $(STAMP)
 	$(BIN)/python scripts/gen_protos.py
+
+# Regenerate the conformance vectors under tests/vectors (a test checks them byte for byte).
+vectors: $(STAMP)
+	$(BIN)/python scripts/gen_vectors.py
 
 # Rebuild the shipped catalog (a test checks it is reproduced byte for byte).
 catalog: $(STAMP)

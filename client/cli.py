@@ -317,9 +317,14 @@ def build_parser() -> argparse.ArgumentParser:
 def report_error(prog: str, error: GuessworkError, status: int, as_json: bool) -> int:
     """Print ``error`` as the command lines do and return ``status``: one line on
     stderr, ``PROG: error: MESSAGE``, or under ``--json`` the JSON object
-    ``{"error": MESSAGE, "reason": REASON}`` (see client.errors.reason_of)."""
+    ``{"error": MESSAGE, "reason": REASON}`` (see client.errors.reason_of), with
+    ``"metadata"`` added when the error carries any (the turn, field, limit ...
+    as the service sends them)."""
     if as_json:
-        print(json.dumps({"error": str(error), "reason": reason_of(error)}), file=sys.stderr)
+        report: dict[str, object] = {"error": str(error), "reason": reason_of(error)}
+        if error.metadata:
+            report["metadata"] = error.metadata
+        print(json.dumps(report), file=sys.stderr)
     else:
         print(f"{prog}: error: {error}", file=sys.stderr)
     return status

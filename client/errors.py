@@ -16,13 +16,32 @@ service maps each such class to a gRPC status code in one table
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 class GuessworkError(Exception):
-    """Base class of every error raised by Guesswork."""
+    """Base class of every error raised by Guesswork.
+
+    ``metadata`` holds machine-readable facts about the fault (string keys
+    and values), the same the service sends in its ErrorInfo: ``turn`` (the
+    1-based number of the offending turn), ``field`` (the request field at
+    fault, e.g. ``history[1].reply``), ``limit`` and ``value`` (a limit that
+    was passed and the value that passed it), ``policy``, ``word``. The keys
+    each reason sets are listed in protos/guesswork/v1/guesswork.proto.
+    """
 
     #: Stable machine-readable reason, sent by the service in its error details.
     #: Classes the service can send define their own; the rest are unexpected there.
     reason = "INTERNAL"
+
+    def __init__(self, *args: object, metadata: Mapping[str, object] | None = None) -> None:
+        super().__init__(*args)
+        self.metadata: dict[str, str] = {key: str(value) for key, value in (metadata or {}).items()}
+
+    def add_metadata(self, **facts: object) -> None:
+        """Record ``facts`` that are not recorded yet (the innermost raiser knows best)."""
+        for key, value in facts.items():
+            self.metadata.setdefault(key, str(value))
 
 
 class InvalidWordError(GuessworkError, ValueError):
@@ -100,6 +119,33 @@ class PolicyFormatError(PolicyError):
     reason = "BAD_POLICY_DATA"
 
 
+# The kinds of PolicyFormatError a policy-file reader tells apart. The
+# conformance vectors (tests/vectors) name them, so a reader in any language
+# can check that it refuses each damaged file for the right cause.
+
+
+class NotAPolicyFileError(PolicyFormatError):
+    """The bytes are not a Guesswork policy file or core (too short, wrong magic)."""
+
+
+class UnsupportedVersionError(PolicyFormatError):
+    """A file or core format version this reader does not read (newer, or unknown)."""
+
+
+class CorruptFileError(PolicyFormatError):
+    """The file's bytes are damaged: a length or checksum that does not match."""
+
+
+class MalformedPolicyError(PolicyFormatError):
+    """Intact bytes that do not decode to a well-formed policy (bad msgpack, a missing
+    or mistyped field, tree arrays that do not form a tree)."""
+
+
+class InconsistentPolicyError(PolicyFormatError):
+    """A well-formed policy that contradicts itself: a content hash that does not
+    match, a tree whose replies, targets or statistics disagree with the game's rules."""
+
+
 class InvalidHoneycombError(GuessworkError, ValueError):
     """A honeycomb is not seven distinct allowed letters with its centre among them."""
 
@@ -143,6 +189,12 @@ class BadRequestError(GuessworkError, ValueError):
     """A request field is out of range or does not apply to the policy asked."""
 
     reason = "BAD_REQUEST"
+
+
+class MalformedRequestError(BadRequestError):
+    """The bytes of a request are not a valid message of the method's request type."""
+
+    reason = "MALFORMED_REQUEST"
 
 
 class LiveAnswerUnavailableError(PolicyError, KeyError):

@@ -545,7 +545,9 @@ def make_game(
         cls = GAMES[game_id]
     except KeyError:
         known = ", ".join(sorted(GAMES))
-        raise UnknownGameError(f"unknown game {game_id!r}; known games: {known}") from None
+        raise UnknownGameError(
+            f"unknown game {game_id!r}; known games: {known}", metadata={"game": game_id}
+        ) from None
     if issubclass(cls, GuessMyWord):
         if colours is not None:
             raise InvalidWordError(f"{game_id}: only mastermind has a number of colours")

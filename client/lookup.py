@@ -32,6 +32,7 @@ Lookups are stateless and thread-safe: callers pass the whole history.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Protocol
@@ -43,6 +44,7 @@ from guesswork.client.errors import (
     BadRequestError,
     ContradictoryHistoryError,
     GameOverError,
+    GuessworkError,
     HistoryTooLongError,
     LiveAnswerUnavailableError,
     OffTreeError,
@@ -125,14 +127,40 @@ def check_history_length(history: Sequence[object]) -> None:
     """Raise HistoryTooLongError for a history longer than any game lasts."""
     if len(history) > MAX_TURNS:
         raise HistoryTooLongError(
-            f"history has {len(history)} turns; at most {MAX_TURNS} are accepted"
+            f"history has {len(history)} turns; at most {MAX_TURNS} are accepted",
+            metadata={"field": "history", "limit": MAX_TURNS, "value": len(history)},
         )
 
 
 def check_alternatives(count: int) -> None:
     """Raise BadRequestError unless 0 <= ``count`` <= MAX_ALTERNATIVES."""
     if not 0 <= count <= MAX_ALTERNATIVES:
-        raise BadRequestError(f"alternatives must be between 0 and {MAX_ALTERNATIVES}")
+        raise BadRequestError(
+            f"alternatives must be between 0 and {MAX_ALTERNATIVES}, not {count}",
+            metadata={"field": "max_alternatives", "limit": MAX_ALTERNATIVES, "value": count},
+        )
+
+
+@contextmanager
+def at_turn(number: int, part: str) -> Iterator[None]:
+    """Tag an error raised inside with the turn it is about (1-based ``number``) and
+    its field, ``history[N].guess`` or ``history[N].reply`` (0-based, as the request
+    indexes it)."""
+    try:
+        yield
+    except GuessworkError as error:
+        error.add_metadata(turn=number, field=f"history[{number - 1}].{part}")
+        raise
+
+
+@contextmanager
+def at_field(name: str) -> Iterator[None]:
+    """Tag an error raised inside with the request field it is about."""
+    try:
+        yield
+    except GuessworkError as error:
+        error.add_metadata(field=name)
+        raise
 
 
 class PolicyLookup:
@@ -187,13 +215,17 @@ class PolicyLookup:
             index = self._open_index.get(word)  # allowed by the game: answered live
         if index is None or (targets_only and word not in self._targets):
             which = "targets" if targets_only else "guess list"
+            facts = {"word": word, "policy": self.name}
             if isinstance(self.game, GuessMyWord):  # one list, of lower-case words
                 raise UnknownWordError(
                     f"{word!r} is not in the word list {self.policy.data.targets.name!r} "
-                    f"of policy {self.name!r}"
+                    f"of policy {self.name!r}",
+                    metadata=facts,
                 )
             also = f" nor in {self.wider.name}" if self.wider and not targets_only else ""
-            raise UnknownWordError(f"{word} is not in the {which} of policy {self.name!r}{also}")
+            raise UnknownWordError(
+                f"{word} is not in the {which} of policy {self.name!r}{also}", metadata=facts
+            )
         return word, index
 
     def turns(self, history: Sequence[tuple[str, str]]) -> list[Turn]:
@@ -206,11 +238,14 @@ class PolicyLookup:
         check_history_length(history)
         checked = []
         for number, (guess, reply) in enumerate(history, start=1):
-            word, index = self.word_index(guess)
-            turn = Turn(word, index, self.game.parse_reply(reply, word))
+            with at_turn(number, "guess"):
+                word, index = self.word_index(guess)
+            with at_turn(number, "reply"):
+                turn = Turn(word, index, self.game.parse_reply(reply, word))
             if turn.code == self.game.win_reply and number < len(history):
                 raise GameOverError(
-                    f"turn {number} ({turn.word}) already won: the game is over, no turn follows"
+                    f"turn {number} ({turn.word}) already won: the game is over, no turn follows",
+                    metadata={"turn": number, "field": f"history[{number}]"},
                 )
             checked.append(turn)
         return checked
@@ -230,7 +265,8 @@ class PolicyLookup:
                 before = "the turns before it" if number > 1 else "the target list"
                 raise ContradictoryHistoryError(
                     f"turn {number} ({turn.word} {reply}) contradicts {before}: no target of "
-                    f"policy {self.name!r} gives all these replies"
+                    f"policy {self.name!r} gives all these replies",
+                    metadata={"turn": number, "policy": self.name},
                 )
         return alive
 
@@ -251,7 +287,8 @@ class PolicyLookup:
                 lists = f"its guess list and {self.wider.name}" if self.wider else "its guess list"
                 raise ContradictoryHistoryError(
                     f"turn {number} ({turn.word} {reply}) contradicts {before}: no target of "
-                    f"policy {self.name!r}, and no word of {lists}, gives all these replies"
+                    f"policy {self.name!r}, and no word of {lists}, gives all these replies",
+                    metadata={"turn": number, "policy": self.name},
                 )
         return alive
 
@@ -330,29 +367,45 @@ class PolicyLookup:
             InvalidWordError, UnknownWordError.
         """
         self._word_list_call()
-        guess_word, _ = self.word_index(guess)
-        target_word, _ = self.word_index(target, targets_only=True)
+        with at_field("guess"):
+            guess_word, _ = self.word_index(guess)
+        with at_field("target"):
+            target_word, _ = self.word_index(target, targets_only=True)
         code = self.game.reply(guess_word, target_word)
         return self.game.format_reply(code), code, code == self.game.win_reply
 
     def _word_list_call(self) -> None:
         """Raise BadRequestError if the policy's game answers suggestions only."""
         if self.game.suggestions_only:
-            raise BadRequestError(f"{self.name} is a {self.game.id} policy: only suggestions apply")
+            raise BadRequestError(
+                f"{self.name} is a {self.game.id} policy: only suggestions apply",
+                metadata={"field": "policy", "policy": self.name},
+            )
 
-    def _open_position(self, history: Sequence[tuple[str, str]]) -> tuple[list[Turn], np.ndarray]:
-        """Return the turns and remaining targets of a game still in progress.
+    def _open_position(
+        self, history: Sequence[tuple[str, str]]
+    ) -> tuple[list[Turn], tuple[str, ...], np.ndarray]:
+        """Return the turns and the possible secrets (words, indices into them) of a
+        game still in progress: the targets that fit, else the open words that do,
+        as :meth:`suggest` finds them, so the same history is the same fault in
+        every call.
 
         Raises:
             BadRequestError: the game answers suggestions only.
+            ContradictoryHistoryError: no target and no open word fits (checked
+                before the game's end, as :meth:`suggest` does).
             GameOverError: the history ends with the winning reply.
-            and the errors of :meth:`turns` and :meth:`consistent`.
+            and the errors of :meth:`turns`.
         """
         self._word_list_call()
         turns = self.turns(history)
+        _, words, remaining = self._possible(turns)
         if turns and turns[-1].code == self.game.win_reply:
-            raise GameOverError("the game is already won; no guess follows")
-        return turns, self.consistent(turns)
+            raise GameOverError(
+                "the game is already won; no guess follows",
+                metadata={"turn": len(turns), "field": f"history[{len(turns) - 1}].reply"},
+            )
+        return turns, words, remaining
 
     def check(
         self, history: Sequence[tuple[str, str]], guess: str, rule: str = RULE_CONSISTENT
@@ -363,12 +416,16 @@ class PolicyLookup:
             BadRequestError: the NYT rule asked for a game that is not Wordle-like.
             and the errors of :meth:`turns` and :meth:`consistent`.
         """
-        turns, remaining = self._open_position(history)
-        word, _ = self.word_index(guess)
+        turns, _, remaining = self._open_position(history)
+        with at_field("guess"):
+            word, _ = self.word_index(guess)
         played = [(turn.word, turn.code) for turn in turns]
         if rule == RULE_NYT:
             if not isinstance(self.game, Wordle):
-                raise BadRequestError(f"the NYT hard rule applies to Wordle, not {self.game.id}")
+                raise BadRequestError(
+                    f"the NYT hard rule applies to Wordle, not {self.game.id}",
+                    metadata={"field": "rule", "policy": self.name},
+                )
             problem = nyt_hard_problem(self.game, played, word)
         else:
             problem = consistency_problem(self.game, played, word)
@@ -382,9 +439,10 @@ class PolicyLookup:
         Raises:
             GameOverError, and the errors of :meth:`turns` and :meth:`consistent`.
         """
-        _, remaining = self._open_position(history)
-        word, _ = self.word_index(guess)
-        targets = [self.policy.targets[t] for t in remaining]
+        _, words, remaining = self._open_position(history)
+        with at_field("guess"):
+            word, _ = self.word_index(guess)
+        targets = [words[t] for t in remaining]
         code, kept = evil_reply(self.game, word, targets)
         solved = code == self.game.win_reply
         return self.game.format_reply(code), code, kept, solved
@@ -445,6 +503,7 @@ class CatalogLookup:
         if lookup is None:
             raise PolicyNotFoundError(
                 f"no policy {short!r} in the catalog; ListPolicies shows the "
-                f"{len(self._lookups)} there are"
+                f"{len(self._lookups)} there are",
+                metadata={"policy": short},
             )
         return lookup

@@ -37,14 +37,15 @@ _SOURCES = {
 
 
 def error_from_rpc(error: grpc.RpcError) -> GuessworkError:
-    """Return the typed error a failed call stands for."""
+    """Return the typed error a failed call stands for, with the ErrorInfo's metadata
+    as its ``metadata`` (the turn, field, limit ... the proto lists per reason)."""
     code = error.code() if hasattr(error, "code") else None
     message = error.details() if hasattr(error, "details") else str(error)
     status = rpc_status.from_call(error) if hasattr(error, "trailing_metadata") else None
     for detail in status.details if status else ():
         info = error_details_pb2.ErrorInfo()
         if detail.Unpack(info):
-            return error_for_reason(info.reason)(message)
+            return error_for_reason(info.reason)(message, metadata=dict(info.metadata))
     if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
         return ServiceUnavailableError(f"service unavailable ({code.name}): {message}")
     return GuessworkError(f"{code.name if code else 'error'}: {message}")

@@ -95,16 +95,28 @@ def make_honeycomb(letters: str, center: str, allow_s: bool = False) -> Honeycom
     """
     upper, middle = letters.strip().upper(), center.strip().upper()
     if not upper.isascii() or not upper.isalpha():
-        raise InvalidHoneycombError(f"honeycomb {letters!r} must be letters A-Z only")
+        raise InvalidHoneycombError(
+            f"honeycomb {letters!r} must be letters A-Z only", metadata={"field": "letters"}
+        )
     if len(upper) != 7:
-        raise InvalidHoneycombError(f"a honeycomb has 7 letters, not {len(upper)} ({upper})")
+        raise InvalidHoneycombError(
+            f"a honeycomb has 7 letters, not {len(upper)} ({upper})", metadata={"field": "letters"}
+        )
     repeated = sorted(letter for letter, n in Counter(upper).items() if n > 1)
     if repeated:
-        raise InvalidHoneycombError(f"honeycomb {upper} repeats {', '.join(repeated)}")
+        raise InvalidHoneycombError(
+            f"honeycomb {upper} repeats {', '.join(repeated)}", metadata={"field": "letters"}
+        )
     if len(middle) != 1 or middle not in upper:
-        raise InvalidHoneycombError(f"the centre {center!r} must be one of the letters {upper}")
+        raise InvalidHoneycombError(
+            f"the centre {center!r} must be one of the letters {upper}",
+            metadata={"field": "center"},
+        )
     if "S" in upper and not allow_s:
-        raise InvalidHoneycombError(f"honeycomb {upper} has an S, which is excluded (allow S)")
+        raise InvalidHoneycombError(
+            f"honeycomb {upper} has an S, which is excluded (allow S)",
+            metadata={"field": "letters"},
+        )
     return Honeycomb(letterset(upper), middle)
 
 

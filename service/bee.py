@@ -53,7 +53,10 @@ class BeeEngine:
         """
         name = name or DEFAULT_LIST
         if not 1 <= count <= MAX_COUNT:
-            raise BadRequestError(f"count must be between 1 and {MAX_COUNT}, not {count}")
+            raise BadRequestError(
+                f"count must be between 1 and {MAX_COUNT}, not {count}",
+                metadata={"field": "count", "limit": MAX_COUNT, "value": count},
+            )
         stored = self.catalog.bee_table(name, allow_s)
         if stored is not None and len(stored.top) >= count:
             return BeeTable(stored.list_name, stored.list_sha256, allow_s, stored.counts,

@@ -18,6 +18,8 @@ tests/service/test_error_table.py.
 from __future__ import annotations
 
 import logging
+import threading
+import time
 
 import grpc
 from google.protobuf import any_pb2
@@ -35,6 +37,7 @@ from guesswork.client.errors import (
     InvalidReplyError,
     InvalidWordError,
     LiveAnswerUnavailableError,
+    MalformedRequestError,
     PolicyFormatError,
     PolicyNotFoundError,
     RequestTooLargeError,
@@ -71,6 +74,7 @@ STATUS_TABLE: dict[type[GuessworkError], tuple[grpc.StatusCode, int]] = {
     HistoryTooLongError: (_INVALID, logging.INFO),
     InvalidHoneycombError: (_INVALID, logging.INFO),
     BadRequestError: (_INVALID, logging.INFO),
+    MalformedRequestError: (_INVALID, logging.INFO),
     # Well-formed values that do not fit the game's state.
     ContradictoryHistoryError: (_FAILED, logging.INFO),
     GameOverError: (_FAILED, logging.INFO),
@@ -101,23 +105,65 @@ def status_for(error: BaseException) -> tuple[grpc.StatusCode, str, int]:
     return grpc.StatusCode.INTERNAL, INTERNAL_REASON, logging.ERROR
 
 
-def rich_status(code: grpc.StatusCode, reason: str, message: str) -> grpc.Status:
-    """Return a status whose details carry an ErrorInfo with ``reason``."""
+def rich_status(
+    code: grpc.StatusCode, reason: str, message: str, metadata: dict[str, str] | None = None
+) -> grpc.Status:
+    """Return a status whose details carry an ErrorInfo with ``reason`` and ``metadata``."""
     detail = any_pb2.Any()
-    detail.Pack(error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN))
+    detail.Pack(error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=metadata))
     status = status_pb2.Status(code=code.value[0], message=message, details=[detail])
     return rpc_status.to_status(status)
 
 
-def abort(context: grpc.ServicerContext, error: BaseException, method: str) -> None:
-    """Log ``error`` at its level and end the call with its status (raises)."""
+class LogLimiter:
+    """Lets through at most ``burst`` log lines per reason, then one per ``interval``
+    seconds, and says how many it held back.
+
+    A flood of bad requests (a fuzzer, a broken bot) then costs a few lines of
+    log a second, not one (or a traceback) per request.
+    """
+
+    def __init__(self, burst: int = 20, interval: float = 1.0) -> None:
+        self.burst, self.interval = burst, interval
+        self._lock = threading.Lock()
+        #: reason -> (tokens, time of the last refill, lines held back since the last one)
+        self._state: dict[str, tuple[float, float, int]] = {}
+
+    def reset(self) -> None:
+        """Forget every reason's history (a full burst is allowed again)."""
+        with self._lock:
+            self._state.clear()
+
+    def admit(self, reason: str) -> int | None:
+        """Return None to hold a line back, else how many lines were held back before it."""
+        now = time.monotonic()
+        with self._lock:
+            tokens, last, held = self._state.get(reason, (float(self.burst), now, 0))
+            tokens = min(float(self.burst), tokens + (now - last) / self.interval)
+            if tokens < 1:
+                self._state[reason] = (tokens, now, held + 1)
+                return None
+            self._state[reason] = (tokens - 1, now, 0)
+            return held
+
+
+def abort(
+    context: grpc.ServicerContext, error: BaseException, method: str, limiter: LogLimiter
+) -> None:
+    """Log ``error`` at its level (through ``limiter``, the server's) and end the call
+    with its status, whose ErrorInfo carries the error's metadata (raises)."""
     code, reason, level = status_for(error)
     message = (
         "internal error; the server log has the details"
         if reason == INTERNAL_REASON
         else str(error)
     )
-    log.log(
-        level, "%s -> %s %s: %s", method, code.name, reason, error, exc_info=level >= logging.ERROR
-    )
-    context.abort_with_status(rich_status(code, reason, message))
+    held = limiter.admit(reason)
+    if held is not None:
+        suffix = f" ({held} similar lines held back)" if held else ""
+        log.log(
+            level, "%s -> %s %s: %s%s", method, code.name, reason, error, suffix,
+            exc_info=level >= logging.ERROR,
+        )  # fmt: skip
+    metadata = error.metadata if isinstance(error, GuessworkError) else None
+    context.abort_with_status(rich_status(code, reason, message, metadata))

@@ -20,22 +20,27 @@ A concurrency limit rejects excess calls at once with RESOURCE_EXHAUSTED
 
 from __future__ import annotations
 
-import functools
 import logging
 import threading
 import time
-from collections.abc import Callable
 from concurrent import futures
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import grpc
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from guesswork.builder.greedy import warm_up
 from guesswork.client.catalog import Catalog, open_catalog
-from guesswork.client.errors import RequestTooLargeError, ServiceUnavailableError, TooManyCallsError
+from guesswork.client.errors import (
+    BadRequestError,
+    GuessworkError,
+    MalformedRequestError,
+    RequestTooLargeError,
+    ServiceUnavailableError,
+    TooManyCallsError,
+)
 from guesswork.client.lookup import RULE_CONSISTENT, RULE_NYT
 from guesswork.client.spelling_bee import hints
 from guesswork.client.suggestion import LIVE, LIVE_GUESS_LIST, STORED
@@ -46,8 +51,9 @@ from guesswork.service.address import add_port, address_problem, server_options
 from guesswork.service.bee import DEFAULT_COUNT, BeeEngine
 from guesswork.service.cache import ResponseCache
 from guesswork.service.engine import DEFAULT_ALTERNATIVES, Engine, PolicyLookup
-from guesswork.service.errors import ServerConfigError, abort
+from guesswork.service.errors import LogLimiter, ServerConfigError, abort
 from guesswork.service.options import ServerOptions as ServerOptions  # re-exported
+from guesswork.service.reflection import enable_reflection
 from guesswork.service.reload import CatalogWatcher
 
 #: Calls whose answers depend only on the request and the catalog (cached).
@@ -62,7 +68,6 @@ _SOURCES = {
     LIVE: pb.SOURCE_LIVE,
     LIVE_GUESS_LIST: pb.SOURCE_LIVE_GUESS_LIST,
 }
-Request = TypeVar("Request")
 
 
 def _summary(row: dict[str, object]) -> Any:
@@ -86,6 +91,8 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
         self._options = options
         self._slots = threading.BoundedSemaphore(options.max_concurrent)
         self.responses = ResponseCache(options.cache_entries)
+        #: Holds back log lines of errors beyond a few a second per reason.
+        self.log_limiter = LogLimiter()
 
     def load(self, engine: Engine) -> None:
         """Answer with ``engine`` from now on (calls before the first load get UNAVAILABLE).
@@ -138,6 +145,7 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
             content_hash=policy.content_hash,
             builder=data.builder,
             catalog=catalog.origin(policy.name),
+            colours=getattr(policy.game, "colours", 0),
         )
 
     def ListPolicies(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
@@ -155,7 +163,9 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
     def SuggestGuess(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
         history = _history(request)
         alternatives = (
-            request.max_alternatives if request.max_alternatives else DEFAULT_ALTERNATIVES
+            request.max_alternatives
+            if request.HasField("max_alternatives")
+            else DEFAULT_ALTERNATIVES
         )
         answer = self._engine.policy(request.policy).suggest(history, alternatives)
         response = pb.SuggestGuessResponse(
@@ -176,7 +186,7 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
 
     def CheckGuess(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
         engine = self._engine.policy(request.policy)
-        rule = RULE_NYT if request.rule == pb.HARD_RULE_NYT else RULE_CONSISTENT
+        rule = RULE_NYT if request.rule == pb.HARD_RULE_NYT else RULE_CONSISTENT  # 0: default
         legal, reason, remaining = engine.check(_history(request), request.guess, rule)
         return pb.CheckGuessResponse(legal=legal, reason=reason, remaining=remaining)
 
@@ -218,39 +228,125 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
         )  # fmt: skip
 
 
-def _guarded(servicer: GuessworkServicer, name: str) -> Callable[[Any, grpc.ServicerContext], Any]:
-    """Wrap one RPC with the concurrency limit, the size limit and the error mapping."""
-    method = getattr(servicer, name)
-    options = servicer._options
+#: Threads beyond --max-concurrent that only reject: a burst of calls over the
+#: limit each get a thread at once and are refused in milliseconds, instead of
+#: queueing behind the calls at work. gRPC's own limit lies beyond them.
+REJECTING_THREADS = 256
+#: gRPC's limit on a received message: beyond it the transport refuses the
+#: message before the service sees it (the proto documents this size).
+TRANSPORT_LIMIT = 4 << 20
 
-    @functools.wraps(method)
-    def call(request: Any, context: grpc.ServicerContext) -> Any:
-        if not servicer._slots.acquire(blocking=False):
+
+def transport_limit(options: ServerOptions) -> int:
+    """Return the largest message gRPC delivers to the service (see the proto's LIMITS)."""
+    return max(TRANSPORT_LIMIT, 4 * options.max_request_bytes)
+
+
+def _bad_enum(message: Any, prefix: str = "") -> str | None:
+    """Return the path of the first enum field of ``message`` holding a value its
+    enum does not define (proto3 keeps such values), or None."""
+    for field, value in message.ListFields():
+        path = f"{prefix}{field.name}"
+        if field.enum_type is not None:
+            values = value if field.is_repeated else [value]
+            if any(v not in field.enum_type.values_by_number for v in values):
+                return path
+        elif field.message_type is not None and not field.message_type.GetOptions().map_entry:
+            for index, item in enumerate(value if field.is_repeated else [value]):
+                found = _bad_enum(item, f"{path}[{index}]." if field.is_repeated else f"{path}.")
+                if found:
+                    return found
+    return None
+
+
+def _parse(request_type: Any, raw: bytes, method: str, limit: int) -> Any:
+    """Return the request message in ``raw`` after the checks every call gets.
+
+    Raises:
+        RequestTooLargeError: ``raw`` is over ``limit`` bytes.
+        MalformedRequestError: ``raw`` is not a message of ``request_type``.
+    """
+    if len(raw) > limit:
+        raise RequestTooLargeError(
+            f"request of {len(raw)} bytes exceeds {limit}",
+            metadata={"limit": limit, "value": len(raw)},
+        )
+    try:
+        request = request_type.FromString(raw)
+    except DecodeError:
+        raise MalformedRequestError(
+            f"the request bytes are not a valid {request_type.DESCRIPTOR.full_name}",
+            metadata={"method": method},
+        ) from None
+    return request
+
+
+def _check_enums(request: Any) -> None:
+    """Raise BadRequestError if an enum field holds a value its enum does not define
+    (proto3 keeps such values; they are not the default)."""
+    field = _bad_enum(request)
+    if field is not None:
+        raise BadRequestError(
+            f"{field} holds a value its enum does not define", metadata={"field": field}
+        )
+
+
+def _handler(servicer: GuessworkServicer, method: Any) -> grpc.RpcMethodHandler:
+    """Return the handler of one RPC: the concurrency limit first (before any work,
+    even parsing), then the size limit, parsing, the response cache and the
+    error mapping.
+
+    It takes the request's raw bytes, so that bytes which do not decode are
+    the caller's fault (INVALID_ARGUMENT, MALFORMED_REQUEST) and not gRPC's
+    "Exception deserializing request!" (INTERNAL, with a traceback).
+    """
+    name = method.name
+    full_name = f"/{SERVICE_NAME}/{name}"
+    behaviour = getattr(servicer, name)
+    request_type = getattr(pb, method.input_type.name)
+    options = servicer._options
+    # Ping does no work to protect: the baseline is never refused for load.
+    limited = name != "Ping"
+
+    def call(raw: bytes, context: grpc.ServicerContext) -> Any:
+        if limited and not servicer._slots.acquire(blocking=False):
             abort(
                 context,
                 TooManyCallsError(
-                    f"more than {plural(options.max_concurrent, 'call')} at once; retry later"
+                    f"more than {plural(options.max_concurrent, 'call')} at once; retry later",
+                    metadata={"limit": options.max_concurrent},
                 ),
                 name,
+                servicer.log_limiter,
             )
+        request = None
         try:
-            if request.ByteSize() > options.max_request_bytes:
-                raise RequestTooLargeError(
-                    f"request of {request.ByteSize()} bytes exceeds {options.max_request_bytes}"
-                )
+            request = _parse(request_type, raw, full_name, options.max_request_bytes)
+            _check_enums(request)
             if name not in _CACHED_METHODS:
-                return method(request, context)
+                return behaviour(request, context)
             key, response = servicer.responses.get(name, request)
             if response is None:
-                response = method(request, context)
+                response = behaviour(request, context)
                 servicer.responses.put(key, response)
             return response
         except Exception as error:
-            abort(context, error, name)
+            policy = getattr(request, "policy", "") or getattr(request, "name", "")
+            if policy and isinstance(error, GuessworkError):
+                error.add_metadata(policy=policy.removeprefix("policies/"))
+            abort(context, error, name, servicer.log_limiter)
         finally:
-            servicer._slots.release()
+            if limited:
+                servicer._slots.release()
 
-    return call
+    return grpc.unary_unary_rpc_method_handler(
+        call, request_deserializer=None, response_serializer=_serialize
+    )
+
+
+def _serialize(message: Any) -> bytes:
+    data: bytes = message.SerializeToString()
+    return data
 
 
 class GuessworkServer:
@@ -264,6 +360,8 @@ class GuessworkServer:
         self.port = port
         #: The server's one response cache (set once the servicer exists).
         self.responses: ResponseCache | None = None
+        #: What holds back the log lines of a flood of errors (set with responses).
+        self.log_limiter: LogLimiter | None = None
         #: Reloads a republished catalog (None when create_server was given a Catalog).
         self.watcher: CatalogWatcher | None = None
 
@@ -333,33 +431,31 @@ def create_server(
     # Enough workers that calls over our limit still reach the handler, which
     # rejects them at once with a stable reason; gRPC's own limit (a plain
     # RESOURCE_EXHAUSTED without our reason) only backs that up under extreme load.
-    pool = futures.ThreadPoolExecutor(
-        max_workers=options.max_concurrent + 32, thread_name_prefix="guesswork"
-    )
-    max_message = max(options.max_request_bytes * 4, 1 << 20)
+    # Threads are made only when calls need them.
+    threads = options.max_concurrent + REJECTING_THREADS
+    pool = futures.ThreadPoolExecutor(max_workers=threads, thread_name_prefix="guesswork")
     server = grpc.server(
         pool,
-        maximum_concurrent_rpcs=4 * options.max_concurrent + 64,
+        maximum_concurrent_rpcs=threads,
         options=[
-            ("grpc.max_receive_message_length", max_message),
+            ("grpc.max_receive_message_length", transport_limit(options)),
             ("grpc.max_send_message_length", 16 << 20),
             *server_options(options.reuse_port),
         ],
     )
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
-    )
+    enable_reflection(server, (SERVICE_NAME, health.SERVICE_NAME))
     port, problem = add_port(server, options.address, _credentials(options))
     if problem is not None:
         raise ServerConfigError(problem)
     servicer = GuessworkServicer(options)
-    for name in pb.DESCRIPTOR.services_by_name["Guesswork"].methods_by_name:
-        setattr(servicer, name, _guarded(servicer, name))
-    pb_grpc.add_GuessworkServicer_to_server(servicer, server)
+    methods = pb.DESCRIPTOR.services_by_name["Guesswork"].methods
+    handlers = {method.name: _handler(servicer, method) for method in methods}
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
     wrapper = GuessworkServer(server, health_servicer, port)
     wrapper.responses = servicer.responses
+    wrapper.log_limiter = servicer.log_limiter
     wrapper.set_serving(False)
     server.start()
 

@@ -187,26 +187,32 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 JSON_ERRORS = [
-    (["suggest", "--policy", "chess", "--json"], 1, "POLICY_NOT_FOUND"),
-    (["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise:GGGGY", "--json"], 1, "IMPOSSIBLE_REPLY"),
-    (["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise:.....,arise:GGGGG", "--json"], 1, "CONTRADICTORY_HISTORY"),
-    (["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise", "--json"], 2, "USAGE"),
-    (["suggest", "--json"], 2, "USAGE"),
-    (["policies", "--json", "--store", "/nonexistent/catalog.sqlite"], 1, "BAD_POLICY_DATA"),
+    (["suggest", "--policy", "chess", "--json"], 1, "POLICY_NOT_FOUND", {"policy": "chess"}),
+    (["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise:GGGGY", "--json"], 1, "IMPOSSIBLE_REPLY", {"turn": "1", "field": "history[0].reply"}),
+    (["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise:.....,arise:GGGGG", "--json"], 1, "CONTRADICTORY_HISTORY", {"turn": "2", "policy": "wordle-2309-hard-max"}),
+    (["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise", "--json"], 2, "USAGE", None),
+    (["suggest", "--json"], 2, "USAGE", None),
+    (["policies", "--json", "--store", "/nonexistent/catalog.sqlite"], 1, "BAD_POLICY_DATA", None),
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("args", "status", "reason"), JSON_ERRORS)
+@pytest.mark.parametrize(("args", "status", "reason", "metadata"), JSON_ERRORS)
 def test_json_errors_are_one_json_object_with_the_same_status(
-    capsys: pytest.CaptureFixture[str], args: list[str], status: int, reason: str
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    status: int,
+    reason: str,
+    metadata: dict[str, str] | None,
 ) -> None:
+    """One JSON line: the message, the reason, and the error's metadata where it has any."""
     plain_status, _, plain = cli(capsys, *[a for a in args if a != "--json"])
     got, out, err = cli(capsys, *args)
     assert (got, out, plain_status) == (status, "", status)
     assert err.count("\n") == 1
     error = json.loads(err)
     message = plain.removeprefix("guesswork: error: ").rstrip("\n")
-    assert error == {"error": message, "reason": reason}
+    expected = {"error": message, "reason": reason}
+    assert error == (expected if metadata is None else {**expected, "metadata": metadata})
 
 
 def test_counts_of_one_are_singular(capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,7 +28,7 @@ HARD_RULE_CONSISTENT: HardRule
 HARD_RULE_NYT: HardRule
 
 class Policy(_message.Message):
-    __slots__ = ("name", "game", "length", "mode", "metric", "targets_list", "targets_sha256", "guesses_list", "guesses_sha256", "target_count", "guess_count", "mean", "stdev", "median", "worst", "best", "histogram", "content_hash", "builder", "catalog")
+    __slots__ = ("name", "game", "length", "mode", "metric", "targets_list", "targets_sha256", "guesses_list", "guesses_sha256", "target_count", "guess_count", "mean", "stdev", "median", "worst", "best", "histogram", "content_hash", "builder", "catalog", "colours")
     class HistogramEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -56,6 +56,7 @@ class Policy(_message.Message):
     CONTENT_HASH_FIELD_NUMBER: _ClassVar[int]
     BUILDER_FIELD_NUMBER: _ClassVar[int]
     CATALOG_FIELD_NUMBER: _ClassVar[int]
+    COLOURS_FIELD_NUMBER: _ClassVar[int]
     name: str
     game: str
     length: int
@@ -76,7 +77,8 @@ class Policy(_message.Message):
     content_hash: str
     builder: str
     catalog: str
-    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., length: _Optional[int] = ..., mode: _Optional[str] = ..., metric: _Optional[str] = ..., targets_list: _Optional[str] = ..., targets_sha256: _Optional[str] = ..., guesses_list: _Optional[str] = ..., guesses_sha256: _Optional[str] = ..., target_count: _Optional[int] = ..., guess_count: _Optional[int] = ..., mean: _Optional[float] = ..., stdev: _Optional[float] = ..., median: _Optional[float] = ..., worst: _Optional[int] = ..., best: _Optional[int] = ..., histogram: _Optional[_Mapping[int, int]] = ..., content_hash: _Optional[str] = ..., builder: _Optional[str] = ..., catalog: _Optional[str] = ...) -> None: ...
+    colours: int
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., length: _Optional[int] = ..., mode: _Optional[str] = ..., metric: _Optional[str] = ..., targets_list: _Optional[str] = ..., targets_sha256: _Optional[str] = ..., guesses_list: _Optional[str] = ..., guesses_sha256: _Optional[str] = ..., target_count: _Optional[int] = ..., guess_count: _Optional[int] = ..., mean: _Optional[float] = ..., stdev: _Optional[float] = ..., median: _Optional[float] = ..., worst: _Optional[int] = ..., best: _Optional[int] = ..., histogram: _Optional[_Mapping[int, int]] = ..., content_hash: _Optional[str] = ..., builder: _Optional[str] = ..., catalog: _Optional[str] = ..., colours: _Optional[int] = ...) -> None: ...
 
 class ListPoliciesRequest(_message.Message):
     __slots__ = ("game",)

@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from guesswork.protos.guesswork.v1 import guesswork_pb2 as protos_dot_guesswork_dot_v1_dot_guesswork__pb2
+from guesswork.protos.guesswork.v1 import guesswork_pb2 as guesswork_dot_v1_dot_guesswork__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -18,7 +18,7 @@ except ImportError:
 if _version_not_supported:
     raise RuntimeError(
         f'The grpc package installed is at version {GRPC_VERSION},'
-        + ' but the generated code in protos/guesswork/v1/guesswork_pb2_grpc.py depends on'
+        + ' but the generated code in guesswork/v1/guesswork_pb2_grpc.py depends on'
         + f' grpcio>={GRPC_GENERATED_VERSION}.'
         + f' Please upgrade your grpc module to grpcio>={GRPC_GENERATED_VERSION}'
         + f' or downgrade your generated code using grpcio-tools<={GRPC_VERSION}.'
@@ -37,48 +37,48 @@ class GuessworkStub:
         """
         self.ListPolicies = channel.unary_unary(
                 '/guesswork.v1.Guesswork/ListPolicies',
-                request_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ListPoliciesRequest.SerializeToString,
-                response_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ListPoliciesResponse.FromString,
+                request_serializer=guesswork_dot_v1_dot_guesswork__pb2.ListPoliciesRequest.SerializeToString,
+                response_deserializer=guesswork_dot_v1_dot_guesswork__pb2.ListPoliciesResponse.FromString,
                 _registered_method=True)
         self.GetPolicy = channel.unary_unary(
                 '/guesswork.v1.Guesswork/GetPolicy',
-                request_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.GetPolicyRequest.SerializeToString,
-                response_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.GetPolicyResponse.FromString,
+                request_serializer=guesswork_dot_v1_dot_guesswork__pb2.GetPolicyRequest.SerializeToString,
+                response_deserializer=guesswork_dot_v1_dot_guesswork__pb2.GetPolicyResponse.FromString,
                 _registered_method=True)
         self.SuggestGuess = channel.unary_unary(
                 '/guesswork.v1.Guesswork/SuggestGuess',
-                request_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessRequest.SerializeToString,
-                response_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessResponse.FromString,
+                request_serializer=guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessRequest.SerializeToString,
+                response_deserializer=guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessResponse.FromString,
                 _registered_method=True)
         self.ScoreGuess = channel.unary_unary(
                 '/guesswork.v1.Guesswork/ScoreGuess',
-                request_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreGuessRequest.SerializeToString,
-                response_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreGuessResponse.FromString,
+                request_serializer=guesswork_dot_v1_dot_guesswork__pb2.ScoreGuessRequest.SerializeToString,
+                response_deserializer=guesswork_dot_v1_dot_guesswork__pb2.ScoreGuessResponse.FromString,
                 _registered_method=True)
         self.CheckGuess = channel.unary_unary(
                 '/guesswork.v1.Guesswork/CheckGuess',
-                request_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.CheckGuessRequest.SerializeToString,
-                response_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.CheckGuessResponse.FromString,
+                request_serializer=guesswork_dot_v1_dot_guesswork__pb2.CheckGuessRequest.SerializeToString,
+                response_deserializer=guesswork_dot_v1_dot_guesswork__pb2.CheckGuessResponse.FromString,
                 _registered_method=True)
         self.EvilReply = channel.unary_unary(
                 '/guesswork.v1.Guesswork/EvilReply',
-                request_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.EvilReplyRequest.SerializeToString,
-                response_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.EvilReplyResponse.FromString,
+                request_serializer=guesswork_dot_v1_dot_guesswork__pb2.EvilReplyRequest.SerializeToString,
+                response_deserializer=guesswork_dot_v1_dot_guesswork__pb2.EvilReplyResponse.FromString,
                 _registered_method=True)
         self.Ping = channel.unary_unary(
                 '/guesswork.v1.Guesswork/Ping',
-                request_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.PingRequest.SerializeToString,
-                response_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.PingResponse.FromString,
+                request_serializer=guesswork_dot_v1_dot_guesswork__pb2.PingRequest.SerializeToString,
+                response_deserializer=guesswork_dot_v1_dot_guesswork__pb2.PingResponse.FromString,
                 _registered_method=True)
         self.TopHoneycombs = channel.unary_unary(
                 '/guesswork.v1.Guesswork/TopHoneycombs',
-                request_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsRequest.SerializeToString,
-                response_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsResponse.FromString,
+                request_serializer=guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsRequest.SerializeToString,
+                response_deserializer=guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsResponse.FromString,
                 _registered_method=True)
         self.ScoreHoneycomb = channel.unary_unary(
                 '/guesswork.v1.Guesswork/ScoreHoneycomb',
-                request_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombRequest.SerializeToString,
-                response_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombResponse.FromString,
+                request_serializer=guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombRequest.SerializeToString,
+                response_deserializer=guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombResponse.FromString,
                 _registered_method=True)
 
 
@@ -87,28 +87,32 @@ class GuessworkServicer:
     """
 
     def ListPolicies(self, request, context):
-        """Lists the policies of the loaded catalog.
+        """Lists the policies of the loaded catalog, sorted by name.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GetPolicy(self, request, context):
-        """Returns one policy's metadata and statistics.
+        """Returns one policy's metadata and statistics. Errors: POLICY_NOT_FOUND.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def SuggestGuess(self, request, context):
-        """Suggests the next guess for a history of (guess, reply) turns.
+        """Suggests the next guess for a history of (guess, reply) turns, every game
+        (Guess My Word included). Errors: POLICY_NOT_FOUND, INVALID_WORD,
+        UNKNOWN_WORD, INVALID_REPLY, IMPOSSIBLE_REPLY, HISTORY_TOO_LONG, BAD_REQUEST,
+        CONTRADICTORY_HISTORY, GAME_OVER (a turn after the winning one).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def ScoreGuess(self, request, context):
-        """Scores a guess against a target: the referee for bots.
+        """Scores a guess against a secret: the referee for bots. Not for Guess My
+        Word. Errors: POLICY_NOT_FOUND, INVALID_WORD, UNKNOWN_WORD, BAD_REQUEST.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -116,13 +120,16 @@ class GuessworkServicer:
 
     def CheckGuess(self, request, context):
         """Checks whether a guess is allowed under a hard-mode rule after a history.
+        Not for Guess My Word. Errors: those of SuggestGuess, and GAME_OVER for a
+        history that ends with the winning reply (checked after CONTRADICTORY_HISTORY).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def EvilReply(self, request, context):
-        """Plays the Evil Wordle replier: the reply that keeps the most targets alive.
+        """Plays the Evil Wordle replier: the reply that keeps the most secrets alive.
+        Not for Guess My Word. Errors: as CheckGuess.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -137,6 +144,7 @@ class GuessworkServicer:
 
     def TopHoneycombs(self, request, context):
         """Returns a word list's top Spelling Bee honeycombs, best first.
+        Errors: WORD_LIST_NOT_FOUND, BAD_REQUEST (count).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -144,7 +152,7 @@ class GuessworkServicer:
 
     def ScoreHoneycomb(self, request, context):
         """Scores any Spelling Bee honeycomb: points, words, pangrams, ranks and hints.
-        Guess My Word calls will be added here (a later issue).
+        Errors: WORD_LIST_NOT_FOUND, INVALID_HONEYCOMB.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -155,48 +163,48 @@ def add_GuessworkServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'ListPolicies': grpc.unary_unary_rpc_method_handler(
                     servicer.ListPolicies,
-                    request_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ListPoliciesRequest.FromString,
-                    response_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ListPoliciesResponse.SerializeToString,
+                    request_deserializer=guesswork_dot_v1_dot_guesswork__pb2.ListPoliciesRequest.FromString,
+                    response_serializer=guesswork_dot_v1_dot_guesswork__pb2.ListPoliciesResponse.SerializeToString,
             ),
             'GetPolicy': grpc.unary_unary_rpc_method_handler(
                     servicer.GetPolicy,
-                    request_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.GetPolicyRequest.FromString,
-                    response_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.GetPolicyResponse.SerializeToString,
+                    request_deserializer=guesswork_dot_v1_dot_guesswork__pb2.GetPolicyRequest.FromString,
+                    response_serializer=guesswork_dot_v1_dot_guesswork__pb2.GetPolicyResponse.SerializeToString,
             ),
             'SuggestGuess': grpc.unary_unary_rpc_method_handler(
                     servicer.SuggestGuess,
-                    request_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessRequest.FromString,
-                    response_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessResponse.SerializeToString,
+                    request_deserializer=guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessRequest.FromString,
+                    response_serializer=guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessResponse.SerializeToString,
             ),
             'ScoreGuess': grpc.unary_unary_rpc_method_handler(
                     servicer.ScoreGuess,
-                    request_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreGuessRequest.FromString,
-                    response_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreGuessResponse.SerializeToString,
+                    request_deserializer=guesswork_dot_v1_dot_guesswork__pb2.ScoreGuessRequest.FromString,
+                    response_serializer=guesswork_dot_v1_dot_guesswork__pb2.ScoreGuessResponse.SerializeToString,
             ),
             'CheckGuess': grpc.unary_unary_rpc_method_handler(
                     servicer.CheckGuess,
-                    request_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.CheckGuessRequest.FromString,
-                    response_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.CheckGuessResponse.SerializeToString,
+                    request_deserializer=guesswork_dot_v1_dot_guesswork__pb2.CheckGuessRequest.FromString,
+                    response_serializer=guesswork_dot_v1_dot_guesswork__pb2.CheckGuessResponse.SerializeToString,
             ),
             'EvilReply': grpc.unary_unary_rpc_method_handler(
                     servicer.EvilReply,
-                    request_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.EvilReplyRequest.FromString,
-                    response_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.EvilReplyResponse.SerializeToString,
+                    request_deserializer=guesswork_dot_v1_dot_guesswork__pb2.EvilReplyRequest.FromString,
+                    response_serializer=guesswork_dot_v1_dot_guesswork__pb2.EvilReplyResponse.SerializeToString,
             ),
             'Ping': grpc.unary_unary_rpc_method_handler(
                     servicer.Ping,
-                    request_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.PingRequest.FromString,
-                    response_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.PingResponse.SerializeToString,
+                    request_deserializer=guesswork_dot_v1_dot_guesswork__pb2.PingRequest.FromString,
+                    response_serializer=guesswork_dot_v1_dot_guesswork__pb2.PingResponse.SerializeToString,
             ),
             'TopHoneycombs': grpc.unary_unary_rpc_method_handler(
                     servicer.TopHoneycombs,
-                    request_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsRequest.FromString,
-                    response_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsResponse.SerializeToString,
+                    request_deserializer=guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsRequest.FromString,
+                    response_serializer=guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsResponse.SerializeToString,
             ),
             'ScoreHoneycomb': grpc.unary_unary_rpc_method_handler(
                     servicer.ScoreHoneycomb,
-                    request_deserializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombRequest.FromString,
-                    response_serializer=protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombResponse.SerializeToString,
+                    request_deserializer=guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombRequest.FromString,
+                    response_serializer=guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -225,8 +233,8 @@ class Guesswork:
             request,
             target,
             '/guesswork.v1.Guesswork/ListPolicies',
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ListPoliciesRequest.SerializeToString,
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ListPoliciesResponse.FromString,
+            guesswork_dot_v1_dot_guesswork__pb2.ListPoliciesRequest.SerializeToString,
+            guesswork_dot_v1_dot_guesswork__pb2.ListPoliciesResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -252,8 +260,8 @@ class Guesswork:
             request,
             target,
             '/guesswork.v1.Guesswork/GetPolicy',
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.GetPolicyRequest.SerializeToString,
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.GetPolicyResponse.FromString,
+            guesswork_dot_v1_dot_guesswork__pb2.GetPolicyRequest.SerializeToString,
+            guesswork_dot_v1_dot_guesswork__pb2.GetPolicyResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -279,8 +287,8 @@ class Guesswork:
             request,
             target,
             '/guesswork.v1.Guesswork/SuggestGuess',
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessRequest.SerializeToString,
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessResponse.FromString,
+            guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessRequest.SerializeToString,
+            guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -306,8 +314,8 @@ class Guesswork:
             request,
             target,
             '/guesswork.v1.Guesswork/ScoreGuess',
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreGuessRequest.SerializeToString,
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreGuessResponse.FromString,
+            guesswork_dot_v1_dot_guesswork__pb2.ScoreGuessRequest.SerializeToString,
+            guesswork_dot_v1_dot_guesswork__pb2.ScoreGuessResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -333,8 +341,8 @@ class Guesswork:
             request,
             target,
             '/guesswork.v1.Guesswork/CheckGuess',
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.CheckGuessRequest.SerializeToString,
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.CheckGuessResponse.FromString,
+            guesswork_dot_v1_dot_guesswork__pb2.CheckGuessRequest.SerializeToString,
+            guesswork_dot_v1_dot_guesswork__pb2.CheckGuessResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -360,8 +368,8 @@ class Guesswork:
             request,
             target,
             '/guesswork.v1.Guesswork/EvilReply',
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.EvilReplyRequest.SerializeToString,
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.EvilReplyResponse.FromString,
+            guesswork_dot_v1_dot_guesswork__pb2.EvilReplyRequest.SerializeToString,
+            guesswork_dot_v1_dot_guesswork__pb2.EvilReplyResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -387,8 +395,8 @@ class Guesswork:
             request,
             target,
             '/guesswork.v1.Guesswork/Ping',
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.PingRequest.SerializeToString,
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.PingResponse.FromString,
+            guesswork_dot_v1_dot_guesswork__pb2.PingRequest.SerializeToString,
+            guesswork_dot_v1_dot_guesswork__pb2.PingResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -414,8 +422,8 @@ class Guesswork:
             request,
             target,
             '/guesswork.v1.Guesswork/TopHoneycombs',
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsRequest.SerializeToString,
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsResponse.FromString,
+            guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsRequest.SerializeToString,
+            guesswork_dot_v1_dot_guesswork__pb2.TopHoneycombsResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -441,8 +449,8 @@ class Guesswork:
             request,
             target,
             '/guesswork.v1.Guesswork/ScoreHoneycomb',
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombRequest.SerializeToString,
-            protos_dot_guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombResponse.FromString,
+            guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombRequest.SerializeToString,
+            guesswork_dot_v1_dot_guesswork__pb2.ScoreHoneycombResponse.FromString,
             options,
             channel_credentials,
             insecure,
