@@ -2,14 +2,13 @@
 
 Definitions follow the seeds: a score is the number of guesses a target takes
 (see builder.tree); ``stdev`` is the sample standard deviation
-(``statistics.stdev``); cumulative percentages count targets solved in at
-most g guesses.
+(``statistics.stdev``); the statistics a policy stores are defined once, in
+client.stats, which readers use to recheck them. Cumulative percentages count
+targets solved in at most g guesses.
 """
 
 from __future__ import annotations
 
-import statistics
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -21,6 +20,7 @@ from guesswork.builder.tree import GuessTree
 from guesswork.builder.wordlists import WordList
 from guesswork.client.games import Game
 from guesswork.client.rules import evil_reply
+from guesswork.client.stats import score_summary
 
 #: The metrics of the seeds' first-guess table, in its column order.
 FIRST_GUESS_METRICS = ("max", "expectation", "neg_entropy")
@@ -80,18 +80,15 @@ def score_stats(scores: Iterable[int]) -> ScoreStats:
     Raises:
         ValueError: there are no scores.
     """
-    values = [int(s) for s in scores]
-    if not values:
-        raise ValueError("no scores to summarise")
-    counts = Counter(values)
+    summary = score_summary([int(s) for s in scores])
     return ScoreStats(
-        count=len(values),
-        mean=statistics.fmean(values),
-        stdev=statistics.stdev(values) if len(values) > 1 else 0.0,
-        median=statistics.median(values),
-        worst=max(values),
-        best=min(values),
-        histogram={score: counts[score] for score in sorted(counts)},
+        count=summary["count"],
+        mean=summary["mean"],
+        stdev=summary["stdev"],
+        median=summary["median"],
+        worst=summary["worst"],
+        best=summary["best"],
+        histogram=dict(summary["histogram"]),
     )
 
 

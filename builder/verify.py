@@ -1,12 +1,15 @@
 """Verifying stored policies by replaying every target through every tree.
 
 Opening a catalog already checks checksums and tree structure; this goes
-further and checks meaning: every target is reached and won, every node's
-target slice holds exactly the targets that pass through it, and the stored
-statistics equal the ones recomputed from the replay (for Guess My Word,
+further and checks meaning with the one replay every policy-file reader runs
+(client.replay): every target is reached and won, every node's target slice
+holds exactly the targets that pass through it, and the stored statistics
+equal the ones recomputed from the replay (client.stats; for Guess My Word,
 weighted by the stored target weights). A deduced leaf ends a replay without
-a guess (see client.policy_format). An NYT hard-mode policy's guesses and
-stored alternatives must also meet the NYT rule on their paths.
+a guess (see client.policy_format). On top of it, the builder checks that a
+Guess My Word policy's weighted list is one it could have built from, and
+that an NYT hard-mode policy's guesses and stored alternatives meet the NYT
+rule on their paths.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from guesswork.builder.errors import WeightedListError
-from guesswork.builder.evaluate import score_stats
 from guesswork.builder.matrices import letter_array
 from guesswork.builder.nyt_hard import NytRule, is_legal, node_states
 from guesswork.builder.optimal import (
@@ -29,57 +31,24 @@ from guesswork.builder.optimal import (
     optimize,
 )
 from guesswork.builder.weighted_lists import WeightedList
-from guesswork.builder.word_trees import word_tree_stats
 from guesswork.builder.wordlists import WordList
-from guesswork.client.errors import OffTreeError
 from guesswork.client.games import Mastermind, Wordle
-from guesswork.client.probe import SOLVED, Policy
+from guesswork.client.probe import Policy
+from guesswork.client.replay import consistency_faults
 from guesswork.client.rules import NYT_HARD
 
 
 def verify_policy(policy: Policy) -> list[str]:
     """Return the faults found in ``policy`` (an empty list when it checks out)."""
-    arrays = policy.data.arrays
-    position = np.empty(len(policy.targets), dtype=np.int64)
-    position[arrays["target_order"]] = np.arange(len(policy.targets))
-    first, size = arrays["node_first"], arrays["node_size"]
-    visits = np.zeros(policy.data.node_count, dtype=np.int64)
-    scores: list[int] = []
-    for index, target in enumerate(policy.targets):
-        node, turns = policy.root, 0
+    faults = consistency_faults(policy)
+    if faults:
+        return faults
+    if policy.data.weights is not None:
         try:
-            while True:
-                if not first[node] <= position[index] < first[node] + size[node]:
-                    return [f"target {target} passes node {node}, which does not list it"]
-                visits[node] += 1
-                guess = policy.guess(node)
-                if policy.known(node):  # deduced, not guessed
-                    break
-                turns += 1
-                node = policy.step(node, policy.game.reply(guess, target))
-                if node == SOLVED:
-                    break
-        except OffTreeError as error:
-            return [f"target {target} falls off the tree: {error}"]
-        if guess != target:
-            return [f"target {target} is 'won' by guessing {guess}"]
-        scores.append(turns)
-    faults = []
-    if not np.array_equal(visits, size):
-        faults.append("node sizes disagree with the targets that reach them")
-    stored = policy.stats
-    if policy.data.weights is None:
-        recomputed = score_stats(scores).to_policy_stats()
-    else:
-        try:
-            weights = WeightedList(policy.targets, tuple(policy.data.weights.tolist()))
+            WeightedList(policy.targets, tuple(policy.data.weights.tolist()))
         except WeightedListError as error:
-            return [*faults, f"the weighted target list is not valid: {error}"]
-        recomputed = word_tree_stats(np.array(scores, dtype=np.int64), weights)
-    for key, value in recomputed.items():
-        if stored.get(key) != value:
-            faults.append(f"stored {key} {stored.get(key)!r} differs from the replay's {value!r}")
-    return faults + nyt_hard_faults(policy)
+            return [f"the weighted target list is not valid: {error}"]
+    return nyt_hard_faults(policy)
 
 
 def _node_states(policy: Policy, letters: np.ndarray) -> np.ndarray:

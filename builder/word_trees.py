@@ -13,8 +13,6 @@ a game that deduces reads as the known target (see client.policy_format).
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -26,6 +24,7 @@ from guesswork.builder.wordlists import content_sha256
 from guesswork.client.errors import GuessMyWordError, UnknownWordError
 from guesswork.client.games import AFTER, BEFORE, GuessMyWord
 from guesswork.client.policy_format import ListRef, PolicyData, no_alternatives
+from guesswork.client.stats import weighted_entropy, weighted_stats
 from guesswork.client.strategy import WordTreeStrategy
 from guesswork.client.text import plural
 
@@ -188,9 +187,8 @@ def policy_arrays(tree: WordTree, variant: Variant) -> tuple[dict[str, np.ndarra
 
 
 def entropy(weights: WeightedList) -> float:
-    """Return the entropy of the target distribution in bits."""
-    p = weights.probabilities()
-    return float(-(p * np.log2(p)).sum())
+    """Return the entropy of the target distribution in bits (client.stats)."""
+    return weighted_entropy(weights.count_array())
 
 
 def word_tree_stats(scores: np.ndarray, weights: WeightedList) -> dict[str, Any]:
@@ -198,31 +196,11 @@ def word_tree_stats(scores: np.ndarray, weights: WeightedList) -> dict[str, Any]
     weighted by its count for ``mean``, ``stdev`` (of the population) and ``median``,
     words per score in ``histogram``, and the list's ``entropy``.
 
-    ``mean`` is exact: integer sums, one division (as builder.guess_my_word's
-    ``expected_guesses``).
+    Defined in client.stats (:func:`~client.stats.weighted_stats`), where readers
+    recheck them: ``mean`` is exact (integer sums, one division, as
+    builder.guess_my_word's ``expected_guesses``).
     """
-    values = [int(s) for s in scores.tolist()]
-    counts = weights.counts
-    total = sum(counts)
-    first = sum(c * g for c, g in zip(counts, values, strict=True))
-    second = sum(c * g * g for c, g in zip(counts, values, strict=True))
-    median, passed = values[0], 0
-    for score in sorted(set(values)):
-        passed += sum(c for c, g in zip(counts, values, strict=True) if g == score)
-        if 2 * passed >= total:
-            median = score
-            break
-    histogram = Counter(values)
-    return {
-        "count": len(values),
-        "mean": first / total,
-        "stdev": math.sqrt(total * second - first * first) / total,
-        "median": float(median),
-        "worst": max(values),
-        "best": min(values),
-        "histogram": [[score, histogram[score]] for score in sorted(histogram)],
-        "entropy": entropy(weights),
-    }
+    return weighted_stats([int(s) for s in scores.tolist()], weights.counts)
 
 
 def policy_data(

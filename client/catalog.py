@@ -27,7 +27,9 @@ the SHA-256 of every other byte, which SQLite ignores), the manifest's
 checksum, each word list's and each blob's SHA-256, each blob's structure, and
 that every summary column agrees with its blob. Any fault raises
 :class:`~client.errors.PolicyFormatError` naming the catalog and the fault.
-The catalog is opened read-only; everything is read once, at open.
+The catalog is opened read-only; everything is read once, at open. A
+standalone policy file (:func:`open_policy_file`), which no seal vouches for,
+is checked further: every target is replayed through its tree (client.replay).
 
 Two catalogs, layered: the *shipped* one (``policies/catalog.sqlite``,
 installed with Guesswork and written only when named explicitly, as ``make
@@ -53,7 +55,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import SQLAlchemyError
 
-from guesswork.client.errors import PolicyFormatError, PolicyNotFoundError, WordListNotFoundError
+from guesswork.client.errors import (
+    MalformedPolicyError,
+    PolicyFormatError,
+    PolicyNotFoundError,
+    WordListNotFoundError,
+)
 from guesswork.client.policy_format import (
     FILE_MAGIC,
     ListRef,
@@ -65,6 +72,7 @@ from guesswork.client.policy_format import (
     read_file_bytes,
 )
 from guesswork.client.probe import Policy, PolicyInfo
+from guesswork.client.replay import check_consistency
 from guesswork.client.spelling_bee import BeeTable
 
 #: 4: Guess My Word trees became ordinary policies (3 had a guess_my_word table).
@@ -241,7 +249,8 @@ class Catalog:
                 return words
         names = sorted({list_name for list_name, _ in self.word_lists.values()})
         raise WordListNotFoundError(
-            f"no word list {name!r} in {self.location}; it has: {', '.join(names)}"
+            f"no word list {name!r} in {self.location}; it has: {', '.join(names)}",
+            metadata={"word_list": name},
         )
 
     def bee_table(self, name: str, allow_s: bool) -> BeeTable | None:
@@ -523,25 +532,33 @@ def _make_policy(
 
 
 def load_policy_bytes(data: bytes, where: str) -> Policy:
-    """Return the policy in the bytes of a standalone policy file.
+    """Return the policy in the bytes of a standalone policy file, after every check
+    a reader makes (docs/policy-format.md): header, checksum, content hash,
+    structure, word lists, and the replay of every target (client.replay).
 
     Raises:
-        PolicyFormatError: the file fails any check (named in the message).
+        PolicyFormatError: the file fails any check (named in the message), as
+            the subclass of its kind: NotAPolicyFileError, UnsupportedVersionError,
+            CorruptFileError, MalformedPolicyError or InconsistentPolicyError.
     """
     core, stored_words = decode_file(data, where)
     policy = decode_core(core, where)
-    words = {
-        ref.sha256: decode_words(stored_words.get(ref.sha256, b""), ref, where)
-        for ref in (policy.targets, policy.guesses)
-    }
-    return _make_policy(policy, core, content_hash(core), words, where)
+    words = {}
+    for ref in (policy.targets, policy.guesses):
+        if ref.sha256 not in stored_words:
+            raise MalformedPolicyError(f"{where}: word list {ref.name!r} is missing from the file")
+        words[ref.sha256] = decode_words(stored_words[ref.sha256], ref, where)
+    loaded = _make_policy(policy, core, content_hash(core), words, where)
+    check_consistency(loaded, where)
+    return loaded
 
 
 def open_policy_file(path: str | Path) -> Catalog:
     """Open and verify a standalone policy file, as a catalog of one policy.
 
     Raises:
-        PolicyFormatError: the file is missing, unreadable or fails any check.
+        PolicyFormatError: the file is missing, unreadable or fails any check
+            (see :func:`load_policy_bytes`).
     """
     where = str(path)
     policy = load_policy_bytes(read_file_bytes(Path(path)), where)

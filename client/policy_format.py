@@ -19,9 +19,9 @@ file carries; its SHA-256 is the policy's content hash. It is a msgpack map::
     guesses   {"name": ..., "sha256": ..., "count": G}
     extra_words [targets missing from the guess list]
     stats     {"count", "mean", "stdev", "median", "worst", "best",
-               "histogram": [[score, targets], ...]}; for Guess My Word, mean,
-              stdev (of the population) and median are over targets drawn by
-              their weights, and "entropy" (bits) is added
+               "histogram": [[score, targets], ...]}, and "entropy" (bits) for
+              Guess My Word, whose mean, stdev and median are weighted by the
+              target weights: client.stats defines each
     tree      {"nodes": n, "edges": m, and little-endian int32 arrays as bin:
                node_guess[n], node_size[n], node_first[n], edge_offsets[n+1],
                edge_reply[m], edge_child[m], target_order[N];
@@ -56,18 +56,25 @@ is a *deduced leaf*: its one target is its guess, the game is over there, and
 it counts no guess; every other node wins no target. (Elsewhere a node with
 no edges is a last guess, won by the winning reply.)
 
-A standalone file (``.gwp``) is a 48-byte header and a msgpack body::
+A standalone file (``.gwp``, container version 2) is a 48-byte header and a msgpack body::
 
     0   8 bytes  magic b"GWPOLICY"
-    8   uint16   file format version (big-endian), 1 (the container; the core has its own)
+    8   uint16   container version (big-endian): 2 (1 is still read); the core has its own
     10  uint16   reserved, 0
     12  uint32   body length in bytes (big-endian)
     16  32 bytes SHA-256 of the body
-    48  body     {"policy": bin(core), "words": {sha256: bin(words joined by "\\n")}}
+    48  body     {"policy": bin(core), "words": {sha256: bin(each word + "\\n")},
+                  "content_hash": lower-case hex SHA-256 of the core (version 2 only)}
+
+docs/policy-format.md is the specification for readers in any language (what
+to check, in which order, and the error class of each refusal);
+tests/vectors holds the conformance files.
 
 Everything read is untrusted: msgpack is unpacked with explicit size limits and
 no extension types, and the tree is checked structurally (every index in range,
-children after parents, so a walk always ends) before it is used.
+children after parents, so a walk always ends) before it is used. Keys a
+reader does not know are ignored in every map; versions it does not know are
+refused (UnsupportedVersionError).
 """
 
 from __future__ import annotations
@@ -81,7 +88,14 @@ from typing import Any, NoReturn
 import msgpack
 import numpy as np
 
-from guesswork.client.errors import PolicyFormatError
+from guesswork.client.errors import (
+    CorruptFileError,
+    InconsistentPolicyError,
+    MalformedPolicyError,
+    NotAPolicyFileError,
+    PolicyFormatError,
+    UnsupportedVersionError,
+)
 from guesswork.client.games import Game, GuessMyWord, Mastermind, make_game
 from guesswork.client.strategy import Strategy, strategy_from_map
 from guesswork.client.text import plural
@@ -92,8 +106,11 @@ FILE_MAGIC = b"GWPOLICY"
 FORMAT_VERSION = 2
 #: Core formats this reader accepts.
 READABLE_FORMATS = (1, 2)
-#: The standalone file's container format (header and body), independent of the core's.
-FILE_FORMAT_VERSION = 1
+#: The standalone file's container version (header and body), independent of the core's
+#: format: 2 added the body's ``content_hash``.
+FILE_FORMAT_VERSION = 2
+#: Container versions this reader accepts.
+READABLE_FILE_VERSIONS = (1, 2)
 HEADER = struct.Struct(">8sHHI32s")
 #: Largest policy file or blob accepted (far above any real policy).
 MAX_POLICY_BYTES = 256 << 20
@@ -228,7 +245,7 @@ def unpack_untrusted(data: bytes, where: str) -> Any:
     """Return the msgpack value in ``data`` with strict limits.
 
     Raises:
-        PolicyFormatError: malformed msgpack, trailing bytes, extension types,
+        MalformedPolicyError: malformed msgpack, trailing bytes, extension types,
             nesting deeper than msgpack's stack, or a length over the limits.
     """
     limit = len(data)
@@ -245,12 +262,12 @@ def unpack_untrusted(data: bytes, where: str) -> Any:
             max_map_len=min(limit, 4096),
         )
     except (ValueError, TypeError, msgpack.UnpackException, RecursionError) as error:
-        raise PolicyFormatError(f"{where}: malformed msgpack ({error})") from None
+        raise MalformedPolicyError(f"{where}: malformed msgpack ({error})") from None
 
 
 def _need(value: Any, kind: type | tuple[type, ...], what: str, where: str) -> Any:
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise PolicyFormatError(f"{where}: {what} is missing or of the wrong type")
+        raise MalformedPolicyError(f"{where}: {what} is missing or of the wrong type")
     return value
 
 
@@ -267,18 +284,20 @@ def decode_core(core: bytes, where: str) -> PolicyData:
     """Return the policy in ``core`` after checking its structure.
 
     Raises:
-        PolicyFormatError: wrong magic, a newer or unknown format version,
-            missing fields, or a tree that is not well formed.
+        NotAPolicyFileError: the core's magic is wrong.
+        UnsupportedVersionError: a newer or unknown core format.
+        MalformedPolicyError: bad msgpack, a missing or mistyped field, an
+            unknown game, or tree arrays that do not form a tree.
     """
     if len(core) > MAX_POLICY_BYTES:
-        raise PolicyFormatError(f"{where}: policy of {len(core)} bytes exceeds the limit")
+        raise MalformedPolicyError(f"{where}: policy of {len(core)} bytes exceeds the limit")
     top = _need(unpack_untrusted(core, where), dict, "policy", where)
     if top.get("magic") != CORE_MAGIC:
-        raise PolicyFormatError(f"{where}: not a Guesswork policy (wrong magic)")
+        raise NotAPolicyFileError(f"{where}: not a Guesswork policy (wrong magic)")
     version = _need(top.get("format"), int, "format", where)
     if version not in READABLE_FORMATS:
         newer = " newer" if version > FORMAT_VERSION else ""
-        raise PolicyFormatError(
+        raise UnsupportedVersionError(
             f"{where}: policy format {version} is{newer} not supported; this Guesswork reads "
             f"formats {', '.join(map(str, READABLE_FORMATS))} (rebuild or upgrade)"
         )
@@ -297,7 +316,7 @@ def decode_core(core: bytes, where: str) -> PolicyData:
     try:
         game = make_game(game_id, length, colours, variant)
     except (KeyError, ValueError) as error:
-        raise PolicyFormatError(f"{where}: {error}") from None
+        raise MalformedPolicyError(f"{where}: {error}") from None
     tree = _need(top.get("tree"), dict, "tree", where)
     extra = _need(top.get("extra_words"), list, "extra_words", where)
     policy = PolicyData(
@@ -311,10 +330,7 @@ def decode_core(core: bytes, where: str) -> PolicyData:
         builder=_need(top.get("builder"), str, "builder", where),
         stats=_need(top.get("stats"), dict, "stats", where),
         arrays={
-            **{
-                name: np.frombuffer(_need(tree.get(name), bytes, f"tree.{name}", where), "<i4")
-                for name in _ARRAYS
-            },
+            **{name: _int32_array(tree, name, where) for name in _ARRAYS},
             **_alternatives(tree, version, where),
         },
         certificate=_certificate(top.get("certificate"), tree.get("nodes"), where),
@@ -322,20 +338,32 @@ def decode_core(core: bytes, where: str) -> PolicyData:
     )
     _check_tree(policy, tree, where)
     if policy.weights is not None and len(policy.weights) != policy.targets.count:
-        raise PolicyFormatError(f"{where}: target_weights does not cover every target")
+        raise MalformedPolicyError(f"{where}: target_weights does not cover every target")
     return policy
+
+
+def _int32_array(tree: dict[str, Any], name: str, where: str) -> np.ndarray:
+    """Return the tree's array ``name``: a bin of little-endian int32s.
+
+    Raises:
+        MalformedPolicyError: missing, not a bin, or not a whole number of int32s.
+    """
+    data = _need(tree.get(name), bytes, f"tree.{name}", where)
+    if len(data) % 4:
+        raise MalformedPolicyError(f"{where}: malformed tree: {name} is not int32s")
+    return np.frombuffer(data, "<i4")
 
 
 def _weights(value: Any, game: Game, where: str) -> np.ndarray | None:
     """Return the target weights, which a Guess My Word policy needs and no other has."""
     if not isinstance(game, GuessMyWord):
         if value is not None:
-            raise PolicyFormatError(f"{where}: only Guess My Word policies have target weights")
+            raise MalformedPolicyError(f"{where}: only Guess My Word policies have target weights")
         return None
     data = _need(value, bytes, "target_weights", where)
     weights = np.frombuffer(data, "<i8") if len(data) % 8 == 0 else np.zeros(0, "<i8")
     if len(weights) * 8 != len(data) or (weights < 1).any():
-        raise PolicyFormatError(f"{where}: target_weights are not positive int64s")
+        raise MalformedPolicyError(f"{where}: target_weights are not positive int64s")
     return weights
 
 
@@ -344,13 +372,10 @@ def _alternatives(tree: dict[str, Any], version: int, where: str) -> dict[str, n
     if version < 2:
         nodes = tree.get("nodes")
         return no_alternatives(nodes if isinstance(nodes, int) and nodes > 0 else 1)
-    arrays = {
-        name: np.frombuffer(_need(tree.get(name), bytes, f"tree.{name}", where), "<i4")
-        for name in _ALTERNATIVE_ARRAYS
-    }
+    arrays = {name: _int32_array(tree, name, where) for name in _ALTERNATIVE_ARRAYS}
     values = _need(tree.get("alt_value"), bytes, "tree.alt_value", where)
     if len(values) % 8:
-        raise PolicyFormatError(f"{where}: malformed tree: alt_value is not float64s")
+        raise MalformedPolicyError(f"{where}: malformed tree: alt_value is not float64s")
     arrays["alt_value"] = np.frombuffer(values, "<f8")
     return arrays
 
@@ -367,17 +392,25 @@ def _certificate(value: Any, nodes: Any, where: str) -> dict[str, Any] | None:
     for name in ("node_values", "node_bounds"):
         data = _need(cert.get(name), bytes, f"certificate.{name}", where)
         if not isinstance(nodes, int) or len(data) != 4 * nodes:
-            raise PolicyFormatError(f"{where}: certificate.{name} does not cover every node")
+            raise MalformedPolicyError(f"{where}: certificate.{name} does not cover every node")
     _need(cert.get("roots"), list, "certificate.roots", where)
+    # The search's parameters: typed when present, as docs/policy-format.md says.
+    optional: dict[str, type | tuple[type, ...]] = {
+        "beam": (int, type(None)), "max_guesses": (int, type(None)),
+        "first_guess": (str, type(None)), "hard": bool, "nyt_hard": bool,
+    }  # fmt: skip
+    for name, kind in optional.items():
+        if name in cert:
+            _need(cert[name], kind, f"certificate.{name}", where)
     return cert
 
 
 def _check_tree(policy: PolicyData, tree: dict[str, Any], where: str) -> None:
-    """Raise PolicyFormatError unless the tree arrays describe a well-formed tree."""
+    """Raise MalformedPolicyError unless the tree arrays describe a well-formed tree."""
     a = policy.arrays
 
     def fail(problem: str) -> NoReturn:
-        raise PolicyFormatError(f"{where}: malformed tree: {problem}")
+        raise MalformedPolicyError(f"{where}: malformed tree: {problem}")
 
     n, m = tree.get("nodes"), tree.get("edges")
     if not isinstance(n, int) or not isinstance(m, int) or n < 1 or m != n - 1:
@@ -427,49 +460,63 @@ def _check_tree(policy: PolicyData, tree: dict[str, Any], where: str) -> None:
         fail("a node of a deduced tree wins a target, or a leaf wins none")
 
 
-def encode_file(core: bytes, words: dict[str, bytes]) -> bytes:
-    """Return a standalone policy file holding ``core`` and its word lists."""
-    body: bytes = msgpack.packb(
-        {"policy": core, "words": dict(sorted(words.items()))}, use_bin_type=True
-    )
+def encode_file(core: bytes, words: dict[str, bytes], version: int = FILE_FORMAT_VERSION) -> bytes:
+    """Return a standalone policy file holding ``core`` and its word lists.
+
+    ``version`` 2 (the default) carries the core's content hash; 1 is the
+    older container, which readers still read (tests and conformance vectors
+    write it).
+    """
+    body_map: dict[str, Any] = {"policy": core, "words": dict(sorted(words.items()))}
+    if version >= 2:
+        body_map["content_hash"] = content_hash(core)
+    body: bytes = msgpack.packb(body_map, use_bin_type=True)
     digest = hashlib.sha256(body).digest()
-    return HEADER.pack(FILE_MAGIC, FILE_FORMAT_VERSION, 0, len(body), digest) + body
+    return HEADER.pack(FILE_MAGIC, version, 0, len(body), digest) + body
 
 
 def decode_file(data: bytes, where: str) -> tuple[bytes, dict[str, bytes]]:
     """Return (core, {sha256: words bytes}) from the bytes of a policy file.
 
     Raises:
-        PolicyFormatError: too short, wrong magic, newer version, a length or
-            checksum that does not match, or a malformed body.
+        NotAPolicyFileError: too short, or the wrong magic.
+        UnsupportedVersionError: a container version this reader does not read.
+        CorruptFileError: reserved bytes set, a length or checksum that does not match.
+        MalformedPolicyError: a body that is not msgpack, or lacks a field.
+        InconsistentPolicyError: the body's content hash is not the core's.
     """
     if len(data) < HEADER.size:
-        raise PolicyFormatError(f"{where}: too short to be a policy file ({len(data)} bytes)")
+        raise NotAPolicyFileError(f"{where}: too short to be a policy file ({len(data)} bytes)")
     magic, version, reserved, length, digest = HEADER.unpack_from(data)
     if magic != FILE_MAGIC:
-        raise PolicyFormatError(f"{where}: not a Guesswork policy file (wrong magic)")
-    if version != FILE_FORMAT_VERSION:
+        raise NotAPolicyFileError(f"{where}: not a Guesswork policy file (wrong magic)")
+    if version not in READABLE_FILE_VERSIONS:
         newer = " newer" if version > FILE_FORMAT_VERSION else ""
-        raise PolicyFormatError(
+        raise UnsupportedVersionError(
             f"{where}: policy file format {version} is{newer} not supported; this Guesswork "
-            f"reads format {FILE_FORMAT_VERSION}"
+            f"reads formats {', '.join(map(str, READABLE_FILE_VERSIONS))}"
         )
     if reserved != 0:
-        raise PolicyFormatError(
-            f"{where}: reserved header bytes are not zero (the file is corrupt)"
-        )
+        raise CorruptFileError(f"{where}: reserved header bytes are not zero (the file is corrupt)")
     body = data[HEADER.size :]
     if len(body) != length:
-        raise PolicyFormatError(
+        raise CorruptFileError(
             f"{where}: truncated or extended: header says {length} body bytes, found {len(body)}"
         )
     if hashlib.sha256(body).digest() != digest:
-        raise PolicyFormatError(f"{where}: checksum mismatch (the file is corrupt)")
+        raise CorruptFileError(f"{where}: checksum mismatch (the file is corrupt)")
     top = _need(unpack_untrusted(body, where), dict, "file body", where)
     core = _need(top.get("policy"), bytes, "policy", where)
     words = _need(top.get("words"), dict, "words", where)
     for key, value in words.items():
         _need(value, bytes, f"word list {key}", where)
+    if version >= 2:
+        stored = _need(top.get("content_hash"), str, "content_hash", where)
+        if stored != content_hash(core):
+            raise InconsistentPolicyError(
+                f"{where}: content hash mismatch: the body says {stored[:64]!r}, the policy's "
+                f"SHA-256 is {content_hash(core)}"
+            )
     return core, words
 
 
@@ -477,12 +524,13 @@ def read_file_bytes(path: Path) -> bytes:
     """Return the bytes of a policy file, refusing absurd sizes before reading.
 
     Raises:
-        PolicyFormatError: missing, unreadable, or larger than the limit.
+        PolicyFormatError: missing or unreadable (the base class: not a fault
+            of the bytes); MalformedPolicyError: larger than the limit.
     """
     try:
         size = path.stat().st_size
         if size > MAX_POLICY_BYTES + HEADER.size:
-            raise PolicyFormatError(f"{path}: {size} bytes is too large for a policy file")
+            raise MalformedPolicyError(f"{path}: {size} bytes is too large for a policy file")
         return path.read_bytes()
     except FileNotFoundError:
         raise PolicyFormatError(f"{path}: no such policy file") from None
@@ -496,16 +544,17 @@ def decode_words(data: bytes, ref: ListRef, where: str) -> tuple[str, ...]:
     """Return the words of a stored list after checking them against ``ref``.
 
     Raises:
-        PolicyFormatError: not ASCII, or the SHA-256 or count do not match.
+        InconsistentPolicyError: the SHA-256 or the count is not the reference's.
+        MalformedPolicyError: not ASCII.
     """
     if hashlib.sha256(data).hexdigest() != ref.sha256:
-        raise PolicyFormatError(f"{where}: word list {ref.name!r} fails its SHA-256")
+        raise InconsistentPolicyError(f"{where}: word list {ref.name!r} fails its SHA-256")
     try:
         words = tuple(data.decode("ascii").split("\n")[:-1]) if data else ()
     except UnicodeDecodeError:
-        raise PolicyFormatError(f"{where}: word list {ref.name!r} is not ASCII") from None
+        raise MalformedPolicyError(f"{where}: word list {ref.name!r} is not ASCII") from None
     if len(words) != ref.count:
-        raise PolicyFormatError(f"{where}: word list {ref.name!r} has the wrong word count")
+        raise InconsistentPolicyError(f"{where}: word list {ref.name!r} has the wrong word count")
     return words
 
 

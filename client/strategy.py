@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from guesswork.client.errors import PolicyFormatError
+from guesswork.client.errors import MalformedPolicyError
 
 #: The Wordle-player seed's metric, and its default retry percent (its ``a``).
 APPROX_ENTROPY = "approx_entropy"
@@ -147,7 +147,7 @@ Strategy = GreedyStrategy | OptimalStrategy | WordTreeStrategy
 def _field(stored: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     value = stored.get(key)
     if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
-        raise PolicyFormatError(f"{where}: strategy.{key} is of the wrong type")
+        raise MalformedPolicyError(f"{where}: strategy.{key} is of the wrong type")
     return value
 
 
@@ -158,14 +158,14 @@ def _greedy(stored: dict[str, Any], where: str) -> GreedyStrategy:
         or not isinstance(window[0], int)
         or not (window[1] is None or isinstance(window[1], int))
     ):
-        raise PolicyFormatError(f"{where}: strategy.window is not [low, high or nil]")
+        raise MalformedPolicyError(f"{where}: strategy.window is not [low, high or nil]")
     metric = _field(stored, "metric", str, where)
     arithmetic = _field(stored, "arithmetic", str, where)
     if metric is None or arithmetic is None:
-        raise PolicyFormatError(f"{where}: strategy lacks its metric or arithmetic")
+        raise MalformedPolicyError(f"{where}: strategy lacks its metric or arithmetic")
     retry_percent = _field(stored, "retry_percent", (int, float), where)
     if retry_percent is not None and not 0 < retry_percent <= 100:
-        raise PolicyFormatError(f"{where}: strategy.retry_percent is not in (0, 100]")
+        raise MalformedPolicyError(f"{where}: strategy.retry_percent is not in (0, 100]")
     return GreedyStrategy(
         metric=metric,
         window=None if window is None else (window[0], window[1]),
@@ -180,7 +180,7 @@ def strategy_from_map(stored: dict[str, Any], where: str) -> Strategy:
     """Return the typed strategy of a stored map.
 
     Raises:
-        PolicyFormatError: an unknown kind, or a field of the wrong type.
+        MalformedPolicyError: an unknown kind, or a field of the wrong type.
     """
     kind = stored.get("kind")
     if kind == GreedyStrategy.kind:
@@ -188,7 +188,7 @@ def strategy_from_map(stored: dict[str, Any], where: str) -> Strategy:
     if kind == OptimalStrategy.kind:
         objective = _field(stored, "objective", str, where)
         if objective is None:
-            raise PolicyFormatError(f"{where}: strategy lacks its objective")
+            raise MalformedPolicyError(f"{where}: strategy lacks its objective")
         return OptimalStrategy(
             objective=objective,
             beam=_field(stored, "beam", int, where),
@@ -199,6 +199,6 @@ def strategy_from_map(stored: dict[str, Any], where: str) -> Strategy:
     if kind == WordTreeStrategy.kind:
         tree = _field(stored, "tree", str, where)
         if tree is None:
-            raise PolicyFormatError(f"{where}: strategy lacks its tree")
+            raise MalformedPolicyError(f"{where}: strategy lacks its tree")
         return WordTreeStrategy(tree)
-    raise PolicyFormatError(f"{where}: unknown strategy kind {kind!r}")
+    raise MalformedPolicyError(f"{where}: unknown strategy kind {kind!r}")

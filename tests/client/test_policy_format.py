@@ -11,7 +11,14 @@ import numpy as np
 import pytest
 
 from guesswork.client.catalog import load_policy_bytes, open_catalog
-from guesswork.client.errors import PolicyFormatError
+from guesswork.client.errors import (
+    CorruptFileError,
+    InconsistentPolicyError,
+    MalformedPolicyError,
+    NotAPolicyFileError,
+    PolicyFormatError,
+    UnsupportedVersionError,
+)
 from guesswork.client.policy_format import (
     FILE_MAGIC,
     HEADER,
@@ -86,20 +93,45 @@ def test_crafted_bodies_are_refused_with_bounded_memory(body: bytes, message: st
 
 def test_versions_and_magic(policy: Policy) -> None:
     body = file_of(policy)[HEADER.size :]
-    with pytest.raises(PolicyFormatError, match="policy file format 2 is newer not supported"):
-        load_policy_bytes(with_body(body, version=2), "v2.gwp")
-    with pytest.raises(PolicyFormatError, match=r"not a Guesswork policy file \(wrong magic"):
+    assert load_policy_bytes(with_body(body, version=2), "v2.gwp").name == policy.name
+    assert load_policy_bytes(with_body(body, version=1), "v1.gwp").name == policy.name
+    for version in (0, 3):
+        with pytest.raises(UnsupportedVersionError, match=f"policy file format {version} is"):
+            load_policy_bytes(with_body(body, version=version), "v.gwp")
+    with pytest.raises(NotAPolicyFileError, match=r"not a Guesswork policy file \(wrong magic"):
         load_policy_bytes(with_body(body, magic=b"PK\x03\x04\x00\x00\x00\x00"), "zip.gwp")
-    with pytest.raises(PolicyFormatError, match="too short"):
+    with pytest.raises(NotAPolicyFileError, match="too short"):
         load_policy_bytes(b"GWP", "short.gwp")
     core = msgpack.unpackb(policy.core)
     newer = msgpack.packb({**core, "format": 7})
-    with pytest.raises(PolicyFormatError, match="policy format 7 is newer not supported"):
+    with pytest.raises(UnsupportedVersionError, match="policy format 7 is newer not supported"):
         decode_core(newer, "core")
-    with pytest.raises(PolicyFormatError, match=r"not a Guesswork policy \(wrong magic"):
+    with pytest.raises(NotAPolicyFileError, match=r"not a Guesswork policy \(wrong magic"):
         decode_core(msgpack.packb({**core, "magic": "other"}), "core")
-    with pytest.raises(PolicyFormatError, match="unknown game 'chess'"):
+    with pytest.raises(MalformedPolicyError, match="unknown game 'chess'"):
         decode_core(msgpack.packb({**core, "game": {"id": "chess", "length": 5}}), "core")
+
+
+def test_version_2_files_carry_the_content_hash(policy: Policy) -> None:
+    data = file_of(policy)
+    assert int.from_bytes(data[8:10], "big") == 2
+    body = msgpack.unpackb(data[HEADER.size :])
+    assert body["content_hash"] == policy.content_hash == hashlib.sha256(policy.core).hexdigest()
+    with pytest.raises(InconsistentPolicyError, match="content hash mismatch"):
+        load_policy_bytes(with_body(msgpack.packb({**body, "content_hash": "0" * 64}), 2), "h")
+    without = {key: value for key, value in body.items() if key != "content_hash"}
+    with pytest.raises(MalformedPolicyError, match="content_hash is missing"):
+        load_policy_bytes(with_body(msgpack.packb(without), version=2), "h.gwp")
+    # Version 1 has no content hash; unknown keys are ignored in either version.
+    assert load_policy_bytes(with_body(msgpack.packb(without), version=1), "v1").name
+    extra = msgpack.packb({**body, "comment": "new key"})
+    assert load_policy_bytes(with_body(extra, version=2), "x.gwp").content_hash == (
+        policy.content_hash
+    )
+    flipped = bytearray(data)
+    flipped[-1] ^= 1
+    with pytest.raises(CorruptFileError, match="checksum mismatch"):
+        load_policy_bytes(bytes(flipped), "flipped.gwp")
 
 
 def _crafted(policy: Policy, **changes: np.ndarray) -> bytes:
@@ -128,9 +160,9 @@ def test_crafted_trees_are_refused_before_any_walk(policy: Policy) -> None:
         "node_first has": {"node_first": a["node_first"][:-1]},
     }
     for message, change in cases.items():
-        with pytest.raises(PolicyFormatError, match=message):
+        with pytest.raises(MalformedPolicyError, match=message):
             decode_core(_crafted(policy, **change), "crafted")
-        with pytest.raises(PolicyFormatError, match=message):
+        with pytest.raises(MalformedPolicyError, match=message):
             load_policy_bytes(file_of(policy, _crafted(policy, **change)), "crafted.gwp")
 
 
@@ -138,7 +170,7 @@ def test_word_lists_must_match_their_hashes(policy: Policy) -> None:
     body = msgpack.unpackb(file_of(policy)[HEADER.size :])
     key = policy.data.targets.sha256
     body["words"][key] = body["words"][key].replace(b"DRAPE", b"DRIPE")
-    with pytest.raises(PolicyFormatError, match="fails its SHA-256"):
+    with pytest.raises(InconsistentPolicyError, match="fails its SHA-256"):
         load_policy_bytes(with_body(msgpack.packb(body)), "words.gwp")
 
 
