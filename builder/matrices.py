@@ -42,32 +42,77 @@ def letter_array(words: tuple[str, ...] | list[str], length: int) -> np.ndarray:
     return (flat.reshape(len(words), length) - ord("A")).astype(np.uint8)
 
 
+_WORDLE_BLOCK = 64  # guesses per parallel work item (one set of scratch rows each)
+
+
 @numba.njit(parallel=True, cache=True)
 def _wordle_kernel(guesses: np.ndarray, targets: np.ndarray, out: np.ndarray) -> None:
-    """Fill ``out[g, t]`` with the Wordle reply code (see client.games.wordle_reply)."""
+    """Fill ``out[g, t]`` with the Wordle reply code (see client.games.wordle_reply).
+
+    One guess at a time against all targets, one position at a time: every
+    inner loop runs over the targets, branch-free and contiguous, so it is
+    vectorised (SIMD). Targets are transposed once, to one row per position,
+    with each target letter also as a bit (``1 << letter``).
+
+    For a guess, ``not_green[p, t]`` says target ``t`` differs from the guess
+    at ``p``, and ``present[t]`` has the bits of the letters at the target's
+    non-green positions. The NYT rule, greens first, then yellows left to
+    right while the target has an unmatched copy of the letter, becomes:
+
+    * a letter that the guess holds once is yellow at a non-green position
+      when its bit is in ``present``;
+    * a repeated letter ``L`` at a non-green position ``p`` is yellow when
+      the target's non-green positions hold more copies of ``L`` than the
+      guess's non-green positions before ``p`` (each of which took one).
+    """
     n_guesses, length = guesses.shape
     n_targets = targets.shape[0]
-    for g in numba.prange(n_guesses):
-        unmatched = np.zeros(26, np.int32)
-        guess = guesses[g]
-        for t in range(n_targets):
-            target = targets[t]
+    by_position = np.ascontiguousarray(targets.T)
+    bits = np.uint32(1) << by_position.astype(np.uint32)
+    n_blocks = (n_guesses + _WORDLE_BLOCK - 1) // _WORDLE_BLOCK
+    for block in numba.prange(n_blocks):
+        not_green = np.empty((length, n_targets), np.bool_)
+        present = np.empty(n_targets, np.uint32)
+        copies = np.empty(n_targets, np.uint8)
+        taken = np.empty(n_targets, np.uint8)
+        code = np.empty(n_targets, np.uint32)
+        for g in range(block * _WORDLE_BLOCK, min(n_guesses, (block + 1) * _WORDLE_BLOCK)):
+            guess = guesses[g]
+            present[:] = 0
             for p in range(length):
-                if guess[p] != target[p]:
-                    unmatched[target[p]] += 1
-            code = 0
+                letter, target_p, bits_p = guess[p], by_position[p], bits[p]
+                not_green_p = not_green[p]
+                for t in range(n_targets):
+                    differs = target_p[t] != letter
+                    not_green_p[t] = differs
+                    present[t] |= bits_p[t] if differs else np.uint32(0)
+            code[:] = 0
             for p in range(length):
-                if guess[p] == target[p]:
-                    colour = 2
-                elif unmatched[guess[p]] > 0:
-                    unmatched[guess[p]] -= 1
-                    colour = 1
-                else:
-                    colour = 0
-                code = code * 3 + colour
-            for p in range(length):
-                unmatched[target[p]] = 0
-            out[g, t] = code
+                letter, not_green_p = guess[p], not_green[p]
+                repeated = False
+                for q in range(length):
+                    repeated |= q != p and guess[q] == letter
+                if not repeated:
+                    bit = np.uint32(1) << np.uint32(letter)
+                    for t in range(n_targets):
+                        yellow = (present[t] & bit) != 0
+                        code[t] = code[t] * 3 + (2 if not not_green_p[t] else (1 if yellow else 0))
+                    continue
+                copies[:] = 0
+                taken[:] = 0
+                for q in range(length):
+                    target_q, not_green_q = by_position[q], not_green[q]
+                    for t in range(n_targets):
+                        copies[t] += (target_q[t] == letter) & not_green_q[t]
+                    if q < p and guess[q] == letter:
+                        for t in range(n_targets):
+                            taken[t] += not_green_q[t]
+                for t in range(n_targets):
+                    yellow = copies[t] > taken[t]
+                    code[t] = code[t] * 3 + (2 if not not_green_p[t] else (1 if yellow else 0))
+            row = out[g]
+            for t in range(n_targets):
+                row[t] = code[t]
 
 
 @numba.njit(parallel=True, cache=True)
@@ -133,7 +178,11 @@ def reply_block(game: Game, guess_letters: np.ndarray, target_letters: np.ndarra
     dtype = code_dtype(game.reply_space)
     if isinstance(game, Wordle):
         out = np.empty((len(guess_letters), len(target_letters)), dtype=dtype)
-        _wordle_kernel(guess_letters, target_letters, out)
+        _wordle_kernel(  # one compiled signature: C-ordered uint8 letters
+            np.ascontiguousarray(guess_letters, dtype=np.uint8),
+            np.ascontiguousarray(target_letters, dtype=np.uint8),
+            out,
+        )
         return out
     if isinstance(game, Mastermind):
         out = np.empty((len(guess_letters), len(target_letters)), dtype=dtype)
