@@ -11,6 +11,7 @@ import numpy as np
 from guesswork.builder.greedy import GreedyStep, ReplyColumns, guess_vocabulary
 from guesswork.builder.matrices import letter_array, reply_matrix
 from guesswork.builder.nyt_hard import legal_mask, node_states
+from guesswork.builder.optimal.problem import target_major
 from guesswork.builder.tree import GuessTree
 
 
@@ -27,6 +28,8 @@ def node_alternatives(tree: GuessTree, step: GreedyStep, count: int) -> dict[str
     """
     vocabulary, target_to_guess = guess_vocabulary(tree.targets, tree.guesses)
     matrix = reply_matrix(tree.game, vocabulary, tree.targets)
+    # Most nodes hold a few targets: ranked through the transposed matrix (made once).
+    by_target = target_major(matrix)
     # The NYT rule and approx_entropy's estimate read the vocabulary's letters.
     letters = letter_array(vocabulary.words, tree.game.length)
     states = None
@@ -44,10 +47,10 @@ def node_alternatives(tree: GuessTree, step: GreedyStep, count: int) -> dict[str
             first = int(tree.node_first[node])
             remaining = np.sort(tree.target_order[first : first + size]).astype(np.int64)
             legal = None if states is None else legal_mask(letters, states[node])
+            columns = ReplyColumns(matrix, remaining, by_target)
             ranked = step.rank(
-                target_to_guess[remaining], count + 1, ReplyColumns(matrix, remaining), legal,
-                letters=letters,
-            )  # fmt: skip
+                target_to_guess[remaining], count + 1, columns, legal, letters=letters
+            )
             keep = ranked.guesses != tree.node_guess[node]
             chosen, chosen_values = ranked.guesses[keep][:count], ranked.values[keep][:count]
             guesses.append(chosen)

@@ -219,6 +219,14 @@ def _add_optimize_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--checkpoint", help="file recording finished root branches; a rerun resumes from it"
     )
+    parser.add_argument(
+        "--bound-store", metavar="PATH",
+        help="SQLite file of target sets' exact values and bounds, shared by the workers and "
+        "kept between runs: a later search of the same lists and options (any first guess) "
+        "reuses them; the tree is the same. Default $GUESSWORK_BOUND_STORE, else none. At "
+        "most $GUESSWORK_BOUND_STORE_MAX_ROWS rows (default 2,000,000, ~80 bytes each), "
+        "least recently used out first",
+    )  # fmt: skip
     parser.add_argument("--store", action="store_true", help="publish the tree into the catalog")
     parser.add_argument("--output", help="also write the tree as a policy file (.gwp)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")

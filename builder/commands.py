@@ -8,6 +8,7 @@ builder.cli turns those into one-line messages.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -49,7 +50,8 @@ from guesswork.builder.guess_my_word import (
     sample_guesses,
     word_tree_policy,
 )
-from guesswork.builder.optimal import default_workers
+from guesswork.builder.optimal import SearchStats, default_workers
+from guesswork.builder.optimal.store import BOUND_STORE_VARIABLE, BoundStore
 from guesswork.builder.policies import (
     CATALOG_SPECS,
     OptimalSpec,
@@ -377,6 +379,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
     long_run = spec.first_guess is None and spec.beam is None
     workers = args.workers if args.workers is not None else (default_workers() if long_run else 1)
     checkpoint = Path(args.checkpoint) if args.checkpoint else None
+    bound_store = args.bound_store or os.environ.get(BOUND_STORE_VARIABLE) or None
     name = args.name or spec.name()
     location = _write_location(args) if args.store else ""
     catalog = _existing_catalog(location) if args.store else None
@@ -386,8 +389,9 @@ def optimize(args: argparse.Namespace) -> Outcome:
     started = time.perf_counter()
     try:
         built, result = build_optimal_policy(
-            spec, workers=workers, checkpoint=checkpoint, progress=progress
-        )
+            spec, workers=workers, checkpoint=checkpoint, progress=progress,
+            bound_store=bound_store,
+        )  # fmt: skip
     finally:
         progress.close()
     seconds = time.perf_counter() - started
@@ -412,7 +416,10 @@ def optimize(args: argparse.Namespace) -> Outcome:
         "seconds": round(seconds, 3),
         "search_seconds": round(outcome.seconds, 3),
         "sets_expanded": outcome.stats.expanded,
+        # A search over every opener: how many survived the first pass (else null).
+        "openers_surviving": outcome.survivors,
         "workers": workers,
+        **_store_report(bound_store, outcome.stats),
     }
     lines = [
         f"{name}: first guess {info['first_guess']}, total {total} "
@@ -422,6 +429,17 @@ def optimize(args: argparse.Namespace) -> Outcome:
         + (f", given first guess {spec.first_guess}" if spec.first_guess else "")
         + f"; {seconds:.2f} s",
     ]
+    if outcome.survivors is not None:
+        lines.append(
+            f"{outcome.survivors} openers survived the first pass's one-level bounds "
+            "and were searched"
+        )
+    if bound_store is not None:
+        rate = info["store_hit_rate"]
+        lines.append(
+            f"bound store {bound_store}: {info['store_hits']:,} of {info['store_lookups']:,} "
+            f"sets found ({0.0 if rate is None else rate:.1%}); {info['store_rows']:,} rows"
+        )
     stored = StoredPolicy.from_data(built.data, built.tree.targets.words, built.tree.guesses.words)
     stored = _renamed(stored, args.name)
     if args.store:
@@ -434,6 +452,29 @@ def optimize(args: argparse.Namespace) -> Outcome:
         info["file"] = str(path)
         lines.append(f"wrote {path}")
     return Outcome(info, lines)
+
+
+def _store_report(path: str | None, stats: SearchStats) -> dict[str, Any]:
+    """Return optimize's bound-store figures: the file, lookups, hits, hit rate, rows.
+
+    Raises:
+        BoundStoreError: the store cannot be read to count its rows.
+    """
+    rows = None
+    if path is not None:
+        store = BoundStore(path)
+        try:
+            rows = store.rows()
+        finally:
+            store.close()
+    lookups, hits = stats.store_lookups, stats.store_hits
+    return {
+        "bound_store": path,
+        "store_lookups": lookups,
+        "store_hits": hits,
+        "store_hit_rate": round(hits / lookups, 4) if lookups else None,
+        "store_rows": rows,
+    }
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], Outcome]] = {

@@ -42,6 +42,11 @@ class SearchError(GuessworkError, ValueError):
     """
 
 
+class BoundStoreError(SearchError):
+    """A bound store (``optimize --bound-store``) cannot be used: it cannot be opened,
+    read or written, is not a bound store, or has another format."""
+
+
 class CatalogWriteError(PolicyError):
     """A catalog cannot be written where asked (not a file path, or I/O failed)."""
 

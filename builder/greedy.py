@@ -49,7 +49,9 @@ from guesswork.builder.partitions import (
     fill_terms,
     metric_of_counts,
     metric_values,
+    metric_values_by_target,
     retried_candidates,
+    smallest,
 )
 from guesswork.builder.progress import Progress
 from guesswork.builder.tree import GuessTree
@@ -126,6 +128,14 @@ class ReplyColumns:
 
     matrix: np.ndarray
     columns: np.ndarray
+    #: The matrix transposed and contiguous, if the caller has it: small sets are
+    #: then ranked through it (partitions.metric_values_by_target).
+    by_target: np.ndarray | None = None
+
+
+#: Sets of at most this many targets are ranked through a target-major matrix
+#: where one is given (as the optimal search's scan does).
+TARGET_MAJOR_UP_TO = 48
 
 
 @dataclass(frozen=True)
@@ -211,10 +221,20 @@ class GreedyStep:
             matrix = np.ascontiguousarray(replies(candidates))
             rows = np.arange(len(candidates), dtype=np.int64)
             columns = np.arange(len(consistent), dtype=np.int64)
-        values = metric_values(
-            matrix, rows, columns, metric, self.options.arithmetic, self.reply_space
-        )
-        best = np.argsort(values, kind="stable")[:count]
+        if (
+            isinstance(replies, ReplyColumns)
+            and replies.by_target is not None
+            and len(columns) <= TARGET_MAJOR_UP_TO
+        ):
+            values = metric_values_by_target(
+                replies.by_target, rows, columns, metric, self.options.arithmetic,
+                self.reply_space,
+            )  # fmt: skip
+        else:
+            values = metric_values(
+                matrix, rows, columns, metric, self.options.arithmetic, self.reply_space
+            )
+        best = smallest(values, count)
         return Ranked(candidates[best], values[best])
 
 

@@ -174,6 +174,41 @@ def metric_values(
 
 
 @numba.njit(cache=True)
+def metric_values_by_target(
+    by_target: np.ndarray,
+    candidates: np.ndarray,
+    targets: np.ndarray,
+    metric: int,
+    arithmetic: int,
+    reply_space: int,
+) -> np.ndarray:
+    """Return :func:`metric_values` read through the target-major matrix
+    (``by_target[t, g]``, the reply matrix transposed): the same values, bit for
+    bit (the same codes, counted in the same order), several times faster for
+    a few dozen targets, whose rows are read sequentially instead of fetching a
+    cache line per (guess, target) pair."""
+    counts = np.zeros(reply_space, np.int64)
+    order = np.empty(reply_space, np.int64)
+    sizes = np.empty(reply_space, np.int64)
+    terms = np.empty(targets.shape[0] + 1, np.float64)
+    fill_terms(targets.shape[0], metric, arithmetic, terms)
+    values = np.empty(candidates.shape[0], np.float64)
+    for c in range(candidates.shape[0]):
+        guess = candidates[c]
+        n_codes = 0
+        for i in range(targets.shape[0]):
+            code = by_target[targets[i], guess]
+            if counts[code] == 0:
+                order[n_codes] = code
+                n_codes += 1
+            counts[code] += 1
+        values[c] = metric_of_counts(counts, order, n_codes, metric, arithmetic, terms, sizes)
+        for i in range(n_codes):
+            counts[order[i]] = 0
+    return values
+
+
+@numba.njit(cache=True)
 def _share_entropy(part: int, total: int) -> float:
     """Return one outcome's term ``-P * log2(P)`` of an entropy, ``P = part / total``."""
     if part == 0:
@@ -270,3 +305,16 @@ def partition_counts(matrix: np.ndarray, guess: int, targets: np.ndarray) -> lis
     """Return the sorted branch sizes of ``targets`` (indices) partitioned by ``guess``."""
     codes = np.asarray(matrix[guess])[np.asarray(targets)]
     return sorted(np.unique(codes, return_counts=True)[1].tolist())
+
+
+def smallest(values: np.ndarray, count: int) -> np.ndarray:
+    """Return the indices of the ``count`` smallest ``values``, smallest first, ties in
+    index order: ``np.argsort(values, kind="stable")[:count]`` without sorting all of
+    them (a partition finds the cut, and only the values up to it are sorted)."""
+    if count <= 0:
+        return np.zeros(0, dtype=np.int64)
+    if count >= len(values):
+        return np.argsort(values, kind="stable")
+    cut = np.partition(values, count - 1)[count - 1]
+    pool = np.flatnonzero(values <= cut)
+    return pool[np.argsort(values[pool], kind="stable")][:count]

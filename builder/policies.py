@@ -443,8 +443,12 @@ def build_optimal_policy(
     workers: int = 1,
     checkpoint: Path | None = None,
     progress: Progress | None = None,
+    bound_store: str | None = None,
 ) -> tuple[BuiltPolicy, Optimized]:
     """Search for the tree ``spec`` describes; return its policy record and the search.
+
+    ``bound_store`` names a bound store file (builder.optimal.store) to read
+    and add to; None (the default) keeps nothing between runs.
 
     Raises:
         SpecError, SearchError, WordListError, UnknownGameError, InvalidWordError.
@@ -457,7 +461,8 @@ def build_optimal_policy(
         symmetry = CodeSymmetry(letter_array(targets.words, game.length), game.colours)
     started = time.perf_counter()
     result = optimize(
-        game, targets, guesses, spec.options(workers),
+        game, targets, guesses,
+        dataclasses.replace(spec.options(workers), bound_store=bound_store),
         symmetry=symmetry, checkpoint=checkpoint, progress=progress,
     )  # fmt: skip
     seconds = time.perf_counter() - started

@@ -185,6 +185,10 @@ def _read_source(spec: str) -> tuple[str, str]:
         raise WordListError(f"word list {spec!r} is not UTF-8 text") from None
 
 
+#: Shipped lists already loaded, by (name, game): immutable, so shared.
+_shipped_lists: dict[tuple[str, Game], WordList] = {}
+
+
 def load_wordlist(spec: str, game: Game) -> WordList:
     """Return the list named ``spec`` (shipped name, path, or ``-``) for ``game``.
 
@@ -200,6 +204,9 @@ def load_wordlist(spec: str, game: Game) -> WordList:
             or no words left.
     """
     if spec in SHIPPED:
+        cached = _shipped_lists.get((spec, game))
+        if cached is not None:
+            return cached
         words = shipped_words(spec)
         if SHIPPED[spec].mixed_lengths:
             words = tuple(w for w in words if game.word_problem(w) is None)
@@ -218,7 +225,11 @@ def load_wordlist(spec: str, game: Game) -> WordList:
         raise WordListError(report.describe_invalid())
     if not report.kept:
         raise WordListError(f"word list {report.source!r} has no {game.name} words")
-    return WordList.from_words(name, report.kept)
+    loaded = WordList.from_words(name, report.kept)
+    if spec in SHIPPED:
+        # Installed files do not change while a process runs: parse and hash them once.
+        _shipped_lists[(spec, game)] = loaded
+    return loaded
 
 
 def jotto_allowable(words: Iterable[str], length: int = 5, order: str = "sorted") -> list[str]:

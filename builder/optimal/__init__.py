@@ -32,7 +32,8 @@ from guesswork.builder.optimal.problem import (
     make_problem,
 )
 from guesswork.builder.optimal.root import Outcome, RootResult, RootSearch
-from guesswork.builder.optimal.search import Search, SearchStats
+from guesswork.builder.optimal.search import Search
+from guesswork.builder.optimal.stats import SearchStats
 from guesswork.builder.optimal.symmetry import CodeSymmetry, SymmetryHook
 from guesswork.builder.optimal.workers import default_workers
 

@@ -97,16 +97,14 @@ def scan_kernel(
     minimax: bool,
     max_class: int,
     budget: int,
-    want_hash: bool,
+    stop_at: int,
     counts: np.ndarray,
     touched: np.ndarray,
-    labels: np.ndarray,
     out_index: np.ndarray,
     out_bound: np.ndarray,
     out_closed: np.ndarray,
     out_squares: np.ndarray,
     out_plogp: np.ndarray,
-    out_hash: np.ndarray,
 ) -> tuple[int, int]:
     """Partition ``targets`` by each candidate; keep those whose bound is below ``budget``.
 
@@ -115,10 +113,6 @@ def scan_kernel(
     each sequentially, where the guess-major matrix would fetch a whole cache
     line per (guess, target) pair. Large sets touch most of each guess's row
     anyway, and read ``by_guess`` (one short row per guess, in cache).
-    With ``want_hash``, ``out_hash`` gets a 64-bit hash of the partition
-    (classes labelled by first appearance, the win apart), for the beam's
-    merging of identical partitions.
-
     For each kept candidate (written compactly from index 0): its position in
     ``candidates``, its static lower bound, 1 if *closed* (every class has at
     most two targets, so the bound is the exact value), the sum of squared
@@ -126,6 +120,10 @@ def scan_kernel(
     ranking, up to constants). A guess that does not split the targets and is
     not one of them, or leaves a class larger than ``max_class``, is
     infeasible.
+
+    With ``stop_at`` (a bound no guess can beat, or -1), the scan stops at the
+    first guess not kept whose bound is at most ``stop_at``: callers that want
+    only the least bound (``budget`` 0) get it without scanning the rest.
 
     Returns:
         (kept count, least bound among feasible guesses not kept for reaching
@@ -138,18 +136,13 @@ def scan_kernel(
     for i in range(candidates.shape[0]):
         guess = candidates[i]
         k = 0
-        h = np.uint64(14695981039346656037)
         row = by_guess[guess]
         for j in range(n):
             code = row[targets[j]] if guess_major else by_target[targets[j], guess]
             if counts[code] == 0:
                 touched[k] = code
-                labels[code] = k
                 k += 1
             counts[code] += 1
-            if want_hash:
-                label = np.uint64(1 << 20) if code == win else np.uint64(labels[code])
-                h = (h ^ label) * np.uint64(1099511628211)
         green = False
         parts = 0
         worst = 0
@@ -182,15 +175,72 @@ def scan_kernel(
         if bound >= budget:
             if bound < excluded:
                 excluded = bound
+                if excluded <= stop_at:
+                    break  # no guess can do better: the least bound is found
             continue
         out_index[kept] = i
         out_bound[kept] = bound
         out_closed[kept] = closed
         out_squares[kept] = squares
         out_plogp[kept] = plogp
-        out_hash[kept] = h
         kept += 1
     return kept, excluded
+
+
+@numba.njit(cache=True)
+def distinct_replies_kernel(
+    by_guess: np.ndarray,
+    by_target: np.ndarray,
+    candidates: np.ndarray,
+    targets: np.ndarray,
+    win: int,
+    enough: int,
+) -> int:
+    """Return the most *distinct reply codes* any splitting candidate gives ``targets``,
+    counting the win twice (0 if no candidate splits them). Codes must be below 256.
+
+    Where the total bound table is linear (``f[m] = 2m - 1``, every class no
+    larger than the non-winning replies plus one), a guess's static bound is
+    ``3n - k - w`` for ``k`` distinct codes and ``w`` = 1 if it wins one
+    target: the least bound over guesses is ``3n`` minus this maximum, found
+    with a 256-bit set per guess instead of class counts (4x faster than
+    :func:`scan_kernel` on Wordle sets of 5 to 40 targets). Stops at the first
+    candidate reaching ``enough`` (no candidate can do better).
+    """
+    n = targets.shape[0]
+    guess_major = n > GUESS_MAJOR_FROM
+    best = 0
+    bits = np.zeros(4, np.uint64)
+    win_word = win >> 6
+    win_bit = np.uint64(1) << np.uint64(win & 63)
+    for i in range(candidates.shape[0]):
+        guess = candidates[i]
+        bits[0] = 0
+        bits[1] = 0
+        bits[2] = 0
+        bits[3] = 0
+        row = by_guess[guess]
+        for j in range(n):
+            code = row[targets[j]] if guess_major else by_target[targets[j], guess]
+            bits[code >> 6] |= np.uint64(1) << np.uint64(code & 63)
+        k = _popcount(bits[0]) + _popcount(bits[1]) + _popcount(bits[2]) + _popcount(bits[3])
+        won = 1 if bits[win_word] & win_bit else 0
+        if k == 1 and won == 0:
+            continue  # does not split
+        if k + won > best:
+            best = k + won
+            if best >= enough:
+                break
+    return best
+
+
+@numba.njit(cache=True, inline="always")
+def _popcount(x: np.uint64) -> int:
+    """Return the number of set bits of ``x`` (branch-free)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @dataclass(frozen=True, eq=False)
@@ -198,7 +248,7 @@ class ScanKernel:
     """The arrays :func:`scan_kernel` reads and writes for one search.
 
     After :meth:`run` returns ``kept``, the first ``kept`` entries of
-    ``index``, ``bound``, ``closed``, ``squares``, ``plogp`` and ``hashes``
+    ``index``, ``bound``, ``closed``, ``squares`` and ``plogp``
     describe the kept candidates (see :func:`scan_kernel`); the next run
     overwrites them.
     """
@@ -213,13 +263,11 @@ class ScanKernel:
     minimax: bool
     counts: np.ndarray
     touched: np.ndarray
-    labels: np.ndarray
     index: np.ndarray
     bound: np.ndarray
     closed: np.ndarray
     squares: np.ndarray
     plogp: np.ndarray
-    hashes: np.ndarray
 
     @classmethod
     def for_problem(cls, problem: Problem, minimax: bool) -> ScanKernel:
@@ -246,13 +294,11 @@ class ScanKernel:
             minimax=minimax,
             counts=np.zeros(codes, dtype=np.int64),
             touched=np.zeros(codes, dtype=np.int64),
-            labels=np.zeros(codes, dtype=np.int64),
             index=np.zeros(rows, dtype=np.int64),
             bound=np.zeros(rows, dtype=np.int64),
             closed=np.zeros(rows, dtype=np.int8),
             squares=np.zeros(rows, dtype=np.int64),
             plogp=np.zeros(rows, dtype=np.float64),
-            hashes=np.zeros(rows, dtype=np.uint64),
         )
 
     def run(
@@ -261,9 +307,12 @@ class ScanKernel:
         targets: np.ndarray,
         max_class: int,
         budget: int,
-        want_hash: bool = False,
+        stop_at: int = -1,
     ) -> tuple[int, int]:
         """Scan ``targets`` by each of ``candidates``; keep those with a bound below ``budget``.
+
+        ``stop_at``: see :func:`scan_kernel` (the least bound is exact only if
+        no guess can have a bound below it).
 
         Returns:
             (kept count, least bound among feasible guesses not kept for
@@ -271,8 +320,8 @@ class ScanKernel:
         """
         kept, excluded = scan_kernel(
             self.by_guess, self.by_target, candidates, targets, self.win, self.table,
-            self.plogp_table, self.minimax, max_class, budget, want_hash, self.counts,
-            self.touched, self.labels, self.index, self.bound, self.closed, self.squares,
-            self.plogp, self.hashes,
+            self.plogp_table, self.minimax, max_class, budget, stop_at, self.counts,
+            self.touched, self.index, self.bound, self.closed, self.squares,
+            self.plogp,
         )  # fmt: skip
         return int(kept), int(excluded)

@@ -47,6 +47,7 @@ def optimize(
     Raises:
         SearchError: contradictory options, an unknown first guess, a cap no
             tree meets, or a checkpoint from another search.
+        BoundStoreError: ``options.bound_store`` names a file that cannot be used.
     """
     options.check()
     problem, vocabulary = make_problem(game, targets, guesses)
@@ -65,8 +66,11 @@ def optimize(
         checkpoint=Checkpoint(checkpoint, fingerprint(game, targets, guesses, options)),
         progress=progress,
     )
-    outcome = root.run(first)
-    tree, values, bounds = build_tree(root.search, game, targets, guesses, vocabulary)
+    try:
+        outcome = root.run(first)
+        tree, values, bounds = build_tree(root.search, game, targets, guesses, vocabulary)
+    finally:
+        root.search.flush()  # what was proven stays proven, even if the run stopped
     names = vocabulary.words
     certificate = Certificate(
         objective=options.objective,

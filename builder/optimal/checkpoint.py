@@ -22,10 +22,13 @@ from guesswork.client.games import Game
 
 
 def fingerprint(game: Game, targets: WordList, guesses: WordList, options: SearchOptions) -> str:
-    """Return a digest identifying a search (for checkpoints); workers do not count."""
+    """Return a digest identifying a search (for checkpoints); workers and a bound
+    store do not count."""
     # nyt_hard counts only when set, so older checkpoints keep their fingerprints.
     settings = {
-        k: v for k, v in vars(options).items() if k != "workers" and not (k == "nyt_hard" and not v)
+        k: v
+        for k, v in vars(options).items()
+        if k not in ("workers", "bound_store") and not (k == "nyt_hard" and not v)
     }
     text = json.dumps(
         [game.name, targets.sha256, guesses.sha256, settings, "optimal-v1"], sort_keys=True

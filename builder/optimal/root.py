@@ -19,7 +19,8 @@ from guesswork.builder.errors import SearchError
 from guesswork.builder.optimal.bounds import INFEASIBLE
 from guesswork.builder.optimal.checkpoint import Checkpoint
 from guesswork.builder.optimal.problem import Problem, SearchOptions
-from guesswork.builder.optimal.search import Search, SearchStats
+from guesswork.builder.optimal.search import Search
+from guesswork.builder.optimal.stats import SearchStats
 from guesswork.builder.optimal.symmetry import SymmetryHook
 from guesswork.builder.optimal.workers import solve_in_worker, start_pool
 from guesswork.builder.progress import Progress
@@ -48,6 +49,8 @@ class Outcome:
     roots: list[RootResult]
     stats: SearchStats
     seconds: float
+    #: Openers that survived the first pass (None: no search over every opener).
+    survivors: int | None = None
 
 
 class RootSearch:
@@ -71,6 +74,9 @@ class RootSearch:
         self._units_done = 0
         self._units_total = 0
         self._started = 0.0
+        #: Openers left after the first pass's one-level bounds (None until a
+        #: search over every opener has counted them).
+        self.survivors: int | None = None
 
     def run(self, first_guess: int | None) -> Outcome:
         """Search from the root (from ``first_guess`` if given).
@@ -98,15 +104,18 @@ class RootSearch:
         best, best_guess = INFEASIBLE, -1
         results: list[RootResult] = []
         try:
-            for guess, bound in zip(roots.tolist(), bounds.tolist(), strict=True):
-                if bound >= best:
-                    # Sorted by bound: this and every later guess is refuted.
-                    results.append(RootResult(guess, bound, False))
-                    break
-                value, exact = self._evaluate_root(guess, everything, best, depth)
-                results.append(RootResult(guess, value, exact))
-                if exact and value < best:
-                    best, best_guess = value, guess
+            if len(roots) > 1 and self.options.beam is None:
+                best, best_guess = self._search_openers(roots, bounds, everything, depth, results)
+            else:
+                for guess, bound in zip(roots.tolist(), bounds.tolist(), strict=True):
+                    if bound >= best:
+                        # Sorted by bound: this and every later guess is refuted.
+                        results.append(RootResult(guess, bound, False))
+                        break
+                    value, exact = self._evaluate_root(guess, everything, best, depth)
+                    results.append(RootResult(guess, value, exact))
+                    if exact and value < best:
+                        best, best_guess = value, guess
         finally:
             if self._pool is not None:
                 self._pool.shutdown()
@@ -130,7 +139,68 @@ class RootSearch:
             roots=results,
             stats=self.search.stats,
             seconds=time.perf_counter() - self._started,
+            survivors=self.survivors,
         )
+
+    def _search_openers(
+        self,
+        roots: np.ndarray,
+        bounds: np.ndarray,
+        everything: np.ndarray,
+        depth: int,
+        results: list[RootResult],
+    ) -> tuple[int, int]:
+        """Search every opener in ``roots`` (sorted by static bound); return the best
+        (value, opener), appending each opener's result to ``results``.
+
+        The opener with the least static bound is searched first, for a value to
+        beat. Then a first pass gives every other opener its one-level bound
+        (each class's least static bound, :meth:`Search.class_bounds`, stopped
+        once it refutes): the openers still below the best value are the
+        *survivors*, counted up front (:attr:`survivors`), and are searched in
+        order of that bound, so strong ones come first and set a tight budget
+        that refutes the rest sooner. Ties keep the static order's winner (the
+        same opener the plain static order picks): an opener before the
+        current best in static order is searched with a budget one higher, so
+        an equal value is found exactly.
+        """
+        search = self.search
+        guesses, statics = roots.tolist(), bounds.tolist()
+        value, exact = self._evaluate_root(guesses[0], everything, INFEASIBLE, depth)
+        results.append(RootResult(guesses[0], value, exact))
+        if not exact:
+            # No tree under this opener meets the cap: nothing to beat yet, so
+            # no first pass; the rest in static order, as without one.
+            best, best_guess = INFEASIBLE, -1
+            for guess in guesses[1:]:
+                value, exact = self._evaluate_root(guess, everything, best, depth)
+                results.append(RootResult(guess, value, exact))
+                if exact and value < best:
+                    best, best_guess = value, guess
+            return best, best_guess
+        best, best_rank = value, 0
+        ranked: list[tuple[int, int]] = []
+        for rank in range(1, len(guesses)):
+            if statics[rank] >= best:
+                results.append(RootResult(guesses[rank], statics[rank], False))
+                break  # sorted by static bound: every later opener is refuted too
+            guess = guesses[rank]
+            _, _, parts = search.class_bounds(guess, everything, best, depth - 1, (guess,))
+            level = search.combine(everything, parts)
+            if level < best:
+                ranked.append((level, rank))
+            else:
+                results.append(RootResult(guess, level, False))
+        self.survivors = len(ranked)
+        for _, rank in sorted(ranked):
+            guess = guesses[rank]
+            budget = best + 1 if rank < best_rank and best < INFEASIBLE else best
+            value, exact = self._evaluate_root(guess, everything, budget, depth)
+            exact = exact and value < budget
+            results.append(RootResult(guess, value, exact))
+            if exact and (value < best or (value == best and rank < best_rank)):
+                best, best_rank = value, rank
+        return best, guesses[best_rank]
 
     def _lower_bound(self, best: int, best_guess: int, everything: np.ndarray, depth: int) -> int:
         """Return the best proven lower bound on the optimum (given a fixed first guess).
@@ -240,6 +310,7 @@ class RootSearch:
                 continue
             value = self.search.solve(part, budget, depth, (guess,), state)
             subtree = self.search.subtree_guesses(part, depth, state) if value < budget else None
+            self.search.flush()  # the bound store's rows, one write per branch
             self.checkpoint.save(unit, value, subtree)
             self._tick()
             yield index, value, subtree

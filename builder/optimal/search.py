@@ -44,67 +44,32 @@ include it, and each class's state follows from its parent's, the guess and
 the class's reply. The bound tables stay valid (they hold for any guesses),
 and the remaining targets are always legal, so the small-set values and the
 perfect-target shortcut hold too. Other modes pass ``b""`` throughout.
+
+With ``options.bound_store``, the memo is backed by a store kept between runs
+(:mod:`.store`): :meth:`Search.flush` writes what it buffered.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import numpy as np
 
 from guesswork.builder.errors import SearchError
 from guesswork.builder.nyt_hard import NytRule
-from guesswork.builder.optimal.bounds import INFEASIBLE, ScanKernel, capacity
+from guesswork.builder.optimal.bounds import (
+    INFEASIBLE,
+    ScanKernel,
+    capacity,
+    distinct_replies_kernel,
+)
 from guesswork.builder.optimal.problem import NO_CAP, Problem, SearchOptions
+from guesswork.builder.optimal.stats import NodeScan, SearchStats
+from guesswork.builder.optimal.store import open_link
 from guesswork.builder.optimal.symmetry import SymmetryHook
 
 #: Most constraint states whose legal guesses a search keeps (up to 100 KB each).
 _LEGAL_KEPT = 256
-
-
-@dataclass
-class SearchStats:
-    """Counters of one search (for reports; not stored in policies)."""
-
-    expanded: int = 0
-    scanned: int = 0
-    memo_hits: int = 0
-    beam_cut: bool = False
-
-    def since(self, before: SearchStats) -> SearchStats:
-        """Return the counts added since ``before`` (``beam_cut`` as it is now).
-
-        Returns:
-            A new SearchStats holding the differences.
-        """
-        return SearchStats(
-            self.expanded - before.expanded,
-            self.scanned - before.scanned,
-            self.memo_hits - before.memo_hits,
-            self.beam_cut,
-        )
-
-    def add(self, other: SearchStats) -> None:
-        """Add ``other``'s counts to these (``beam_cut`` if either was cut)."""
-        self.expanded += other.expanded
-        self.scanned += other.scanned
-        self.memo_hits += other.memo_hits
-        self.beam_cut = self.beam_cut or other.beam_cut
-
-
-@dataclass(frozen=True)
-class NodeScan:
-    """The guesses a node will try, in search order, as :meth:`Search.scan` returns them."""
-
-    guesses: np.ndarray
-    bounds: np.ndarray
-    #: 1 where the guess is closed: its bound is its exact value.
-    closed: np.ndarray
-    #: The least bound among eligible guesses left out for reaching the budget.
-    excluded: int
-    #: The least bound among guesses the beam left out (INFEASIBLE if none).
-    beam_left_out: int
 
 
 class Search:
@@ -122,6 +87,12 @@ class Search:
         self.capped = options.max_guesses is not None
         self.symmetry = symmetry
         self.kernel = ScanKernel.for_problem(problem, self.minimax)
+        #: Whether least bounds of small sets may be found by counting distinct
+        #: replies (see bounds.distinct_replies_kernel): the total objective with
+        #: no cap, and reply codes that fit its 256-bit sets.
+        self.linear = (
+            not self.minimax and not self.capped and int(problem.matrix.max(initial=0)) < 256
+        )
         self.table = self.kernel.table
         self.all_guesses = np.arange(problem.search_guesses, dtype=np.int64)
         self.rule: NytRule | None = None
@@ -136,6 +107,12 @@ class Search:
         #: for the certificate so the tree's nodes need no second scan.
         self.static: dict[bytes, int] = {}
         self.stats = SearchStats()
+        self.store = open_link(problem, options, symmetry)
+
+    def flush(self) -> None:
+        """Write what the bound store buffered (if any); raises BoundStoreError if it cannot."""
+        if self.store is not None:
+            self.store.flush()
 
     # -- small sets -----------------------------------------------------------
 
@@ -160,6 +137,10 @@ class Search:
     def path_state(self, path: tuple[tuple[int, int], ...]) -> bytes:
         """Return the constraint state after ``path``, (guess, reply) pairs from the root."""
         return b"" if self.rule is None else self.rule.path_state(path)
+
+    def floor(self, size: int) -> int:
+        """Return the least static bound any guess can have for a set of ``size`` targets."""
+        return int(self.table[size])
 
     def combine(self, targets: np.ndarray, bounds: list[int]) -> int:
         """Return a guess's value (or bound) from its classes' values (or bounds)."""
@@ -243,11 +224,7 @@ class Search:
         beam = self.options.beam
         kernel = self.kernel
         kept, excluded = kernel.run(
-            guesses,
-            targets,
-            self._max_class(depth),
-            INFEASIBLE if beam is not None else budget,
-            want_hash=beam is not None,
+            guesses, targets, self._max_class(depth), INFEASIBLE if beam is not None else budget
         )
         index = kernel.index[:kept]
         bound = kernel.bound[:kept]
@@ -272,14 +249,13 @@ class Search:
         if beam is not None:
             rank = np.lexsort((index, kernel.plogp[:kept]))
             chosen: list[int] = []
-            seen: set[int] = set()
-            hashes = kernel.hashes[:kept]
+            seen: set[bytes] = set()
             for position in rank.tolist():
                 if len(chosen) == beam:
                     break
-                # Identical partitions have equal hashes; a (vanishingly rare)
-                # collision would only narrow the lookahead, never a proof.
-                signature = int(hashes[position])
+                # Guesses that split the set identically count once: their canonical
+                # partitions (computed only for the few guesses the beam looks at).
+                signature = self.problem.signature(int(guesses[index[position]]), targets)
                 if signature not in seen:
                     seen.add(signature)
                     chosen.append(position)
@@ -321,7 +297,19 @@ class Search:
             return known
         guesses = self.candidates(targets, history, state)
         self.stats.scanned += len(guesses) * len(targets)
-        _, least = self.kernel.run(guesses, targets, self._max_class(depth), 0)
+        size = len(targets)
+        if self.linear and size <= self.problem.replies + 1:
+            # The bound is 3n - (distinct replies + win) here: count those only.
+            most = distinct_replies_kernel(
+                self.kernel.by_guess, self.kernel.by_target, guesses, targets,
+                self.problem.win, size + 1,
+            )  # fmt: skip
+            least = 3 * size - int(most) if most else INFEASIBLE
+        else:
+            # No guess's bound is below the set's own table bound: stop at the first
+            # that reaches it.
+            floor = self.floor(size)
+            _, least = self.kernel.run(guesses, targets, self._max_class(depth), 0, stop_at=floor)
         self.lower[key] = least
         self.static[key] = least
         return least
@@ -340,7 +328,8 @@ class Search:
         size = len(targets)
         if self.options.hard or self.minimax or int(self.table[size]) != 2 * size - 1:
             return None
-        inside = np.unique(self.problem.target_guess[targets])
+        # Each target is its own vocabulary word, so these are distinct: a sort suffices.
+        inside = np.sort(self.problem.target_guess[targets])
         kept, _ = self.kernel.run(inside, targets, self._max_class(depth), 2 * size)
         self.stats.scanned += len(inside) * size
         if kept == 0:
@@ -365,7 +354,8 @@ class Search:
         (used only by a symmetry hook; None when unknown); ``state`` the NYT
         constraint state (``b""``: none). Exact results are
         memoised in :attr:`exact` (with the chosen guess), refutations in
-        :attr:`lower`. INFEASIBLE means no tree meets the cap.
+        :attr:`lower`, and both kept in the bound store if there is one.
+        INFEASIBLE means no tree meets the cap.
         """
         size = len(targets)
         if size <= 2:
@@ -381,6 +371,10 @@ class Search:
         if known >= budget:
             self.stats.memo_hits += 1
             return known
+        if self.store is not None:
+            answer, budget, known = self.store.recall(self, key, size, budget, known)
+            if answer is not None:
+                return answer
         self.stats.expanded += 1
         quick = self._perfect_target(targets, depth, state)
         if quick is not None:
@@ -391,7 +385,8 @@ class Search:
         guesses, bounds, closed, refuted = node.guesses, node.bounds, node.closed, node.excluded
         best, best_guess = budget, -1
         seen: set[bytes] = set()
-        node_bound = int(bounds[0]) if len(bounds) else INFEASIBLE
+        # A guess that reaches a proven bound of the node (its best static or known bound) wins.
+        node_bound = max(int(bounds[0]) if len(bounds) else INFEASIBLE, known)
         for index in range(len(guesses)):
             bound = int(bounds[index])
             if bound >= best:
@@ -418,10 +413,11 @@ class Search:
             self.stats.beam_cut = True
         if best_guess >= 0:
             self.exact[key] = (best, best_guess)
-            return best
-        refuted = max(refuted, known, budget)
-        self.lower[key] = refuted
-        return refuted
+        else:
+            best = self.lower[key] = max(refuted, known, budget)
+        if self.store is not None:
+            self.store.keep(key, size, best, best_guess)
+        return best
 
     def _partition_key(self, guess: int, targets: np.ndarray, state: bytes) -> bytes:
         """Return what makes two guesses' values at a node equal: the canonical partition

@@ -13,7 +13,8 @@ from multiprocessing import get_context
 import numpy as np
 
 from guesswork.builder.optimal.problem import Problem, SearchOptions
-from guesswork.builder.optimal.search import Search, SearchStats
+from guesswork.builder.optimal.search import Search
+from guesswork.builder.optimal.stats import SearchStats
 from guesswork.builder.optimal.symmetry import SymmetryHook
 
 #: This process's search, when it is a worker (set by :func:`init_worker`).
@@ -32,19 +33,22 @@ def solve_in_worker(
     """Solve one root branch (in NYT constraint ``state``) in a worker process.
 
     Budget contract: as :meth:`Search.solve`; the subtree comes back only when
-    the value is below ``budget``.
+    the value is below ``budget``. What the branch added to the bound store (if
+    any) is written before the call returns.
 
     Returns:
         (value, the subtree's guesses or None, the stats this call added).
 
     Raises:
         RuntimeError: the process was not started by :func:`start_pool`.
+        BoundStoreError: the bound store cannot be read or written.
     """
     if _worker is None:
         raise RuntimeError("solve_in_worker runs only in a worker started by start_pool")
     before = SearchStats(**vars(_worker.stats))
     value = _worker.solve(targets, budget, depth, history, state)
     guesses = _worker.subtree_guesses(targets, depth, state) if value < budget else None
+    _worker.flush()
     return value, guesses, _worker.stats.since(before)
 
 

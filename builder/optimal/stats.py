@@ -1,0 +1,52 @@
+"""What a search reports and what a node's scan hands back: :class:`SearchStats`
+(counters, added across worker processes) and :class:`NodeScan`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+_COUNTERS = ("expanded", "scanned", "memo_hits", "store_lookups", "store_hits")
+
+
+@dataclass
+class SearchStats:
+    """Counters of one search (for reports; not stored in policies)."""
+
+    expanded: int = 0
+    scanned: int = 0
+    memo_hits: int = 0
+    beam_cut: bool = False
+    #: Sets looked up in the bound store, and those it held (see :mod:`.store`).
+    store_lookups: int = 0
+    store_hits: int = 0
+
+    def since(self, before: SearchStats) -> SearchStats:
+        """Return the counts added since ``before`` (``beam_cut`` as it is now).
+
+        Returns:
+            A new SearchStats holding the differences.
+        """
+        counts = {name: getattr(self, name) - getattr(before, name) for name in _COUNTERS}
+        return SearchStats(**counts, beam_cut=self.beam_cut)
+
+    def add(self, other: SearchStats) -> None:
+        """Add ``other``'s counts to these (``beam_cut`` if either was cut)."""
+        for name in _COUNTERS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.beam_cut = self.beam_cut or other.beam_cut
+
+
+@dataclass(frozen=True)
+class NodeScan:
+    """The guesses a node will try, in search order, as :meth:`Search.scan` returns them."""
+
+    guesses: np.ndarray
+    bounds: np.ndarray
+    #: 1 where the guess is closed: its bound is its exact value.
+    closed: np.ndarray
+    #: The least bound among eligible guesses left out for reaching the budget.
+    excluded: int
+    #: The least bound among guesses the beam left out (INFEASIBLE if none).
+    beam_left_out: int

@@ -1,0 +1,157 @@
+"""The search's fast paths give exactly what the general code gives.
+
+The distinct-replies kernel's least bound equals the full scan's; the compiled
+grouping and canonical partition equal the numpy formulations they replaced;
+the partial ranking equals a stable argsort; the ordered search over every
+opener picks the same opener and value as the plain static order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from guesswork.builder.optimal.bounds import INFEASIBLE, ScanKernel, distinct_replies_kernel
+from guesswork.builder.optimal.problem import (
+    SearchOptions,
+    _first_appearance_labels,
+    _group_by_reply,
+    make_problem,
+)
+from guesswork.builder.optimal.root import RootSearch
+from guesswork.builder.optimal.search import Search
+from guesswork.builder.partitions import smallest
+from guesswork.builder.wordlists import WordList, load_wordlist
+from guesswork.client.games import Wordle
+
+
+@pytest.fixture(scope="module")
+def wordle_problem() -> tuple:
+    game = Wordle()
+    answers = load_wordlist("wordle-answers-2315", game)
+    guesses = WordList.from_words("g", load_wordlist("wordle-guesses-12972", game).words[::7])
+    return make_problem(game, answers, guesses)
+
+
+def test_distinct_replies_give_the_full_scans_least_bound(wordle_problem: tuple) -> None:
+    problem, _ = wordle_problem
+    kernel = ScanKernel.for_problem(problem, minimax=False)
+    rng = np.random.default_rng(7)
+    candidates = np.arange(problem.search_guesses, dtype=np.int64)
+    for size in [3, 5, 12, 30, 48, 49, 90, 200, 243]:
+        for _ in range(4):
+            targets = np.sort(rng.choice(problem.n_targets, size, replace=False)).astype(np.int64)
+            _, least = kernel.run(candidates, targets, 1 << 40, 0)
+            most = distinct_replies_kernel(
+                problem.matrix, problem.by_target, candidates, targets, problem.win, size + 1
+            )
+            assert (3 * size - most if most else INFEASIBLE) == least, size
+
+
+def test_the_lookahead_bound_is_the_same_with_and_without_the_fast_path(
+    wordle_problem: tuple,
+) -> None:
+    problem, _ = wordle_problem
+    fast, plain = Search(problem, SearchOptions()), Search(problem, SearchOptions())
+    plain.linear = False
+    rng = np.random.default_rng(3)
+    for size in [3, 8, 25, 60, 150]:
+        targets = np.sort(rng.choice(problem.n_targets, size, replace=False)).astype(np.int64)
+        assert fast.lookahead_bound(targets, 99, ()) == plain.lookahead_bound(targets, 99, ())
+
+
+def _numpy_signature(codes: np.ndarray, win: int) -> bytes:
+    """The canonical partition as numpy computed it before the compiled version."""
+    codes = codes.astype(np.int64)
+    _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    labels = np.argsort(np.argsort(first))[inverse]
+    labels[codes == win] = 255
+    return labels.astype(np.uint8 if len(first) < 255 else np.int32).tobytes()
+
+
+def _numpy_classes(row: np.ndarray, targets: np.ndarray, win: int) -> list[np.ndarray]:
+    codes = row[targets]
+    order = np.argsort(codes, kind="stable")
+    ordered = codes[order]
+    cuts = np.flatnonzero(np.diff(ordered)) + 1
+    parts = np.split(targets[order], cuts)
+    classes = [p for p, c in zip(parts, ordered[np.r_[0, cuts]], strict=True) if c != win]
+    classes.sort(key=len, reverse=True)
+    return classes
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(2, 256),
+    st.lists(st.integers(0, 499), min_size=1, max_size=300, unique=True),
+    st.integers(0, 2**32),
+)
+def test_grouping_and_signatures_equal_the_numpy_versions(
+    space: int, chosen: list[int], seed: int
+) -> None:
+    row = np.random.default_rng(seed).integers(0, space, 500).astype(np.uint8)
+    targets = np.array(sorted(chosen), dtype=np.int64)
+    win = space - 1
+    labels, count = _first_appearance_labels(row, targets, win)
+    signature = labels.astype(np.uint8 if count < 255 else np.int32).tobytes()
+    assert signature == _numpy_signature(row[targets], win)
+    ordered, starts, codes = _group_by_reply(row, targets)
+    bounds = starts.tolist()
+    classes = [ordered[bounds[i] : bounds[i + 1]] for i, c in enumerate(codes.tolist()) if c != win]
+    classes.sort(key=len, reverse=True)
+    expected = _numpy_classes(row, targets, win)
+    assert len(classes) == len(expected)
+    assert all(np.array_equal(a, b) for a, b in zip(classes, expected, strict=True))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 6), max_size=200), st.integers(0, 210))
+def test_smallest_is_a_stable_argsort_prefix(values: list[int], count: int) -> None:
+    array = np.array(values, dtype=np.float64)
+    assert np.array_equal(smallest(array, count), np.argsort(array, kind="stable")[:count])
+
+
+def _rhymes() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Answers ending -ATCH, -IGHT or -OUND: 17 openers survive the first pass."""
+    answers = load_wordlist("wordle-answers-2315", Wordle()).words
+    rhymes = tuple(w for w in answers if w.endswith(("ATCH", "IGHT", "OUND")))
+    guesses = load_wordlist("wordle-guesses-12972", Wordle()).words[::400]
+    return rhymes, tuple(sorted(set(rhymes) | set(guesses)))
+
+
+def _tied() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """40 random answers and 200 guesses where two openers share the least value."""
+    answers = load_wordlist("wordle-answers-2315", Wordle()).words
+    guesses = load_wordlist("wordle-guesses-12972", Wordle()).words
+    rng = np.random.default_rng(5)
+    for _ in range(4):
+        chosen = tuple(sorted(rng.choice(answers, 40, replace=False)))
+        pool = tuple(sorted(set(chosen) | set(rng.choice(guesses, 200, replace=False))))
+    return chosen, pool
+
+
+@pytest.mark.parametrize("lists", [_rhymes, _tied], ids=["survivors", "ties"])
+def test_ordered_openers_pick_what_the_static_order_picks(lists: object) -> None:
+    """A search over every opener (first pass, survivors by one-level bound) finds the
+    same value and the same opener, ties included, as trying every opener exactly in
+    static order and keeping the first least one."""
+    answers, guesses = lists()  # type: ignore[operator]
+    game = Wordle()
+    problem, _ = make_problem(
+        game, WordList.from_words("a", answers), WordList.from_words("g", guesses)
+    )
+    ordered = RootSearch(problem, SearchOptions())
+    outcome = ordered.run(None)
+    plain = Search(problem, SearchOptions())
+    everything = np.arange(problem.n_targets, dtype=np.int64)
+    node = plain.scan(everything, 99, ())
+    values = [plain._evaluate(int(g), everything, INFEASIBLE, 99, ()) for g in node.guesses]
+    first = int(np.argmin(values))
+    assert (outcome.value, outcome.first_guess) == (values[first], int(node.guesses[first]))
+    assert ordered.survivors is not None
+    if lists is _rhymes:
+        assert ordered.survivors == 17
+    else:
+        assert values.count(values[first]) == 2
