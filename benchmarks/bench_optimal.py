@@ -24,8 +24,14 @@ Mastermind proof under 60 s.
 Finally the exact hard-mode optimum over every first guess for each list
 (about 80 s each), which picked the catalog's hard-mode opener.
 
+First, the search-speed table (issue "Search speed"): the exact SALET
+proof, the Mastermind total proof, the hard-mode proof over every opener,
+the K=8 lookahead, the cold reply matrix, and strong openers refuted against
+7920 (the core-seconds a global proof spends on each), each with its sets
+expanded and its time as a multiple of the greedy tree's in the same run.
+
 Usage: python benchmarks/bench_optimal.py [--lists 2315,2309] [--beams 1,2,4,8,16]
-       [--skip-free] [--skip-mastermind] [--skip-hard] [--workers N]
+       [--skip-free] [--skip-mastermind] [--skip-hard] [--workers N] [--table-only]
 """
 
 from __future__ import annotations
@@ -40,7 +46,21 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("GUESSWORK_CACHE", tempfile.mkdtemp(prefix="guesswork-bench-"))
 
-from guesswork.builder.policies import OptimalSpec, PolicySpec, build_optimal_policy, build_policy
+from collections.abc import Callable
+
+import numpy as np
+
+from guesswork.builder.matrices import compute_reply_matrix
+from guesswork.builder.optimal.problem import NO_CAP, SearchOptions, make_problem
+from guesswork.builder.optimal.search import Search
+from guesswork.builder.policies import (
+    OptimalSpec,
+    PolicySpec,
+    build_optimal_policy,
+    build_policy,
+)
+from guesswork.builder.wordlists import WordList, load_wordlist
+from guesswork.client.games import Wordle
 
 
 def row(label: str, total: int, count: int, seconds: float, search: float, extra: str) -> None:
@@ -128,6 +148,65 @@ def bench_mastermind(workers: int) -> None:
         )
 
 
+STRONG_OPENERS = ("REAST", "CRATE", "TRACE", "SLATE")
+
+
+def bench_table(workers: int) -> None:
+    """Print the rows of the search-speed table (issue "Search speed"): each with its
+    time, sets expanded, and the greedy tree's time in the same run as the baseline."""
+    common = {"targets": "wordle-answers-2315", "guesses": "wordle-guesses-12972"}
+    greedy_spec = PolicySpec("wordle", **common)
+    build_policy(greedy_spec)  # warm: reply matrix and kernels
+    started = time.perf_counter()
+    build_policy(greedy_spec)
+    greedy = time.perf_counter() - started
+    print(f"\nSearch-speed table (2 cores here; workers {workers}); baseline: the greedy "
+          f"neg_entropy tree for 2315/12972, {greedy:.2f} s in this run")  # fmt: skip
+
+    def line(label: str, seconds: float, expanded: int | str, extra: str = "") -> None:
+        print(f"  {label:<44} {seconds:8.2f} s  {expanded!s:>8} sets  "
+              f"{seconds / greedy:6.1f}x greedy  {extra}")  # fmt: skip
+
+    def optimal(label: str, spec: OptimalSpec) -> None:
+        started = time.perf_counter()
+        _, result = build_optimal_policy(spec, workers=workers)
+        seconds = time.perf_counter() - started
+        value = result.certificate.value
+        line(label, seconds, result.outcome.stats.expanded,
+             f"value {value}, proven {result.certificate.proven}, "
+             f"search {result.outcome.seconds:.2f} s")  # fmt: skip
+
+    optimal("exact, opener SALET fixed, 2315/12972", OptimalSpec(first_guess="SALET", **common))
+    optimal("Mastermind 6x4 total proof", OptimalSpec("mastermind", length=4, colours=6))
+    optimal("hard mode (seed rule), every opener, 2315",
+            OptimalSpec("wordle", targets="wordle-answers-2315", mode="hard"))  # fmt: skip
+    optimal("lookahead K=8, opener SALET fixed", OptimalSpec(first_guess="SALET", beam=8, **common))
+    game = Wordle()
+    guesses = load_wordlist("wordle-guesses-12972", game)
+    answers = load_wordlist("wordle-answers-2315", game)
+    compute_reply_matrix(game, WordList.from_words("w", guesses.words[:10]), answers)  # compile
+    cold = min(_timed(lambda: compute_reply_matrix(game, guesses, answers)) for _ in range(3))
+    line("reply matrix 12972 x 2315, cold (best of 3)", cold, "-")
+    problem, vocabulary = make_problem(game, answers, guesses)
+    search = Search(problem, SearchOptions())
+    everything = np.arange(problem.n_targets, dtype=np.int64)
+    for word in STRONG_OPENERS:
+        guess = vocabulary.words.index(word)
+        before = search.stats.expanded
+        started = time.perf_counter()
+        value = search._evaluate(guess, everything, 7920, NO_CAP, ())
+        seconds = time.perf_counter() - started
+        outcome = f"refuted, bound {value}" if value >= 7920 else f"value {value}"
+        line(f"strong opener {word} against budget 7920 (core-s)", seconds,
+             search.stats.expanded - before, outcome)  # fmt: skip
+
+
+def _timed(call: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    call()
+    return time.perf_counter() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lists", default="2315,2309")
@@ -136,8 +215,12 @@ def main() -> None:
     parser.add_argument("--skip-mastermind", action="store_true")
     parser.add_argument("--skip-hard", action="store_true", help="no hard-mode exact searches")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--table-only", action="store_true", help="only the search-speed table")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}, workers: {args.workers}")
+    bench_table(args.workers)
+    if args.table_only:
+        return
     beams = [int(b) for b in args.beams.split(",") if b]
     for answers in args.lists.split(","):
         bench_list(answers, beams, not args.skip_free, args.workers)
