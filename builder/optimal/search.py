@@ -67,6 +67,7 @@ from guesswork.builder.optimal.problem import NO_CAP, Problem, SearchOptions
 from guesswork.builder.optimal.stats import NodeScan, SearchStats
 from guesswork.builder.optimal.store import open_link
 from guesswork.builder.optimal.symmetry import SymmetryHook
+from guesswork.builder.partitions import smallest
 
 #: Most constraint states whose legal guesses a search keeps (up to 100 KB each).
 _LEGAL_KEPT = 256
@@ -247,22 +248,29 @@ class Search:
                     left_out,
                 )
         if beam is not None:
-            rank = np.lexsort((index, kernel.plogp[:kept]))
+            # The greedy ranking (then list order: ``index`` increases), read only
+            # as far as the beam needs: a partial sort of a growing prefix.
+            plogp = kernel.plogp[:kept]
             chosen: list[int] = []
             seen: set[bytes] = set()
-            for position in rank.tolist():
-                if len(chosen) == beam:
-                    break
-                # Guesses that split the set identically count once: their canonical
-                # partitions (computed only for the few guesses the beam looks at).
-                signature = self.problem.signature(int(guesses[index[position]]), targets)
-                if signature not in seen:
-                    seen.add(signature)
-                    chosen.append(position)
+            done, limit = 0, 4 * beam
+            while len(chosen) < beam and done < kept:
+                rank = smallest(plogp, min(limit, kept))
+                for position in rank[done:].tolist():
+                    if len(chosen) == beam:
+                        break
+                    # Guesses that split the set identically count once: their canonical
+                    # partitions (computed only for the few guesses the beam looks at).
+                    signature = self.problem.signature(int(guesses[index[position]]), targets)
+                    if signature not in seen:
+                        seen.add(signature)
+                        chosen.append(position)
+                done, limit = len(rank), limit * 4
             picked = np.array(sorted(chosen), dtype=np.int64)
-            if len(chosen) == beam and len(rank) > beam:
-                rest = np.setdiff1d(np.arange(kept), picked)
-                left_out = int(bound[rest].min()) if len(rest) else INFEASIBLE
+            if len(chosen) == beam and kept > beam:
+                rest = np.ones(kept, dtype=bool)  # a mask: setdiff1d sorts all of them
+                rest[picked] = False
+                left_out = int(bound[rest].min()) if rest.any() else INFEASIBLE
             over = bound[picked] >= budget
             excluded = int(bound[picked][over].min(initial=INFEASIBLE))
             order_of = picked[~over]
