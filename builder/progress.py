@@ -1,19 +1,44 @@
 """Progress on standard error for long builds (stdout carries only data).
 
-A bar appears only when a build has run for ``delay`` seconds, so quick
-builds and scripted use stay quiet; ``--quiet`` turns it off entirely.
-tqdm is used because it already handles terminals, pipes and rate estimates.
+A report appears only when a build has run for ``delay`` seconds, so quick
+builds and scripted use stay quiet; ``--quiet`` turns it off entirely. On a
+terminal it is a tqdm bar (tqdm handles widths, rates and the time left);
+when standard error is not a terminal (a log file, CI), carriage-return
+redraws would pile up, so plain lines are written instead, at most one per
+``interval`` seconds and one at the end of each phase, each with the count,
+the status, the time so far and an estimate of the time left.
+
+A long search reports in phases (:meth:`Progress.phase`): e.g. the first
+opener's branches, then the first pass over every opener, then the openers
+that survived it, each phase with its own known total.
 """
 
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
 
 from tqdm import tqdm
 
 
+def _clock() -> float:
+    return time.monotonic()
+
+
+def duration(seconds: float) -> str:
+    """Return ``seconds`` as ``1h02m``, ``3m05s`` or ``12s``."""
+    whole = max(0, round(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    if hours:
+        return f"{hours}h{minutes:02d}m"
+    return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
+
+
 class Progress:
-    """Reports "done of total" for one named task on standard error."""
+    """Reports "done of total" (and a status) for one named task on standard error."""
 
     def __init__(
         self,
@@ -23,6 +48,9 @@ class Progress:
         delay: float = 2.0,
         unit: str = "target",
         open_ended: bool = False,
+        stream: TextIO | None = None,
+        interval: float = 10.0,
+        clock: Callable[[], float] = _clock,
     ) -> None:
         self._label = label
         self._unit = unit
@@ -30,24 +58,82 @@ class Progress:
         self._open_ended = open_ended
         self._enabled = enabled
         self._delay = delay
+        self._stream = stream
+        self._interval = interval
+        self._clock = clock
         self._bar: tqdm | None = None
+        self._status = ""
+        self._last_line: float | None = None
+        self._phase_started = clock()
+        self._shown = False
+        self._last: tuple[int, int] = (0, 0)
+        self._written: tuple[int, int] | None = None
 
-    def update(self, done: int, total: int, elapsed: float) -> None:
-        """Record that ``done`` of ``total`` units are finished after ``elapsed`` s."""
+    @property
+    def stream(self) -> TextIO:
+        """Return where reports go (standard error unless another stream was given)."""
+        return self._stream if self._stream is not None else sys.stderr
+
+    def _plain(self) -> bool:
+        isatty = getattr(self.stream, "isatty", None)
+        return not (callable(isatty) and isatty())
+
+    def phase(self, label: str, unit: str, total: int) -> None:
+        """Start a new phase: finish the current report, then count ``total`` ``unit``s."""
+        self.close()
+        self._label, self._unit, self._status = label, unit, ""
+        self._phase_started = self._clock()
+        self._last = (0, total)
+        self._written = (0, total)  # nothing to report until it moves
+        self._open_ended = False
+
+    def update(self, done: int, total: int, elapsed: float, status: str = "") -> None:
+        """Record that ``done`` of ``total`` units are finished after ``elapsed`` s, with
+        an optional ``status`` (e.g. the best value so far)."""
         if not self._enabled:
             return
+        self._last = (done, total)
+        if status:
+            self._status = status
+        if elapsed < self._delay and not self._shown:
+            return
+        self._shown = True
+        if self._plain():
+            now = self._clock()
+            finished = done >= total and not self._open_ended
+            if finished or self._last_line is None or now - self._last_line >= self._interval:
+                self._write_line(done, total, now)
+            if finished:
+                self.close()
+            return
         if self._bar is None:
-            if elapsed < self._delay:
-                return
-            self._bar = tqdm(total=total, desc=self._label, file=sys.stderr, unit=self._unit)
+            self._bar = tqdm(total=total, desc=self._label, file=self.stream, unit=self._unit)
         self._bar.total = total  # a search learns of more units as it goes
         self._bar.n = done
+        if self._status:
+            self._bar.set_postfix_str(self._status, refresh=False)
         self._bar.refresh()
         if done >= total and not self._open_ended:
             self.close()
 
+    def _write_line(self, done: int, total: int, now: float) -> None:
+        took = now - self._phase_started
+        left = f", about {duration(took / done * (total - done))} left" if 0 < done < total else ""
+        status = f"; {self._status}" if self._status else ""
+        print(
+            f"{self._label}: {done:,} of {total:,} {self._unit}s{status}; {duration(took)}{left}",
+            file=self.stream,
+            flush=True,
+        )
+        self._last_line = now
+        self._written = (done, total)
+
     def close(self) -> None:
-        """Finish the bar, if one was shown."""
+        """Finish the report: close the bar, or write the last plain line if one is due."""
         if self._bar is not None:
             self._bar.close()
             self._bar = None
+        elif self._shown and self._plain() and self._written != self._last:
+            self._write_line(*self._last, self._clock())
+        self._last_line = None
+        self._written = self._last  # reported: a second close writes nothing

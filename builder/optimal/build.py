@@ -65,6 +65,7 @@ def optimize(
         symmetry=symmetry,
         checkpoint=Checkpoint(checkpoint, fingerprint(game, targets, guesses, options)),
         progress=progress,
+        words=vocabulary.words,
     )
     try:
         outcome = root.run(first)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -64,6 +64,7 @@ class RootSearch:
         symmetry: SymmetryHook | None = None,
         checkpoint: Checkpoint | None = None,
         progress: Progress | None = None,
+        words: Sequence[str] | None = None,
     ) -> None:
         self.problem = problem
         self.options = options
@@ -77,6 +78,10 @@ class RootSearch:
         #: Openers left after the first pass's one-level bounds (None until a
         #: search over every opener has counted them).
         self.survivors: int | None = None
+        #: The vocabulary's words, for progress reports (indices are shown without).
+        self.words = words
+        #: The unit count of the phase being reported (None: root branches are).
+        self._phase_total: int | None = None
 
     def run(self, first_guess: int | None) -> Outcome:
         """Search from the root (from ``first_guess`` if given).
@@ -180,6 +185,9 @@ class RootSearch:
             return best, best_guess
         best, best_rank = value, 0
         ranked: list[tuple[int, int]] = []
+        # Openers whose static bound is below the best: the rest are refuted already.
+        bounded = next((r for r in range(1, len(guesses)) if statics[r] >= best), len(guesses))
+        self._phase("first pass: one-level bounds", "opener", bounded - 1)
         for rank in range(1, len(guesses)):
             if statics[rank] >= best:
                 results.append(RootResult(guesses[rank], statics[rank], False))
@@ -191,8 +199,11 @@ class RootSearch:
                 ranked.append((level, rank))
             else:
                 results.append(RootResult(guess, level, False))
+            self._report(rank, f"{len(ranked):,} survive; best {best} ({self._word(guesses[0])})")
         self.survivors = len(ranked)
-        for _, rank in sorted(ranked):
+        ranked.sort()
+        self._phase("openers that survived the first pass", "opener", len(ranked))
+        for settled, (_, rank) in enumerate(ranked, start=1):
             guess = guesses[rank]
             budget = best + 1 if rank < best_rank and best < INFEASIBLE else best
             value, exact = self._evaluate_root(guess, everything, budget, depth)
@@ -200,7 +211,27 @@ class RootSearch:
             results.append(RootResult(guess, value, exact))
             if exact and (value < best or (value == best and rank < best_rank)):
                 best, best_rank = value, rank
+            # Sorted by bound: the next survivor's is the least any unsettled one has.
+            left = f"; least bound left {ranked[settled][0]}" if settled < len(ranked) else ""
+            self._report(settled, f"best {best} ({self._word(guesses[best_rank])}){left}")
+        self._phase_total = None
         return best, guesses[best_rank]
+
+    def _word(self, guess: int) -> str:
+        """Return ``guess``'s word, for reports (its index when no words were given)."""
+        return self.words[guess] if self.words is not None else f"#{guess}"
+
+    def _phase(self, label: str, unit: str, total: int) -> None:
+        """Start a reported phase of ``total`` units (openers), counted by :meth:`_report`."""
+        self._phase_total = total
+        if self.progress is not None:
+            self.progress.phase(label, unit, total)
+
+    def _report(self, done: int, status: str) -> None:
+        """Report ``done`` units of the current phase, with ``status``."""
+        if self.progress is not None and self._phase_total is not None:
+            elapsed = time.perf_counter() - self._started
+            self.progress.update(done, self._phase_total, elapsed, status)
 
     def _lower_bound(self, best: int, best_guess: int, everything: np.ndarray, depth: int) -> int:
         """Return the best proven lower bound on the optimum (given a fixed first guess).
@@ -328,9 +359,10 @@ class RootSearch:
         return self._pool
 
     def _tick(self) -> None:
-        """Count one finished unit and report progress."""
+        """Count one finished unit and report progress (root branches, unless a phase
+        over openers is being reported)."""
         self._units_done += 1
-        if self.progress is not None:
+        if self.progress is not None and self._phase_total is None:
             self.progress.update(
                 self._units_done, self._units_total, time.perf_counter() - self._started
             )
