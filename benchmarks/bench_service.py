@@ -6,9 +6,13 @@ SuggestGuess on stored trees (histories taken from real games) and of the
 no-op Ping on the same server, at several concurrency levels. Then the
 latency of live answers to first-guess deviations on the 2309-word normal
 Wordle policy (each history distinct, so none is cached), and the start-up
-time with the whole shipped catalog.
+time with the whole shipped catalog. Last, ``--processes`` 1, 2 and N (the
+machine's cores, at least 2) one after the other: SuggestGuess and Ping QPS
+of each, the load spread over several client connections (the kernel spreads
+connections, not calls, across the processes). The load generator shares the
+machine's cores with the server processes.
 
-Usage: python benchmarks/bench_service.py [--requests N]
+Usage: python benchmarks/bench_service.py [--requests N] [--only-processes]
 """
 
 from __future__ import annotations
@@ -37,6 +41,9 @@ from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc  # noqa:
 
 POLICY = "wordle-2309-normal-neg-entropy"
 CONCURRENCY = (1, 8, 32)
+#: Client connections and calls in flight for the --processes section.
+SPREAD_CHANNELS = 16
+SPREAD_CONCURRENCY = 32
 
 
 def free_port() -> int:
@@ -82,31 +89,46 @@ def stored_requests(count: int) -> list[Any]:
 
 
 async def run_load(
-    address: str, method: str, requests: list[Any], concurrency: int, total: int
+    address: str,
+    method: str,
+    requests: list[Any],
+    concurrency: int,
+    total: int,
+    connections: int = 1,
 ) -> tuple[float, float, float]:
     """Return (QPS, p50 ms, p99 ms) for ``total`` calls with ``concurrency`` in flight.
 
     Requests are serialised once, up front, and responses are not parsed: like
     wrk against an HTTP server, the generator should cost as little as possible
-    so that the figures are the server's.
+    so that the figures are the server's. With ``connections`` > 1 the calls
+    are spread over that many connections (one per channel: gRPC otherwise
+    shares one connection between channels to the same address).
     """
     payloads = [request.SerializeToString() for request in requests]
     latencies: list[float] = []
-    async with grpc.aio.insecure_channel(address) as channel:
-        call = channel.unary_unary(f"/guesswork.v1.Guesswork/{method}")  # bytes in, bytes out
+    own = [("grpc.use_local_subchannel_pool", 1)] if connections > 1 else []
+    channels = [grpc.aio.insecure_channel(address, options=own) for _ in range(connections)]
+    try:
+        # bytes in, bytes out
+        calls = [c.unary_unary(f"/guesswork.v1.Guesswork/{method}") for c in channels]
         counter = iter(range(total))
 
-        async def worker() -> None:
+        async def worker(number: int) -> None:
+            call = calls[number % len(calls)]
             for index in counter:
                 began = time.perf_counter()
                 await call(payloads[index % len(payloads)])
                 latencies.append(time.perf_counter() - began)
 
-        for _ in range(min(200, total)):  # warm the connection
-            await call(payloads[0])
+        for call in calls:  # warm the connections
+            for _ in range(min(200 // len(calls) + 1, total)):
+                await call(payloads[0])
         started = time.perf_counter()
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        await asyncio.gather(*(worker(number) for number in range(concurrency)))
         elapsed = time.perf_counter() - started
+    finally:
+        for channel in channels:
+            await channel.close()
     latencies.sort()
     p50, p99 = latencies[len(latencies) // 2], latencies[int(len(latencies) * 0.99)]
     return total / elapsed, p50 * 1e3, p99 * 1e3
@@ -132,10 +154,61 @@ def live_latencies(address: str) -> list[float]:
     return seconds
 
 
+def start_processes(address: str, processes: int) -> subprocess.Popen[str]:
+    """Start ``guesswork-serve --processes N``; return it once it says all N serve."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service", "--address", address, "--max-concurrent", "256",
+         "--log-level", "WARNING", "--processes", str(processes)],
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert process.stderr is not None
+    line = process.stderr.readline()
+    if not line.startswith("guesswork-serve: serving "):
+        process.kill()
+        raise RuntimeError(f"guesswork-serve --processes {processes} did not start: {line}")
+    return process
+
+
+def spread_qps(address: str, method: str, calls: list[Any], total: int) -> float:
+    """Return the QPS of ``total`` calls spread over several client connections."""
+    load = run_load(address, method, calls, SPREAD_CONCURRENCY, total, SPREAD_CHANNELS)
+    return asyncio.run(load)[0]
+
+
+def processes_table(requests: int) -> None:
+    """Print SuggestGuess and Ping QPS with 1, 2 and N server processes behind one port."""
+    cores = os.cpu_count() or 1
+    counts = sorted({1, 2, max(2, cores)})
+    suggestions = stored_requests(1000)
+    ping = [pb.PingRequest()]
+    print(
+        f"--processes (client: {SPREAD_CHANNELS} connections, {SPREAD_CONCURRENCY} calls in "
+        f"flight, one asyncio process sharing the {cores} cores with the servers)"
+    )
+    print(f"{'processes':>9}{'Ping QPS':>11}{'Suggest QPS':>13}{'suggest / ping':>16}")
+    for count in counts:
+        address = f"127.0.0.1:{free_port()}"
+        process = start_processes(address, count)
+        try:
+            spread_qps(address, "SuggestGuess", suggestions, len(suggestions) * count)  # caches
+            noop = spread_qps(address, "Ping", ping, requests)
+            ours = spread_qps(address, "SuggestGuess", suggestions, requests)
+            print(f"{count:>9}{noop:>11.0f}{ours:>13.0f}{ours / noop:>16.0%}")
+        finally:
+            process.terminate()
+            process.wait(timeout=60)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=4000, help="calls per measurement")
+    parser.add_argument(
+        "--only-processes", action="store_true", help="run only the --processes section"
+    )
     args = parser.parse_args()
+    if args.only_processes:
+        processes_table(args.requests)
+        return
     address = f"127.0.0.1:{free_port()}"
     process, startup = start_server(address)
     try:
@@ -162,6 +235,7 @@ def main() -> None:
     finally:
         process.terminate()
         process.wait(timeout=30)
+    processes_table(args.requests)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ PATH`` serves exactly that file. A republished catalog is picked up without a
 restart (SIGHUP, or within ``--reload-interval`` seconds). A catalog that
 fails verification, an address that cannot be bound (a port in use included)
 or a bad option stops start-up with one line on stderr and exit status 1.
+``--processes N`` runs N such servers behind the one port (service.processes).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from types import FrameType
 from guesswork import __version__
 from guesswork.service.address import address_problem
 from guesswork.service.options import ServerOptions
+from guesswork.service.processes import serve_processes, sharing_problem
 
 PROG = "guesswork-serve"
 
@@ -89,6 +91,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="finished responses kept, least recently used evicted; 0: none "
         "($GUESSWORK_CACHE_ENTRIES)",
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=int(_env("PROCESSES", str(defaults.processes)) or 0),
+        help="server processes behind the one port, each with the catalog (SO_REUSEPORT); "
+        "they stop together ($GUESSWORK_PROCESSES; default 1)",
+    )
     parser.add_argument("--tls-cert", default=_env("TLS_CERT", None), help="PEM certificate")
     parser.add_argument("--tls-key", default=_env("TLS_KEY", None), help="PEM private key")
     parser.add_argument("--log-level", default=_env("LOG_LEVEL", "INFO"), help="logging level")
@@ -111,6 +120,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         or args.max_request_bytes < 1
         or args.grace < 0
         or args.cache_entries < 0
+        or args.processes < 1
         or not 0 <= args.reload_interval < float("inf")
     ):
         print(f"{PROG}: error: limits must be positive", file=sys.stderr)
@@ -126,11 +136,17 @@ def run(argv: Sequence[str] | None = None) -> int:
         tls_key=args.tls_key,
         reuse_port=args.reuse_port,
         reload_interval=args.reload_interval,
+        processes=args.processes,
     )
-    problem = address_problem(options.address, reuse_port=options.reuse_port)
+    problem = address_problem(options.address, reuse_port=options.reuse_port) or (
+        sharing_problem(options.address, options.processes)
+    )
     if problem is not None:
         print(f"{PROG}: error: {problem}", file=sys.stderr)
         return 1
+    if options.processes > 1:
+        given = list(argv) if argv is not None else sys.argv[1:]
+        return serve_processes(PROG, given, options.processes, options.grace)
     from guesswork.client.errors import GuessworkError
     from guesswork.service.server import create_server
 

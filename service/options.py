@@ -37,3 +37,5 @@ class ServerOptions:
     reuse_port: bool = False
     #: Seconds between looks for a republished catalog; 0: only when asked (SIGHUP).
     reload_interval: float = DEFAULT_RELOAD_INTERVAL
+    #: Server processes behind the one port (guesswork-serve only; see service.processes).
+    processes: int = 1

@@ -1,0 +1,163 @@
+"""guesswork-serve --processes N: N real server processes behind one loopback port."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+
+from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
+from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+POLICY = "wordle-2315-g12972-normal-neg-entropy"
+#: Each channel its own connection (gRPC otherwise shares one between channels).
+OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def serve(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "guesswork.service", "--log-level", "WARNING", *args],
+        env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def wait_serving(process: subprocess.Popen[str]) -> str:
+    """Return the parent's start-up line (it comes once every process serves)."""
+    assert process.stderr is not None
+    line = process.stderr.readline()
+    assert " with 2 processes" in line, line
+    return line
+
+
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(child) for child in (task / "children").read_text().split()]
+    return found
+
+
+def connected(pid: int, port: int) -> int:
+    """Return how many established TCP connections to ``port`` process ``pid`` holds."""
+    inodes = set()
+    for table in ("tcp", "tcp6"):  # gRPC listens on a dual-stack socket
+        for line in Path(f"/proc/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":
+                inodes.add(f"socket:[{fields[9]}]")
+    held = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):  # closed meanwhile
+            held += os.readlink(fd) in inodes
+    return held
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return Path(f"/proc/{pid}/stat").read_text().split(") ")[1].startswith("Z")
+
+
+def test_two_processes_share_one_port_answer_alike_and_stop_together(
+    stub: pb_grpc.GuessworkStub,
+) -> None:
+    port = free_port()
+    address = f"127.0.0.1:{port}"
+    process = serve("--processes", "2", "--address", address, "--grace", "3")
+    try:
+        assert wait_serving(process).startswith("guesswork-serve: serving ")
+        pids = children(process.pid)
+        assert len(pids) == 2
+        openings = ["CRANE", "SLATE", "TRACE", "ROAST", "PIANO", "DOUBT", "MIGHT", "LOUSY"]
+        channels = [grpc.insecure_channel(address, options=OWN_CONNECTION) for _ in range(40)]
+        try:
+            for number, channel in enumerate(channels):
+                reply = ["....Y", ".Y...", "Y....", "..Y..", "...Y."][number % 5]
+                turn = pb.Turn(guess=openings[number % len(openings)], reply=reply)
+                request = pb.SuggestGuessRequest(policy=POLICY, history=[turn])
+                answer = pb_grpc.GuessworkStub(channel).SuggestGuess(request, timeout=60)
+                assert answer == stub.SuggestGuess(request, timeout=60)
+            # 40 connections, spread by the kernel: both processes hold some.
+            assert all(connected(pid, port) > 0 for pid in pids)
+        finally:
+            for channel in channels:
+                channel.close()
+        second = subprocess.run(
+            [sys.executable, "-m", "guesswork.service", "--processes", "2", "--address", address],
+            env=ENV, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert second.returncode == 1
+        assert second.stderr.startswith(f"guesswork-serve: error: cannot bind {address}: ")
+        assert "the port is in use" in second.stderr and second.stderr.count("\n") == 1
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=3 + 10) == 0
+        assert all(gone(pid) for pid in pids)
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_killed_process_stops_the_other_with_one_line() -> None:
+    process = serve("--processes", "2", "--address", f"127.0.0.1:{free_port()}")
+    try:
+        wait_serving(process)
+        killed, other = children(process.pid)
+        os.kill(killed, signal.SIGKILL)
+        assert process.wait(timeout=30) == 1
+        assert process.stderr is not None
+        said = process.stderr.read()
+        assert said == (
+            f"guesswork-serve: error: server process {killed} was killed by SIGKILL "
+            "while the others served; stopping all 2\n"
+        )
+        assert gone(other)
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_bad_catalog_is_the_one_line_a_single_server_prints(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.sqlite"
+    broken.write_bytes(b"junk")
+    args = ["--address", f"127.0.0.1:{free_port()}", "--catalog", str(broken)]
+    one = subprocess.run(
+        [sys.executable, "-m", "guesswork.service", *args],
+        env=ENV, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    started = time.monotonic()
+    two = serve("--processes", "2", *args)
+    _, said = two.communicate(timeout=60)
+    assert two.returncode == one.returncode == 1
+    assert said == one.stderr and said.count("\n") == 1
+    assert time.monotonic() - started < 60
+
+
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [("127.0.0.1:0", "needs a fixed port"), ("unix:/tmp/guesswork.sock", "needs HOST:PORT")],
+)
+def test_an_address_processes_cannot_share_is_refused(address: str, said: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "guesswork.service", "--processes", "2", "--address", address],
+        env=ENV, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"guesswork-serve: error: --address {address!r}: ")
+    assert said in result.stderr and result.stderr.count("\n") == 1
