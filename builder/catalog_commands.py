@@ -16,7 +16,6 @@ from typing import Any
 from guesswork.builder import matrix_cache
 from guesswork.builder.store import (
     StoredPolicy,
-    catalog_path,
     export_bytes,
     kept_bee_tables,
     merged,
@@ -27,6 +26,7 @@ from guesswork.builder.wordlists import SHIPPED, shipped_words
 from guesswork.client.catalog import (
     SHIPPED_CATALOG,
     Catalog,
+    catalog_exists,
     is_shipped,
     open_catalog,
     open_policy_file,
@@ -57,8 +57,9 @@ def lists(args: argparse.Namespace) -> Outcome:
 
 
 def _existing_catalog(location: str) -> Catalog | None:
-    """Return the catalog at ``location``, or None if there is none yet."""
-    if not catalog_path(location).exists():
+    """Return the catalog at ``location``, or None if there is none yet (no file; a
+    database without the catalog's tables, which the first publish creates)."""
+    if not catalog_exists(location):
         return None
     return open_catalog(location)
 
@@ -110,17 +111,30 @@ def list_policies(args: argparse.Namespace) -> Outcome:
     lines = [
         f"{i['name']:<48} {i['game']:<10} {i['mode']:<6} {i['metric']:<11} "
         f"{i['count']:>5} {i['mean']:.2f} ({i['worst']})  {i['catalog']}"
+        + (f"  {i['language']}" if i.get("language") else "")
         for i in infos
     ]
     return Outcome(infos, lines)
 
 
 def verify(args: argparse.Namespace) -> Outcome:
-    """Replay every target through every stored policy; exit 1 on any fault."""
+    """Replay every target through every stored policy (or those named by
+    ``--policy``); exit 1 on any fault.
+
+    Raises:
+        PolicyNotFoundError: a ``--policy`` name is not in the catalog.
+    """
     with open_catalog(args.catalog) as catalog:
+        chosen = [catalog.policy(name) for name in args.policy] if args.policy else list(catalog)
         results = [
-            {"name": p.name, "faults": verify_policy(p) or verify_certificate(p, prove=args.prove)}
-            for p in catalog
+            {
+                "name": p.name,
+                "faults": verify_policy(p)
+                or verify_certificate(
+                    p, prove=args.prove, workers=args.workers, scheduler=args.scheduler
+                ),
+            }
+            for p in chosen
         ]
     failed = [r for r in results if r["faults"]]
     lines = [

@@ -1,11 +1,15 @@
 """Writing catalogs and policy files, and publishing them atomically.
 
-A catalog is always written whole into a new file next to the target, then
+A catalog file is always written whole into a new file next to the target, then
 moved over it with one ``os.replace``: a build killed at any moment leaves the
 previous catalog complete (and at worst a stray ``.<name>.<pid>.tmp`` file and
 SQLite's ``-journal``, ``-wal`` or ``-shm`` beside it, all removed by the next
 publish once that process is gone). Rows are written in sorted order and the file is
 vacuumed, so the same policies give the same file bytes.
+
+A catalog on PostgreSQL (client.catalog_sql) has the same rows, replaced in
+one transaction: readers see the previous catalog until it commits, and a
+publish that fails or is killed changes nothing.
 """
 
 from __future__ import annotations
@@ -21,18 +25,26 @@ import sqlalchemy as sa
 
 from guesswork.builder.errors import CatalogWriteError
 from guesswork.client.catalog import (
-    APPLICATION_ID,
-    SCHEMA_VERSION,
     Catalog,
-    honeycombs_table,
     manifest_text,
-    meta_table,
-    metadata,
     payload_sha256,
-    policies_table,
     seal,
     summary_columns,
-    wordlists_table,
+)
+from guesswork.client.catalog_sql import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    TABLES,
+    connected,
+    content_seal,
+    describe_location,
+    has_catalog_tables,
+    is_file_location,
+    meta_header,
+    meta_table,
+    metadata,
+    server_url,
+    sqlite_path,
 )
 from guesswork.client.policy_format import (
     PolicyData,
@@ -103,19 +115,26 @@ def catalog_path(location: str) -> Path:
     """Return the file path of a SQLite catalog location (path or sqlite:/// URL).
 
     Raises:
-        CatalogWriteError: the location is another kind of database URL.
+        CatalogWriteError: the location is a database URL.
     """
-    if location.startswith("sqlite:///"):
-        return Path(location.removeprefix("sqlite:///"))
-    if "://" in location:
-        raise CatalogWriteError(
-            f"{location}: publishing is implemented for SQLite catalog files only"
-        )
-    return Path(location)
+    if not is_file_location(location):
+        raise CatalogWriteError(f"{describe_location(location)}: not a catalog file")
+    return sqlite_path(location)
 
 
-def _write_database(path: Path, policies: list[StoredPolicy], bees: list[StoredBeeTable]) -> None:
-    """Write a complete catalog into the new file ``path``."""
+@dataclass(frozen=True)
+class CatalogRows:
+    """A whole catalog's rows, in key order, as both kinds of location store them."""
+
+    #: The meta rows a SQLite file holds (a database adds its header rows and seal).
+    meta: list[dict[str, str]]
+    wordlists: list[dict[str, object]]
+    policies: list[dict[str, object]]
+    honeycombs: list[dict[str, object]]
+
+
+def _catalog_rows(policies: list[StoredPolicy], bees: list[StoredBeeTable]) -> CatalogRows:
+    """Return the rows of the catalog of ``policies`` and honeycomb tables ``bees``."""
     wordlists: dict[str, tuple[str, tuple[str, ...]]] = {}
     for policy in sorted(policies, key=lambda p: p.data.name):
         for sha, (name, words) in sorted(policy.words.items()):
@@ -128,6 +147,41 @@ def _write_database(path: Path, policies: list[StoredPolicy], bees: list[StoredB
         {bee.table.key: payload_sha256(bee.table.payload()) for bee in bees},
     )
     manifest_sha256 = hashlib.sha256(manifest.encode()).hexdigest()
+    return CatalogRows(
+        meta=[
+            {"key": "schema_version", "value": str(SCHEMA_VERSION)},
+            {"key": "manifest", "value": manifest},
+            {"key": "manifest_sha256", "value": manifest_sha256},
+        ],
+        wordlists=[
+            {"sha256": sha, "name": name, "count": len(words), "words": encode_words(words)}
+            for sha, (name, words) in sorted(wordlists.items())
+        ],
+        policies=[
+            {**summary_columns(p.data, p.content_hash), "blob": p.core}
+            for p in sorted(policies, key=lambda p: p.data.name)
+        ],
+        honeycombs=[
+            {"key": bee.table.key, "list_name": bee.table.list_name,
+             "list_sha256": bee.table.list_sha256, "allow_s": int(bee.table.allow_s),
+             "payload": bee.table.payload()}
+            for bee in sorted(bees, key=lambda b: b.table.key)
+        ],
+    )  # fmt: skip
+
+
+def _insert_rows(connection: sa.Connection, rows: CatalogRows) -> None:
+    """Insert every row of ``rows`` but the meta rows, table by table."""
+    for table, values in zip(
+        TABLES[1:], (rows.wordlists, rows.policies, rows.honeycombs), strict=True
+    ):
+        # An empty list would insert one row of defaults (a catalog emptied by remove).
+        if values:
+            connection.execute(table.insert(), values)
+
+
+def _write_database(path: Path, rows: CatalogRows) -> None:
+    """Write a complete catalog into the new file ``path``."""
     engine = sa.create_engine(f"sqlite+pysqlite:///{path}", poolclass=sa.pool.NullPool)
     try:
         with engine.connect() as connection:
@@ -137,35 +191,8 @@ def _write_database(path: Path, policies: list[StoredPolicy], bees: list[StoredB
             connection.commit()
         with engine.begin() as connection:
             metadata.create_all(connection)
-            connection.execute(
-                meta_table.insert(),
-                [
-                    {"key": "schema_version", "value": str(SCHEMA_VERSION)},
-                    {"key": "manifest", "value": manifest},
-                    {"key": "manifest_sha256", "value": manifest_sha256},
-                ],
-            )
-            wordlist_rows = [
-                {"sha256": sha, "name": name, "count": len(words), "words": encode_words(words)}
-                for sha, (name, words) in sorted(wordlists.items())
-            ]
-            # An empty list would insert one row of defaults (a catalog emptied by remove).
-            if wordlist_rows:
-                connection.execute(wordlists_table.insert(), wordlist_rows)
-            rows = [
-                {**summary_columns(p.data, p.content_hash), "blob": p.core}
-                for p in sorted(policies, key=lambda p: p.data.name)
-            ]
-            if rows:
-                connection.execute(policies_table.insert(), rows)
-            honeycomb_rows = [
-                {"key": bee.table.key, "list_name": bee.table.list_name,
-                 "list_sha256": bee.table.list_sha256, "allow_s": int(bee.table.allow_s),
-                 "payload": bee.table.payload()}
-                for bee in sorted(bees, key=lambda b: b.table.key)
-            ]  # fmt: skip
-            if honeycomb_rows:
-                connection.execute(honeycombs_table.insert(), honeycomb_rows)
+            connection.execute(meta_table.insert(), rows.meta)
+            _insert_rows(connection, rows)
         with engine.connect() as connection:
             connection.exec_driver_sql("VACUUM")
     finally:
@@ -213,23 +240,89 @@ def _fsync(path: Path) -> None:
         os.close(descriptor)
 
 
+def _replaceable(where: str, connection: sa.Connection) -> int:
+    """Return the generation of the catalog a publish may replace (0: none yet).
+
+    Raises:
+        CatalogWriteError: the database holds tables of the catalog's names
+            that are not a Guesswork catalog of this schema, which a publish
+            would otherwise empty.
+    """
+    present = has_catalog_tables(connection)
+    if not present:
+        return 0
+    refuse = f"{where}: refusing to replace tables that are not a Guesswork catalog"
+    if meta_table.name not in present:
+        raise CatalogWriteError(f"{refuse} ({', '.join(sorted(present))} but no meta)")
+    query = sa.select(meta_table.c.key, meta_table.c.value)
+    meta = {str(key): str(value) for key, value in connection.execute(query)}
+    application_id, version = meta_header(meta)
+    if application_id != APPLICATION_ID:
+        raise CatalogWriteError(f"{refuse} (no Guesswork application id in meta)")
+    if version != SCHEMA_VERSION:
+        raise CatalogWriteError(
+            f"{where}: holds a catalog of schema {version}; this Guesswork writes schema "
+            f"{SCHEMA_VERSION} (drop its four tables to publish here)"
+        )
+    return int(meta["generation"]) if meta.get("generation", "").isdigit() else 0
+
+
+def _publish_to_server(where: str, url: sa.URL, rows: CatalogRows) -> str:
+    """Replace the PostgreSQL catalog at ``url`` with ``rows`` in one transaction; return ``where``.
+
+    Raises:
+        CatalogWriteError: the server cannot be reached or refuses, the
+            database holds other tables of these names, or a write fails
+            (then nothing changed).
+    """
+    with (
+        connected(where, url, "cannot write the catalog", CatalogWriteError) as connection,
+        connection.begin(),
+    ):
+        # One publisher at a time per database, queued here (the lock ends with the
+        # transaction): two interleaved would mix their rows. Readers are not
+        # blocked: they go on reading the last committed catalog.
+        connection.execute(sa.select(sa.func.pg_advisory_xact_lock(APPLICATION_ID)))
+        generation = _replaceable(where, connection) + 1
+        metadata.create_all(connection, checkfirst=True)
+        meta = {row["key"]: row["value"] for row in rows.meta}
+        meta |= {"application_id": str(APPLICATION_ID), "generation": str(generation)}
+        meta["seal"] = content_seal(meta, rows.wordlists, rows.policies, rows.honeycombs)
+        # DELETE, not TRUNCATE: TRUNCATE would wait for every reader and is not
+        # MVCC-safe (a reader's older snapshot would see the tables empty).
+        for table in reversed(TABLES):
+            connection.execute(table.delete())
+        connection.execute(meta_table.insert(), [{"key": k, "value": v} for k, v in meta.items()])
+        _insert_rows(connection, rows)
+    return where
+
+
 def publish_catalog(
     location: str,
     policies: Iterable[StoredPolicy],
     bees: Iterable[StoredBeeTable] = (),
-) -> Path:
+) -> Path | str:
     """Write ``policies`` and honeycomb tables as the whole catalog at ``location``, atomically.
 
-    Returns the catalog's path.
+    ``location`` is a file (path or ``sqlite:///`` URL), replaced by one
+    rename, or a PostgreSQL URL, whose rows are replaced in one transaction.
+
+    Returns the catalog's path (a file), or its URL with any password hidden.
 
     Raises:
-        CatalogWriteError: not a SQLite location, or the file cannot be written.
+        CatalogWriteError: the file cannot be written; the database cannot be
+            reached or written, or holds tables that are not a catalog.
+        PolicyFormatError: a URL that is not a catalog location (see
+            client.catalog_sql.server_url).
     """
-    path = catalog_path(location)
     items, bee_items = list(policies), list(bees)
     names = [p.data.name for p in items]
     if len(set(names)) != len(names):
-        raise CatalogWriteError(f"{location}: two policies share a name")
+        raise CatalogWriteError(f"{describe_location(location)}: two policies share a name")
+    url = server_url(location)
+    if url is not None:
+        return _publish_to_server(describe_location(location), url, _catalog_rows(items, bee_items))
+    path = catalog_path(location)
     if path.is_dir():
         raise CatalogWriteError(f"{location}: is a directory, not a catalog file")
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -238,7 +331,7 @@ def publish_catalog(
         _remove_stale_temporaries(path)
         for stale in _temporary_files(temporary):
             stale.unlink(missing_ok=True)
-        _write_database(temporary, items, bee_items)
+        _write_database(temporary, _catalog_rows(items, bee_items))
         with temporary.open("r+b") as handle:
             handle.seek(0, os.SEEK_END)
             handle.write(seal(temporary.read_bytes()))

@@ -1,7 +1,8 @@
-"""The policy catalog: one SQLite file (any SQLAlchemy URL) of word lists and policies.
+"""The policy catalog: word lists and policies in one SQLite file, or a PostgreSQL database.
 
 Tables (schema version 4; 4 stores Guess My Word trees as ordinary policies,
-where 3 had a ``guess_my_word`` table of JSON trees):
+where 3 had a ``guess_my_word`` table of JSON trees; defined once, in
+client.catalog_sql, for both kinds of location):
 
 The SQLite header's application id is ``GWPC`` (0x47575043) and its user
 version the schema version; both are checked before anything else.
@@ -25,7 +26,9 @@ Opening verifies everything, because SQLite's own integrity check does not
 notice a flipped byte inside stored data: the file's seal (a trailer holding
 the SHA-256 of every other byte, which SQLite ignores), the manifest's
 checksum, each word list's and each blob's SHA-256, each blob's structure, and
-that every summary column agrees with its blob. Any fault raises
+that every summary column agrees with its blob. A catalog on PostgreSQL
+(``postgresql+psycopg://USER@HOST:PORT/DATABASE``) gets the same checks, its
+seal being a meta row over every other row (client.catalog_sql). Any fault raises
 :class:`~client.errors.PolicyFormatError` naming the catalog and the fault.
 The catalog is opened read-only; everything is read once, at open. A
 standalone policy file (:func:`open_policy_file`), which no seal vouches for,
@@ -55,6 +58,21 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import SQLAlchemyError
 
+from guesswork.client.catalog_sql import (
+    SCHEMA_VERSION,
+    TableRows,
+    check_header,
+    describe_location,
+    honeycombs_table,
+    is_file_location,
+    meta_table,
+    policies_table,
+    read_server_tables,
+    server_catalog_exists,
+    server_url,
+    sqlite_path,
+    wordlists_table,
+)
 from guesswork.client.errors import (
     MalformedPolicyError,
     PolicyFormatError,
@@ -75,10 +93,6 @@ from guesswork.client.probe import Policy, PolicyInfo
 from guesswork.client.replay import check_consistency
 from guesswork.client.spelling_bee import BeeTable
 
-#: 4: Guess My Word trees became ordinary policies (3 had a guess_my_word table).
-SCHEMA_VERSION = 4
-#: SQLite header "application id" of a Guesswork catalog ("GWPC"): the file's magic.
-APPLICATION_ID = 0x47575043
 #: A catalog file ends with this and the SHA-256 of every byte before it.
 SEAL_MAGIC = b"GWSEAL01"
 
@@ -90,62 +104,19 @@ SHIPPED = "shipped"
 #: ``PolicyInfo.catalog`` of a policy from any other catalog or policy file.
 USER = "user"
 
-metadata = sa.MetaData()
-meta_table = sa.Table(
-    "meta",
-    metadata,
-    sa.Column("key", sa.String, primary_key=True),
-    sa.Column("value", sa.Text, nullable=False),
-)
-wordlists_table = sa.Table(
-    "wordlists",
-    metadata,
-    sa.Column("sha256", sa.String(64), primary_key=True),
-    sa.Column("name", sa.String, nullable=False),
-    sa.Column("count", sa.Integer, nullable=False),
-    sa.Column("words", sa.LargeBinary, nullable=False),
-)
-policies_table = sa.Table(
-    "policies",
-    metadata,
-    sa.Column("name", sa.String, primary_key=True),
-    sa.Column("game", sa.String, nullable=False),
-    sa.Column("length", sa.Integer, nullable=False),
-    sa.Column("mode", sa.String, nullable=False),
-    sa.Column("metric", sa.String, nullable=False),
-    sa.Column("targets_name", sa.String, nullable=False),
-    sa.Column("targets_sha256", sa.String(64), nullable=False),
-    sa.Column("guesses_name", sa.String, nullable=False),
-    sa.Column("guesses_sha256", sa.String(64), nullable=False),
-    sa.Column("count", sa.Integer, nullable=False),
-    sa.Column("mean", sa.Float, nullable=False),
-    sa.Column("worst", sa.Integer, nullable=False),
-    sa.Column("content_hash", sa.String(64), nullable=False),
-    sa.Column("blob", sa.LargeBinary, nullable=False),
-)
 
+def user_catalog() -> Path | str:
+    """Return the user's catalog: a file (it may not exist yet), or a database URL (a str).
 
-honeycombs_table = sa.Table(
-    "honeycombs",
-    metadata,
-    sa.Column("key", sa.String, primary_key=True),
-    sa.Column("list_name", sa.String, nullable=False),
-    sa.Column("list_sha256", sa.String(64), nullable=False),
-    sa.Column("allow_s", sa.Integer, nullable=False),
-    sa.Column("payload", sa.Text, nullable=False),
-)
-
-
-def user_catalog() -> Path:
-    """Return the user's catalog file (it may not exist yet).
-
-    ``$GUESSWORK_CATALOG`` if set, else ``$XDG_DATA_HOME/guesswork/catalog.sqlite``,
-    ``$XDG_DATA_HOME`` defaulting to ``~/.local/share`` (the XDG base directory
-    rule: per-user data that is not configuration and not a cache).
+    ``$GUESSWORK_CATALOG`` if set (a path, ``sqlite:///PATH`` or a PostgreSQL
+    URL), else ``$XDG_DATA_HOME/guesswork/catalog.sqlite``, ``$XDG_DATA_HOME``
+    defaulting to ``~/.local/share`` (the XDG base directory rule: per-user
+    data that is not configuration and not a cache).
     """
     named = os.environ.get("GUESSWORK_CATALOG")
     if named:
-        return Path(named).expanduser()
+        # A URL stays text: as a Path its "//" would collapse.
+        return sqlite_path(named) if is_file_location(named) else named
     data_home = os.environ.get("XDG_DATA_HOME", "")
     # The XDG rule: a relative $XDG_DATA_HOME is invalid and is ignored.
     base = Path(data_home) if os.path.isabs(data_home) else Path.home() / ".local" / "share"
@@ -154,15 +125,18 @@ def user_catalog() -> Path:
 
 def is_shipped(location: str | Path) -> bool:
     """Return True if ``location`` (a path or ``sqlite:///`` URL) is the shipped catalog file."""
-    path = Path(str(location).removeprefix("sqlite:///")).expanduser()
+    if not is_file_location(location):
+        return False
+    path = sqlite_path(location)
     try:
         return path.resolve() == SHIPPED_CATALOG or path.samefile(SHIPPED_CATALOG)
     except OSError:
         return False
 
 
-def catalog_files(location: str | Path | None = None) -> list[Path]:
-    """Return the files a lookup of ``location`` reads (None: the shipped and the user's).
+def catalog_files(location: str | Path | None = None) -> list[Path | str]:
+    """Return the catalogs a lookup of ``location`` reads (None: the shipped and the user's):
+    files as Paths, databases as their URLs (str).
 
     The user's catalog is listed even when it does not exist yet: a server
     watches it to notice the first publish.
@@ -170,7 +144,21 @@ def catalog_files(location: str | Path | None = None) -> list[Path]:
     if location is None:
         user = user_catalog()
         return [SHIPPED_CATALOG] if is_shipped(user) else [SHIPPED_CATALOG, user]
-    return [Path(str(location).removeprefix("sqlite:///")).expanduser()]
+    return [sqlite_path(location) if is_file_location(location) else str(location)]
+
+
+def catalog_exists(location: str | Path) -> bool:
+    """Return True if ``location`` holds a catalog to open: an existing file (sound or
+    not), or a database with a catalog's ``meta`` table.
+
+    Raises:
+        PolicyFormatError: a URL that is not a catalog location, or a database
+            server that cannot be reached or refuses.
+    """
+    url = server_url(location)
+    if url is None:
+        return sqlite_path(location).exists()
+    return server_catalog_exists(describe_location(location), url)
 
 
 def summary_columns(policy: PolicyData, hash_hex: str) -> dict[str, Any]:
@@ -338,11 +326,7 @@ def _engine_url(location: str) -> str:
     Raises:
         PolicyFormatError: not an existing, sealed SQLite catalog file.
     """
-    if location.startswith("sqlite:///"):
-        location = location.removeprefix("sqlite:///")
-    elif "://" in location:
-        raise PolicyFormatError(f"{location}: only SQLite catalog files are supported so far")
-    path = Path(location).expanduser().resolve()
+    path = sqlite_path(location).resolve()
     if path.is_dir():
         raise PolicyFormatError(f"{location}: is a directory, not a catalog file")
     if not path.is_file():
@@ -352,34 +336,29 @@ def _engine_url(location: str) -> str:
     return f"sqlite+pysqlite:///file:{path}?mode=ro&uri=true"
 
 
-def _read_tables(location: str) -> tuple[dict[str, str], list[Any], list[Any], list[Any]]:
-    """Return (meta, word-list, policy, honeycomb rows) from the database."""
-    engine = sa.create_engine(_engine_url(location), poolclass=sa.pool.NullPool)
+def _read_tables(where: str, location: str | Path) -> TableRows:
+    """Return (meta, word-list, policy, honeycomb rows) of the catalog at ``location``
+    (a file, or a database: catalog_sql.read_server_tables), after its seal and header checks.
+    """
+    url = server_url(location)
+    if url is not None:
+        return read_server_tables(where, url)
+    engine = sa.create_engine(_engine_url(where), poolclass=sa.pool.NullPool)
     try:
         with engine.connect() as connection:
-            application_id = connection.exec_driver_sql("PRAGMA application_id").scalar()
-            if application_id != APPLICATION_ID:
-                raise PolicyFormatError(
-                    f"{location}: not a Guesswork catalog (SQLite application id "
-                    f"{application_id:#x}, expected {APPLICATION_ID:#x})"
-                )
-            version = int(connection.exec_driver_sql("PRAGMA user_version").scalar() or 0)
-            if version != SCHEMA_VERSION:
-                newer = " newer" if version > SCHEMA_VERSION else ""
-                raise PolicyFormatError(
-                    f"{location}: catalog schema {version} is{newer} not supported; this "
-                    f"Guesswork reads schema {SCHEMA_VERSION} (upgrade Guesswork or rebuild "
-                    f"the catalog)"
-                )
+            check_header(
+                where,
+                connection.exec_driver_sql("PRAGMA application_id").scalar(),
+                int(connection.exec_driver_sql("PRAGMA user_version").scalar() or 0),
+                kept_in="SQLite",
+            )
             meta = {str(row.key): row.value for row in connection.execute(sa.select(meta_table))}
             wordlists = list(connection.execute(sa.select(wordlists_table)))
             policies = list(connection.execute(sa.select(policies_table)))
             honeycombs = list(connection.execute(sa.select(honeycombs_table)))
     except (SQLAlchemyError, UnicodeDecodeError) as error:
         reason = (str(getattr(error, "orig", error)).splitlines() or ["unreadable"])[0]
-        raise PolicyFormatError(
-            f"{location}: not a readable Guesswork catalog ({reason})"
-        ) from None
+        raise PolicyFormatError(f"{where}: not a readable Guesswork catalog ({reason})") from None
     finally:
         engine.dispose()
     return meta, wordlists, policies, honeycombs
@@ -410,19 +389,21 @@ def _check_manifest(location: str, meta: dict[str, str]) -> dict[str, Any]:
 
 
 def open_catalog(location: str | Path | None = None) -> Catalog:
-    """Open and verify a catalog file: a path or ``sqlite:///`` URL.
+    """Open and verify a catalog: a file (a path or ``sqlite:///`` URL) or a PostgreSQL
+    database (``postgresql+psycopg://USER@HOST:PORT/DATABASE``, see client.catalog_sql).
 
     None opens the shipped catalog layered with the user's (:func:`open_layered`);
-    a location given is read alone.
+    a location given is read alone. The catalog's ``location`` is the one
+    given, a URL's password hidden.
 
     Raises:
-        PolicyFormatError: the catalog is missing, unreadable, of another
-            schema version, or fails any check (named in the message).
+        PolicyFormatError: the catalog is missing, unreachable, unreadable, of
+            another schema version, or fails any check (named in the message).
     """
     if location is None:
         return open_layered()
-    where = str(location)
-    meta, wordlist_rows, policy_rows, honeycomb_rows = _read_tables(where)
+    where = describe_location(location)
+    meta, wordlist_rows, policy_rows, honeycomb_rows = _read_tables(where, location)
     manifest = _check_manifest(where, meta)
     words: dict[str, tuple[str, ...]] = {}
     names: dict[str, str] = {}
@@ -459,16 +440,22 @@ def open_layered(user: str | Path | None = None) -> Catalog:
     """Open the shipped catalog and, over it, the user's (default :func:`user_catalog`).
 
     A user's policy replaces a shipped one of the same name; a user catalog
-    that does not exist yet is simply absent. Both files are verified.
+    that does not exist yet (no file; a database without the catalog's tables)
+    is simply absent. Both catalogs are verified.
 
     Raises:
-        PolicyFormatError: either catalog exists but fails any check.
+        PolicyFormatError: either catalog exists but fails any check, or the
+            user's database server cannot be reached.
     """
     shipped = open_catalog(SHIPPED_CATALOG)
-    user_path = Path(user).expanduser() if user is not None else user_catalog()
-    if is_shipped(user_path) or not (user_path.exists() or user_path.is_symlink()):
+    mine = user if user is not None else user_catalog()
+    if is_shipped(mine):
         return shipped
-    return layered(shipped, open_catalog(user_path))
+    # A dangling link is opened, and reported, rather than taken for "none yet".
+    dangling = is_file_location(mine) and sqlite_path(mine).is_symlink()
+    if not (dangling or catalog_exists(mine)):
+        return shipped
+    return layered(shipped, open_catalog(mine))
 
 
 def layered(lower: Catalog, upper: Catalog) -> Catalog:
@@ -585,4 +572,5 @@ def open_store(location: str | Path | None = None) -> Catalog:
     if location is None:
         return open_layered()
     where = str(location)
-    return open_policy_file(where) if _is_policy_file(where) else open_catalog(where)
+    policy_file = is_file_location(where) and _is_policy_file(where)
+    return open_policy_file(where) if policy_file else open_catalog(where)

@@ -5,7 +5,8 @@ serves the shipped catalog layered with the user's ($GUESSWORK_CATALOG, else
 $XDG_DATA_HOME/guesswork/catalog.sqlite; the user's policy wins a name clash)
 on 127.0.0.1:50051 until SIGTERM or Ctrl-C, then reports NOT_SERVING, lets
 in-flight calls finish within the grace period, and exits 0. ``--catalog
-PATH`` serves exactly that file. A republished catalog is picked up without a
+PATH`` serves exactly that file (or ``--catalog postgresql+psycopg://...``, that
+database; client.catalog_sql). A republished catalog is picked up without a
 restart (SIGHUP, or within ``--reload-interval`` seconds). A catalog that
 fails verification, an address that cannot be bound (a port in use included)
 or a bad option stops start-up with one line on stderr and exit status 1.
@@ -49,8 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--catalog",
         default=None,
-        help="serve exactly this catalog file (default: the shipped catalog under the user "
-        "catalog, $GUESSWORK_CATALOG or $XDG_DATA_HOME/guesswork/catalog.sqlite)",
+        help="serve exactly this catalog: a file, or a database URL "
+        "postgresql+psycopg://USER@HOST:PORT/DATABASE (default: the shipped catalog under "
+        "the user catalog, $GUESSWORK_CATALOG or $XDG_DATA_HOME/guesswork/catalog.sqlite)",
     )
     parser.add_argument(
         "--reuse-port",
@@ -176,17 +178,23 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 
 def _describe_catalog(location: str | None) -> str:
-    """Return what is served, for the start-up line: a file, or shipped + user."""
+    """Return what is served, for the start-up line: a catalog (a URL without its
+    password), or shipped + user."""
+    from pathlib import Path
+
     from guesswork.client.catalog import SHIPPED_CATALOG, catalog_files
+    from guesswork.client.catalog_sql import describe_location
 
     if location is not None:
-        return location
+        return describe_location(location)
     files = catalog_files(None)
     user = files[1] if len(files) > 1 else None
     if user is None:
         return str(SHIPPED_CATALOG)
-    return f"{SHIPPED_CATALOG} under the user catalog {user}" + (
-        "" if user.exists() else " (none yet)"
+    # "none yet" is told of a file only: asking a database would take one more connection.
+    absent = isinstance(user, Path) and not user.exists()
+    return f"{SHIPPED_CATALOG} under the user catalog {describe_location(user)}" + (
+        " (none yet)" if absent else ""
     )
 
 

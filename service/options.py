@@ -20,7 +20,7 @@ class ServerOptions:
     """How a server runs; every field has a flag and an environment variable."""
 
     address: str = "127.0.0.1:50051"
-    #: A catalog file served alone; None: the shipped catalog under the user's.
+    #: A catalog (file or database URL) served alone; None: the shipped catalog under the user's.
     catalog: str | None = None
     #: Calls served at once; more are rejected with RESOURCE_EXHAUSTED.
     max_concurrent: int = 64

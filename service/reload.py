@@ -2,14 +2,17 @@
 
 A :class:`CatalogWatcher` owns a thread that, every ``interval`` seconds and
 whenever :meth:`CatalogWatcher.request` is called (guesswork-serve calls it
-on SIGHUP), compares the catalog files' identity (device, inode, modification
-time, size) with what was loaded. When they differ it opens and verifies the
-new catalog on that thread, off the serving path, and only a catalog that
-passes every check is handed to ``install`` (which swaps it in atomically).
-Publishing replaces a catalog with one rename, so a file is never seen half
-written; one copied in place by other means fails its seal until the copy
+on SIGHUP), compares the catalogs' identity with what was loaded: a file's
+device, inode, modification time and size; a PostgreSQL catalog's generation
+and seal (meta rows every publish changes, read with one small query). When
+they differ it opens and verifies the new catalog on that thread, off the
+serving path, and only a catalog that passes every check is handed to
+``install`` (which swaps it in atomically). Publishing replaces a catalog with
+one rename (a file) or one transaction (a database), so it is never seen half
+written; a file copied in place by other means fails its seal until the copy
 is complete, and is picked up when the copy finishes. A catalog that fails
-verification is logged once and the previous one kept.
+verification (or a database that cannot be reached) is logged once and the
+previous one kept.
 """
 
 from __future__ import annotations
@@ -21,13 +24,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from guesswork.client.catalog import Catalog, catalog_files, open_catalog
+from guesswork.client.catalog_sql import server_signature
 from guesswork.client.errors import GuessworkError
 from guesswork.service.options import DEFAULT_RELOAD_INTERVAL
 
 log = logging.getLogger("guesswork.service")
 
-#: A file's identity: (device, inode, mtime in ns, size); None when it is absent.
-Signature = tuple[int, int, int, int] | None
+#: A catalog's identity: a file's (device, inode, mtime in ns, size), a database
+#: catalog's (generation, seal); None when it is absent or cannot be read.
+Signature = tuple[int, int, int, int] | tuple[str, str] | None
 
 
 def file_signature(path: Path) -> Signature:
@@ -37,6 +42,11 @@ def file_signature(path: Path) -> Signature:
     except OSError:
         return None
     return (stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_size)
+
+
+def source_signature(source: Path | str) -> Signature:
+    """Return the identity of a catalog file (a Path) or database (its URL)."""
+    return file_signature(source) if isinstance(source, Path) else server_signature(source)
 
 
 class CatalogWatcher:
@@ -52,7 +62,7 @@ class CatalogWatcher:
         install: Callable[[Catalog], None],
         interval: float = DEFAULT_RELOAD_INTERVAL,
     ) -> None:
-        """Watch the files of ``location``; take their identity now, before the first open.
+        """Watch the catalogs of ``location``; take their identity now, before the first open.
 
         ``install`` receives each new verified catalog; ``interval`` <= 0 looks
         only when asked (:meth:`request`).
@@ -85,13 +95,13 @@ class CatalogWatcher:
         self._wake.set()
 
     def _signature(self) -> tuple[Signature, ...]:
-        return tuple(file_signature(path) for path in self.files)
+        return tuple(source_signature(source) for source in self.files)
 
     def check(self, force: bool = False) -> bool:
-        """Reload if the files changed (or ``force``); return True if a catalog was installed.
+        """Reload if the catalogs changed (or ``force``); return True if a catalog was installed.
 
         A catalog that fails to open or verify is logged at ERROR, and not
-        tried again until its files change or a reload is forced.
+        tried again until it changes or a reload is forced.
         """
         with self._lock:
             signature = self._signature()

@@ -12,3 +12,6 @@ os.environ.setdefault("GUESSWORK_CACHE", tempfile.mkdtemp(prefix="guesswork-test
 # it: the tests get an empty one of their own, never the developer's.
 os.environ.pop("GUESSWORK_CATALOG", None)
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="guesswork-test-data-")
+
+# The fixtures `postgres` (a real PostgreSQL server, started on first use) and `pg_url`.
+pytest_plugins = ["tests.pg"]
