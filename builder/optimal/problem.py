@@ -10,6 +10,7 @@ import numpy as np
 from guesswork.builder.errors import SearchError
 from guesswork.builder.greedy import guess_vocabulary
 from guesswork.builder.matrices import letter_array, reply_matrix
+from guesswork.builder.optimal.memo import DEFAULT_MEMO_LIMIT
 from guesswork.builder.wordlists import WordList
 from guesswork.client.games import Game, Wordle
 
@@ -40,6 +41,10 @@ class SearchOptions:
         bound_store: a bound store file (see :mod:`.store`) the search reads
             and adds to; None keeps nothing between runs. Like ``workers``, it
             changes how fast a result comes, never the result's value.
+        memo_limit: estimated bytes each search process's memo may hold (see
+            :mod:`.memo`); None: no limit. Eviction costs time, never changes a result.
+        scheduler: the address of a Dask scheduler to run the units on (see
+            :mod:`.dask_engine`); None: a local cluster when ``workers`` > 1.
     """
 
     objective: str = "total"
@@ -50,6 +55,8 @@ class SearchOptions:
     beam: int | None = None
     workers: int = 1
     bound_store: str | None = None
+    memo_limit: int | None = DEFAULT_MEMO_LIMIT
+    scheduler: str | None = None
 
     def check(self) -> None:
         """Check that the options agree with each other.
@@ -67,6 +74,8 @@ class SearchOptions:
             raise SearchError(f"--beam must be at least 1, not {self.beam}")
         if self.workers < 1:
             raise SearchError(f"workers must be at least 1, not {self.workers}")
+        if self.memo_limit is not None and self.memo_limit < 1:
+            raise SearchError(f"the memo limit must be at least 1 byte, not {self.memo_limit}")
         if self.hard and self.nyt_hard:
             raise SearchError("hard and NYT hard mode exclude each other")
 

@@ -51,7 +51,7 @@ With ``options.bound_store``, the memo is backed by a store kept between runs
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -63,6 +63,7 @@ from guesswork.builder.optimal.bounds import (
     capacity,
     distinct_replies_kernel,
 )
+from guesswork.builder.optimal.memo import Memo, MemoAccount
 from guesswork.builder.optimal.problem import NO_CAP, Problem, SearchOptions
 from guesswork.builder.optimal.stats import NodeScan, SearchStats
 from guesswork.builder.optimal.store import open_link
@@ -102,13 +103,17 @@ class Search:
                 raise SearchError("NYT hard mode applies to Wordle-like games only")
             self.rule = NytRule(problem.letters)
         self._legal: dict[bytes, np.ndarray] = {}
-        self.exact: dict[bytes, tuple[int, int]] = {}
-        self.lower: dict[bytes, int] = {}
+        self.stats = SearchStats()
+        memo = MemoAccount(options.memo_limit, self.stats)  # the three tables' shared limit
+        self.exact: dict[bytes, tuple[int, int]] = Memo(memo)
+        self.lower: dict[bytes, int] = Memo(memo)
         #: Each scanned set's static bound (the least over its guesses), kept
         #: for the certificate so the tree's nodes need no second scan.
-        self.static: dict[bytes, int] = {}
-        self.stats = SearchStats()
+        self.static: dict[bytes, int] = Memo(memo)
         self.store = open_link(problem, options, symmetry)
+        #: Called at every set expanded; it may raise to abandon the search (a
+        #: cluster worker whose budget tightened, see :mod:`.dask_engine`).
+        self.poll: Callable[[], None] | None = None
 
     def flush(self) -> None:
         """Write what the bound store buffered (if any); raises BoundStoreError if it cannot."""
@@ -384,6 +389,8 @@ class Search:
             if answer is not None:
                 return answer
         self.stats.expanded += 1
+        if self.poll is not None:
+            self.poll()
         quick = self._perfect_target(targets, depth, state)
         if quick is not None:
             # Exact whatever the budget: the least value any tree can have.

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-_COUNTERS = ("expanded", "scanned", "memo_hits", "store_lookups", "store_hits")
+_COUNTERS = ("expanded", "scanned", "memo_hits", "store_lookups", "store_hits", "memo_evictions")
+#: Per-process peaks: across processes the largest counts (see :meth:`SearchStats.add`).
+_PEAKS = ("memo_peak_bytes", "memo_peak_entries")
 
 
 @dataclass
@@ -21,20 +23,28 @@ class SearchStats:
     #: Sets looked up in the bound store, and those it held (see :mod:`.store`).
     store_lookups: int = 0
     store_hits: int = 0
+    #: Memo entries evicted to stay within the memo limit (see :mod:`.memo`).
+    memo_evictions: int = 0
+    #: The most (estimated) bytes and entries one process's memo held.
+    memo_peak_bytes: int = 0
+    memo_peak_entries: int = 0
 
     def since(self, before: SearchStats) -> SearchStats:
-        """Return the counts added since ``before`` (``beam_cut`` as it is now).
+        """Return the counts added since ``before`` (``beam_cut`` and the peaks as they are now).
 
         Returns:
             A new SearchStats holding the differences.
         """
         counts = {name: getattr(self, name) - getattr(before, name) for name in _COUNTERS}
-        return SearchStats(**counts, beam_cut=self.beam_cut)
+        peaks = {name: getattr(self, name) for name in _PEAKS}
+        return SearchStats(**counts, **peaks, beam_cut=self.beam_cut)
 
     def add(self, other: SearchStats) -> None:
-        """Add ``other``'s counts to these (``beam_cut`` if either was cut)."""
+        """Add ``other``'s counts to these (``beam_cut`` if either was cut; peaks: the larger)."""
         for name in _COUNTERS:
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in _PEAKS:
+            setattr(self, name, max(getattr(self, name), getattr(other, name)))
         self.beam_cut = self.beam_cut or other.beam_cut
 
 

@@ -1,5 +1,8 @@
 """Worker processes: each holds its own :class:`Search` and solves root branches.
 
+This local pool runs ``--workers N`` only where Dask is not installed (engine
+"processes"); with Dask, :mod:`.cluster` runs the search on a cluster.
+
 Workers are spawned, not forked (numba's OpenMP threads do not survive a
 fork), so everything they run is a module-level function importable by name.
 """
