@@ -36,7 +36,9 @@ file carries; its SHA-256 is the policy's content hash. It is a msgpack map::
                in NYT hard mode, whose node bounds are over legal guesses),
                "node_values": int32[n] as bin (each subtree's value),
                "node_bounds": int32[n] as bin (each node's static lower bound),
-               "roots": [[first guess, value or refuting bound, exact], ...]}
+               "roots": [[first guess, value or refuting bound, exact], ...],
+               "settled_by": ["search"|"static"|"one-level", ...] (only for a
+               search over every opener: how each root was settled)}
 
 Node 0 is the root. Node i guesses word ``node_guess[i]`` of the vocabulary
 (the guess list, then ``extra_words``) and covers ``node_size[i]`` targets:
@@ -380,6 +382,10 @@ def _alternatives(tree: dict[str, Any], version: int, where: str) -> dict[str, n
     return arrays
 
 
+#: How a search over every opener settled each opener (certificate ``settled_by``).
+SETTLED_BY = frozenset({"search", "static", "one-level"})
+
+
 def _certificate(value: Any, nodes: Any, where: str) -> dict[str, Any] | None:
     """Return a stored certificate after checking its shape (None if absent)."""
     if value is None:
@@ -402,6 +408,13 @@ def _certificate(value: Any, nodes: Any, where: str) -> dict[str, Any] | None:
     for name, kind in optional.items():
         if name in cert:
             _need(cert[name], kind, f"certificate.{name}", where)
+    if "settled_by" in cert:
+        settled = _need(cert["settled_by"], list, "certificate.settled_by", where)
+        if len(settled) != len(cert["roots"]) or not set(settled) <= SETTLED_BY:
+            raise MalformedPolicyError(
+                f"{where}: certificate.settled_by must name one of {sorted(SETTLED_BY)} "
+                f"for each root"
+            )
     return cert
 
 
@@ -543,21 +556,24 @@ def read_file_bytes(path: Path) -> bytes:
 def decode_words(data: bytes, ref: ListRef, where: str) -> tuple[str, ...]:
     """Return the words of a stored list after checking them against ``ref``.
 
+    Lists are UTF-8: A-Z lists are the ASCII they always were, and lists of
+    other alphabets (client.letters) hold their letters in NFC.
+
     Raises:
         InconsistentPolicyError: the SHA-256 or the count is not the reference's.
-        MalformedPolicyError: not ASCII.
+        MalformedPolicyError: not UTF-8.
     """
     if hashlib.sha256(data).hexdigest() != ref.sha256:
         raise InconsistentPolicyError(f"{where}: word list {ref.name!r} fails its SHA-256")
     try:
-        words = tuple(data.decode("ascii").split("\n")[:-1]) if data else ()
+        words = tuple(data.decode("utf-8").split("\n")[:-1]) if data else ()
     except UnicodeDecodeError:
-        raise MalformedPolicyError(f"{where}: word list {ref.name!r} is not ASCII") from None
+        raise MalformedPolicyError(f"{where}: word list {ref.name!r} is not UTF-8") from None
     if len(words) != ref.count:
         raise InconsistentPolicyError(f"{where}: word list {ref.name!r} has the wrong word count")
     return words
 
 
 def encode_words(words: tuple[str, ...] | list[str]) -> bytes:
-    """Return the stored form of a word list (its SHA-256 is the list's identity)."""
-    return "".join(f"{word}\n" for word in words).encode("ascii")
+    """Return the stored form of a word list, UTF-8 (its SHA-256 is the list's identity)."""
+    return "".join(f"{word}\n" for word in words).encode("utf-8")

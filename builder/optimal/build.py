@@ -10,8 +10,9 @@ import numpy as np
 from guesswork.builder.errors import SearchError
 from guesswork.builder.optimal.certificate import Certificate, node_bounds_of, node_values
 from guesswork.builder.optimal.checkpoint import Checkpoint, fingerprint
+from guesswork.builder.optimal.cluster import root_search
 from guesswork.builder.optimal.problem import SearchOptions, make_problem
-from guesswork.builder.optimal.root import Outcome, RootSearch
+from guesswork.builder.optimal.root import Outcome
 from guesswork.builder.optimal.search import Search
 from guesswork.builder.optimal.symmetry import SymmetryHook
 from guesswork.builder.progress import Progress
@@ -59,7 +60,7 @@ def optimize(
             where = "targets" if options.hard else "guess list"
             raise SearchError(f"first guess {options.first_guess!r} is not in the {where}")
         first = position[word]
-    root = RootSearch(
+    root = root_search(  # in process, or on a cluster (see .cluster)
         problem,
         options,
         symmetry=symmetry,
@@ -71,8 +72,14 @@ def optimize(
         outcome = root.run(first)
         tree, values, bounds = build_tree(root.search, game, targets, guesses, vocabulary)
     finally:
+        root.close()
         root.search.flush()  # what was proven stays proven, even if the run stopped
     names = vocabulary.words
+    # A search over every opener records each opener and what settled it, so the
+    # certificate proves the choice; otherwise the first 64 roots tried suffice.
+    everything = any(r.settled_by != "search" for r in outcome.roots)
+    roots = outcome.roots if everything else outcome.roots[:64]
+    settled_by = tuple(r.settled_by for r in roots) if everything else ()
     certificate = Certificate(
         objective=options.objective,
         value=outcome.value,
@@ -85,7 +92,8 @@ def optimize(
         nyt_hard=options.nyt_hard,
         node_values=values,
         node_bounds=bounds,
-        roots=[(names[r.guess], r.value, r.exact) for r in outcome.roots[:64]],
+        roots=[(names[r.guess], r.value, r.exact) for r in roots],
+        settled_by=settled_by,
     )
     return Optimized(tree, certificate, outcome)
 

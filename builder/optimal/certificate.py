@@ -47,6 +47,10 @@ class Certificate:
     roots: list[tuple[str, int, bool]] = field(default_factory=list, repr=False)
     #: NYT hard mode: every guess met the NYT rule after the replies before it.
     nyt_hard: bool = False
+    #: A search over every opener: how each of ``roots`` was settled, in the same
+    #: order ("search", "static" or "one-level"; see :class:`.root.RootResult`).
+    #: Empty when every root was searched (then the key is not written).
+    settled_by: tuple[str, ...] = ()
 
     def to_map(self) -> dict[str, Any]:
         """Return the certificate as a msgpack-ready map (int32 arrays as bytes)."""
@@ -64,6 +68,7 @@ class Certificate:
             "roots": [[word, value, exact] for word, value, exact in self.roots],
             # Only where set, so other modes' certificates keep their bytes.
             **({"nyt_hard": True} if self.nyt_hard else {}),
+            **({"settled_by": list(self.settled_by)} if self.settled_by else {}),
         }
 
 

@@ -20,15 +20,19 @@ from guesswork.builder.optimal.problem import SearchOptions
 from guesswork.builder.wordlists import WordList
 from guesswork.client.games import Game
 
+#: Options that change how fast a result comes, never the result.
+_SPEED_ONLY = ("workers", "bound_store", "memo_limit", "scheduler")
+
 
 def fingerprint(game: Game, targets: WordList, guesses: WordList, options: SearchOptions) -> str:
-    """Return a digest identifying a search (for checkpoints); workers and a bound
-    store do not count."""
+    """Return a digest identifying a search (for checkpoints); what only changes how
+    fast a result comes (workers, a bound store, the memo limit, the cluster) does not
+    count, so a run may resume with other settings of those, on another cluster."""
     # nyt_hard counts only when set, so older checkpoints keep their fingerprints.
     settings = {
         k: v
         for k, v in vars(options).items()
-        if k not in ("workers", "bound_store") and not (k == "nyt_hard" and not v)
+        if k not in _SPEED_ONLY and not (k == "nyt_hard" and not v)
     }
     text = json.dumps(
         [game.name, targets.sha256, guesses.sha256, settings, "optimal-v1"], sort_keys=True
@@ -124,6 +128,15 @@ class Checkpoint:
         if record["guesses"] is not None:
             return (value, list(record["guesses"])) if value < budget else (value, None)
         return (value, None) if value >= budget else None
+
+    def recorded(self, unit: str) -> int | None:
+        """Return the value stored for ``unit`` whatever its budget, or None if none is.
+
+        For units whose value is a bound that any later run may reuse as it
+        is (a first-pass opener bound), not a budgeted search result.
+        """
+        record = self.done.get(unit)
+        return None if record is None else int(record["value"])
 
     def save(self, unit: str, value: int, guesses: list[int] | None) -> None:
         """Append one finished unit.

@@ -36,6 +36,10 @@ class RootResult:
     guess: int
     value: int
     exact: bool
+    #: What settled it: "search" (searched: exact, or refuted by the search),
+    #: "static" (its static bound, from the root's scan) or "one-level" (the
+    #: first pass's bound: each class's least static bound).
+    settled_by: str = "search"
 
 
 @dataclass
@@ -51,6 +55,10 @@ class Outcome:
     seconds: float
     #: Openers that survived the first pass (None: no search over every opener).
     survivors: int | None = None
+    #: What ran the units ("in-process", "processes", "dask-local" or "dask"; see
+    #: :mod:`.cluster`) and how many workers did.
+    engine: str = "in-process"
+    workers: int = 1
 
 
 class RootSearch:
@@ -65,10 +73,13 @@ class RootSearch:
         checkpoint: Checkpoint | None = None,
         progress: Progress | None = None,
         words: Sequence[str] | None = None,
+        search: Search | None = None,
     ) -> None:
+        """Search ``problem`` under ``options``; ``search`` reuses a :class:`Search`
+        of them (with its memo) instead of starting a new one."""
         self.problem = problem
         self.options = options
-        self.search = Search(problem, options, symmetry)
+        self.search = search if search is not None else Search(problem, options, symmetry)
         self.checkpoint = checkpoint or Checkpoint(None, "")
         self.progress = progress
         self._pool: ProcessPoolExecutor | None = None
@@ -82,6 +93,20 @@ class RootSearch:
         self.words = words
         #: The unit count of the phase being reported (None: root branches are).
         self._phase_total: int | None = None
+
+    @property
+    def engine(self) -> str:
+        """Return what runs the units: "in-process", or "processes" (a local pool)."""
+        return "processes" if self.options.workers > 1 else "in-process"
+
+    @property
+    def workers(self) -> int:
+        """Return how many processes run the units."""
+        return self.options.workers
+
+    def close(self) -> None:
+        """Release what the search holds besides its memo (here nothing: the pool
+        ends with :meth:`run`; a cluster's search closes its cluster)."""
 
     def run(self, first_guess: int | None) -> Outcome:
         """Search from the root (from ``first_guess`` if given).
@@ -145,6 +170,8 @@ class RootSearch:
             stats=self.search.stats,
             seconds=time.perf_counter() - self._started,
             survivors=self.survivors,
+            engine=self.engine,
+            workers=self.workers,
         )
 
     def _search_openers(
@@ -169,7 +196,6 @@ class RootSearch:
         current best in static order is searched with a budget one higher, so
         an equal value is found exactly.
         """
-        search = self.search
         guesses, statics = roots.tolist(), bounds.tolist()
         value, exact = self._evaluate_root(guesses[0], everything, INFEASIBLE, depth)
         results.append(RootResult(guesses[0], value, exact))
@@ -190,15 +216,19 @@ class RootSearch:
         self._phase("first pass: one-level bounds", "opener", bounded - 1)
         for rank in range(1, len(guesses)):
             if statics[rank] >= best:
-                results.append(RootResult(guesses[rank], statics[rank], False))
-                break  # sorted by static bound: every later opener is refuted too
+                # Sorted by static bound: this and every later opener is refuted,
+                # each recorded with its own bound (the certificate covers them all).
+                results.extend(
+                    RootResult(g, b, False, "static")
+                    for g, b in zip(guesses[rank:], statics[rank:], strict=True)
+                )
+                break
             guess = guesses[rank]
-            _, _, parts = search.class_bounds(guess, everything, best, depth - 1, (guess,))
-            level = search.combine(everything, parts)
+            level = self._one_level_bound(guess, everything, best, depth)
             if level < best:
                 ranked.append((level, rank))
             else:
-                results.append(RootResult(guess, level, False))
+                results.append(RootResult(guess, level, False, "one-level"))
             self._report(rank, f"{len(ranked):,} survive; best {best} ({self._word(guesses[0])})")
         self.survivors = len(ranked)
         ranked.sort()
@@ -216,6 +246,26 @@ class RootSearch:
             self._report(settled, f"best {best} ({self._word(guesses[best_rank])}){left}")
         self._phase_total = None
         return best, guesses[best_rank]
+
+    def _one_level_bound(self, guess: int, everything: np.ndarray, best: int, depth: int) -> int:
+        """Return opener ``guess``'s first-pass bound: the sum of its classes' least
+        static bounds, stopped once it reaches ``best``.
+
+        The value is kept in the checkpoint, so a resumed search over every
+        opener skips the first pass it already made (most of its time).
+
+        Raises:
+            SearchError: the checkpoint cannot be written.
+        """
+        unit = f"level:{guess}"
+        recorded = self.checkpoint.recorded(unit)
+        if recorded is not None:
+            return recorded
+        search = self.search
+        _, _, parts = search.class_bounds(guess, everything, best, depth - 1, (guess,))
+        level = search.combine(everything, parts)
+        self.checkpoint.save(unit, level, None)
+        return level
 
     def _word(self, guess: int) -> str:
         """Return ``guess``'s word, for reports (its index when no words were given)."""
@@ -244,7 +294,11 @@ class RootSearch:
         if self.options.beam is None or not search.stats.beam_cut:
             return best
         if self.options.first_guess is None:
-            return search.static[search.key(everything, depth)]
+            root = search.static.get(search.key(everything, depth))
+            if root is None:  # evicted from a bounded memo: the root's scan records it again
+                search.scan(everything, depth, ())
+                root = search.static[search.key(everything, depth)]
+            return root
         # The beam search's memo holds beam values, not bounds: use a plain one.
         plain = Search(self.problem, dataclasses.replace(self.options, beam=None))
         bounds = []
@@ -297,8 +351,8 @@ class RootSearch:
             else:
                 # The value follows from the subtree itself, not the record's word.
                 values[index] = search.install(parts[index], below, iter(subtree), states[index])
-            if failed and self.options.workers == 1:
-                break
+            if failed:
+                break  # refuted: branches still out cannot change that (they are cancelled)
         total = search.combine(everything, values)
         if failed:
             return max(total, best), False
@@ -345,12 +399,16 @@ class RootSearch:
             self.checkpoint.save(unit, value, subtree)
             self._tick()
             yield index, value, subtree
-        for index, unit, future in pending:
-            value, subtree, delta = future.result()
-            self.search.stats.add(delta)
-            self.checkpoint.save(unit, value, subtree)
-            self._tick()
-            yield index, value, subtree
+        try:
+            for index, unit, future in pending:
+                value, subtree, delta = future.result()
+                self.search.stats.add(delta)
+                self.checkpoint.save(unit, value, subtree)
+                self._tick()
+                yield index, value, subtree
+        finally:
+            for _, _, future in pending:
+                future.cancel()  # the root guess was refuted: what has not started need not
 
     def _ensure_pool(self) -> ProcessPoolExecutor:
         """Return the worker pool, starting it on first use."""
