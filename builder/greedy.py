@@ -31,7 +31,7 @@ import numba
 import numpy as np
 
 from guesswork.builder.errors import IndistinguishableTargetsError
-from guesswork.builder.matrices import letter_array, reply_matrix
+from guesswork.builder.matrices import letter_array, letter_count, reply_matrix
 from guesswork.builder.nyt_hard import (
     advance_state,
     empty_state,
@@ -527,8 +527,8 @@ def build_greedy_tree(
     nyt_letters, nyt_states = np.zeros((1, 1), np.uint8), np.zeros((1, 1), np.int8)
     if options.nyt_hard:
         nyt_letters = letter_array(vocabulary.words, game.length)
-        nyt_states = np.zeros((capacity, game.length + 26), np.int8)
-        nyt_states[0] = empty_state(game.length)
+        nyt_states = np.zeros((capacity, game.length + letter_count(nyt_letters)), np.int8)
+        nyt_states[0] = empty_state(game.length, letter_count(nyt_letters))
     # approx_entropy: the vocabulary's letters (a placeholder otherwise).
     letters = letter_array(vocabulary.words, game.length) if approx else np.zeros((1, 1), np.uint8)
     started = time.perf_counter()

@@ -31,7 +31,7 @@ import numpy as np
 
 from guesswork.builder.greedy import GreedyStep, step_of
 from guesswork.builder.guess_my_word import build_tree
-from guesswork.builder.matrices import letter_array, reply_block
+from guesswork.builder.matrices import alphabet_of, letter_array, reply_block
 from guesswork.builder.nyt_hard import legal_after
 from guesswork.builder.weighted_lists import WeightedList
 from guesswork.client.errors import GuessMyWordError
@@ -87,22 +87,29 @@ class GreedyLiveSolver:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._prepared: OrderedDict[str, tuple[GreedyStep, np.ndarray, np.ndarray]] = OrderedDict()
+        self._prepared: OrderedDict[str, tuple[GreedyStep, np.ndarray, np.ndarray, str]] = (
+            OrderedDict()
+        )
         self._word_tree_answers: OrderedDict[tuple[str, bytes], int] = OrderedDict()
-        self._open_letters: OrderedDict[tuple[str, tuple[str, ...]], np.ndarray] = OrderedDict()
+        self._open_letters: OrderedDict[tuple[str, tuple[str, ...]], tuple[np.ndarray, str]] = (
+            OrderedDict()
+        )
 
-    def _prepare(self, policy: Policy) -> tuple[GreedyStep, np.ndarray, np.ndarray]:
-        """Return the policy's step, vocabulary letters and each target's vocabulary index."""
+    def _prepare(self, policy: Policy) -> tuple[GreedyStep, np.ndarray, np.ndarray, str]:
+        """Return the policy's step, vocabulary letters, each target's vocabulary index
+        and the alphabet coding the letters (builder.matrices.alphabet_of)."""
         with self._lock:
             prepared = self._prepared.get(policy.content_hash)
             if prepared is not None:
                 self._prepared.move_to_end(policy.content_hash)
                 return prepared
         position = {word: i for i, word in enumerate(policy.vocabulary)}
+        alphabet = alphabet_of(policy.vocabulary)
         prepared = (
             greedy_step(policy),
-            letter_array(policy.vocabulary, policy.game.length),
+            letter_array(policy.vocabulary, policy.game.length, alphabet),
             np.array([position[word] for word in policy.targets], dtype=np.int64),
+            alphabet,
         )
         with self._lock:
             self._prepared[policy.content_hash] = prepared
@@ -126,8 +133,10 @@ class GreedyLiveSolver:
         """
         if isinstance(policy.data.strategy, WordTreeStrategy):
             return [self._word_tree_answer(policy, remaining)]
-        step, letters, target_to_vocabulary = self._prepare(policy)
-        return _ranked(policy, step, letters, target_to_vocabulary[remaining], count, history)
+        step, letters, target_to_vocabulary, alphabet = self._prepare(policy)
+        return _ranked(
+            policy, step, (letters, alphabet), target_to_vocabulary[remaining], count, history
+        )
 
     def rank_words(
         self,
@@ -143,19 +152,20 @@ class GreedyLiveSolver:
         Raises:
             GuessMyWordError: a Guess My Word policy (its secrets are its targets).
         """
-        step, _, _ = self._prepare(policy)  # a Guess My Word policy has none: it raises
+        step = self._prepare(policy)[0]  # a Guess My Word policy has none: it raises
         key = (policy.content_hash, words)
         with self._lock:
-            letters = self._open_letters.get(key)
-            if letters is not None:
+            coded = self._open_letters.get(key)
+            if coded is not None:
                 self._open_letters.move_to_end(key)
-        if letters is None:
-            letters = letter_array(words, policy.game.length)
+        if coded is None:
+            alphabet = alphabet_of(words)
+            coded = (letter_array(words, policy.game.length, alphabet), alphabet)
             with self._lock:
-                self._open_letters[key] = letters
+                self._open_letters[key] = coded
                 if len(self._open_letters) > _OPEN_WORDS_KEPT:
                     self._open_letters.popitem(last=False)
-        return _ranked(policy, step, letters, possible.astype(np.int64), count, history)
+        return _ranked(policy, step, coded, possible.astype(np.int64), count, history)
 
     def _word_tree_answer(self, policy: Policy, remaining: np.ndarray) -> int:
         """Return :func:`word_tree_guess`, remembered for the last many positions."""
@@ -177,17 +187,23 @@ class GreedyLiveSolver:
 def _ranked(
     policy: Policy,
     step: GreedyStep,
-    letters: np.ndarray,
+    coded: tuple[np.ndarray, str],
     consistent: np.ndarray,
     count: int,
     history: Sequence[tuple[str, int]],
 ) -> list[int]:
     """Return the step's best ``count`` word indices when ``letters[consistent]`` are
-    the possible secrets (indices into the words ``letters`` spells, in their order,
-    the guess list first). Under NYT hard mode only the guesses the rule allows
-    after ``history`` are candidates."""
+    the possible secrets, ``coded`` being (``letters``, the alphabet coding them):
+    indices into the words ``letters`` spells, in their order, the guess list
+    first. Under NYT hard mode only the guesses the rule allows after ``history``
+    are candidates."""
+    letters, alphabet = coded
     secret_letters = letters[consistent]
-    legal = legal_after(letters[: step.guess_count], history) if step.options.nyt_hard else None
+    legal = (
+        legal_after(letters[: step.guess_count], history, alphabet)
+        if step.options.nyt_hard
+        else None
+    )
     ranked = step.rank(
         consistent, count,
         lambda candidates: reply_block(policy.game, letters[candidates], secret_letters),

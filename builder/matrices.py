@@ -5,7 +5,13 @@ targets[t])`` for every pair, as the smallest unsigned dtype that holds the
 game's reply codes. Tree search reads only this matrix, never the words.
 
 Matrices are computed by compiled kernels (numba for Wordle's duplicate rule
-and Mastermind's pegs, numpy bit counts for Jotto) and cached twice: in memory for the life of the
+and Mastermind's pegs, numpy bit counts for Jotto) over *letter codes*: each
+word a row of small integers, one per letter (:func:`letter_array`). Words of
+A-Z have the codes A=0..Z=25; words of any other alphabet have the index of
+each letter in their lists' :func:`alphabet_of`, so a Spanish list with Ñ,
+or a Greek or Russian one, uses the same kernels (with 64-bit letter sets
+past 32 letters, and a per-guess vectorised rule past 64).
+They are cached twice: in memory for the life of the
 process, and on disk (builder.matrix_cache: bounded, least recently used out
 first), keyed by the game and the two lists' SHA-256 so a changed list can
 never reuse a stale matrix. Each cached file carries a CRC-32 of its
@@ -21,7 +27,7 @@ import numpy as np
 
 from guesswork.builder import matrix_cache
 from guesswork.builder.wordlists import WordList
-from guesswork.client.games import Game, Jotto, Mastermind, Wordle
+from guesswork.client.games import Game, Jotto, Mastermind, Wordle, wordle_codes
 
 _FORMAT = "replymatrix-v1"
 _memory_cache: dict[str, np.ndarray] = {}
@@ -36,23 +42,73 @@ def code_dtype(reply_space: int) -> type[np.unsignedinteger]:
     return np.uint32
 
 
-def letter_array(words: tuple[str, ...] | list[str], length: int) -> np.ndarray:
-    """Return words as a (len(words), length) uint8 array of letters A=0..Z=25."""
-    flat = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
-    return (flat.reshape(len(words), length) - ord("A")).astype(np.uint8)
+#: The letters of A-Z words, coded A=0..Z=25 (every English list's alphabet).
+ASCII_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def alphabet_of(*word_lists: tuple[str, ...] | list[str]) -> str:
+    """Return the letters that code the words of ``word_lists``, in code order.
+
+    A-Z words give :data:`ASCII_ALPHABET` (codes A=0..Z=25, whatever letters
+    occur); words of any other letters give their distinct letters sorted by
+    code point. Every letter array compared with another (guesses with
+    targets, a history with its policy's words) must use one alphabet.
+    """
+    joined = "".join("".join(words) for words in word_lists)
+    if joined.isascii():
+        return ASCII_ALPHABET
+    return "".join(sorted(set(joined)))
+
+
+def letter_array(
+    words: tuple[str, ...] | list[str], length: int, alphabet: str | None = None
+) -> np.ndarray:
+    """Return words as a (len(words), length) uint8 array of letter codes.
+
+    A letter's code is its index in ``alphabet`` (default: :func:`alphabet_of`
+    the words themselves), so A-Z words have A=0..Z=25.
+
+    Raises:
+        ValueError: a letter is not in ``alphabet``, or it has over 256 letters.
+    """
+    joined = "".join(words)
+    alphabet = alphabet_of(words) if alphabet is None else alphabet
+    if alphabet == ASCII_ALPHABET and joined.isascii():
+        flat = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+        return (flat.reshape(len(words), length) - ord("A")).astype(np.uint8)
+    if len(alphabet) > 256:
+        raise ValueError(f"an alphabet of {len(alphabet)} letters does not fit letter codes")
+    points = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    order = np.frombuffer(alphabet.encode("utf-32-le"), dtype=np.uint32)
+    sorter = np.argsort(order, kind="stable")
+    found = np.searchsorted(order, points, sorter=sorter).clip(0, max(len(order) - 1, 0))
+    codes = sorter[found] if len(order) else found
+    if len(points) and (len(order) == 0 or (order[codes] != points).any()):
+        raise ValueError("a word has a letter outside the alphabet it is coded in")
+    return codes.astype(np.uint8).reshape(len(words), length)
+
+
+def letter_count(*arrays: np.ndarray) -> int:
+    """Return how many letter codes ``arrays`` may hold: 26, or more for larger alphabets."""
+    largest = max((int(a.max()) for a in arrays if a.size), default=0)
+    return max(26, largest + 1)
 
 
 _WORDLE_BLOCK = 64  # guesses per parallel work item (one set of scratch rows each)
 
 
 @numba.njit(parallel=True, cache=True)
-def _wordle_kernel(guesses: np.ndarray, targets: np.ndarray, out: np.ndarray) -> None:
+def _wordle_kernel(
+    guesses: np.ndarray, targets: np.ndarray, letter_bits: np.ndarray, out: np.ndarray
+) -> None:
     """Fill ``out[g, t]`` with the Wordle reply code (see client.games.wordle_reply).
 
     One guess at a time against all targets, one position at a time: every
     inner loop runs over the targets, branch-free and contiguous, so it is
     vectorised (SIMD). Targets are transposed once, to one row per position,
-    with each target letter also as a bit (``1 << letter``).
+    with each target letter also as a bit (``letter_bits[letter]``, one bit
+    per letter code: uint32 for up to 32 letters, so A-Z keeps its 32-bit
+    lanes, uint64 for up to 64).
 
     For a guess, ``not_green[p, t]`` says target ``t`` differs from the guess
     at ``p``, and ``present[t]`` has the bits of the letters at the target's
@@ -68,11 +124,15 @@ def _wordle_kernel(guesses: np.ndarray, targets: np.ndarray, out: np.ndarray) ->
     n_guesses, length = guesses.shape
     n_targets = targets.shape[0]
     by_position = np.ascontiguousarray(targets.T)
-    bits = np.uint32(1) << by_position.astype(np.uint32)
+    bits = np.empty((length, n_targets), letter_bits.dtype)
+    for p in range(length):
+        for t in range(n_targets):
+            bits[p, t] = letter_bits[by_position[p, t]]
+    nothing = letter_bits[0] & ~letter_bits[0]  # a zero of the bits' type
     n_blocks = (n_guesses + _WORDLE_BLOCK - 1) // _WORDLE_BLOCK
     for block in numba.prange(n_blocks):
         not_green = np.empty((length, n_targets), np.bool_)
-        present = np.empty(n_targets, np.uint32)
+        present = np.empty(n_targets, letter_bits.dtype)
         copies = np.empty(n_targets, np.uint8)
         taken = np.empty(n_targets, np.uint8)
         code = np.empty(n_targets, np.uint32)
@@ -85,7 +145,7 @@ def _wordle_kernel(guesses: np.ndarray, targets: np.ndarray, out: np.ndarray) ->
                 for t in range(n_targets):
                     differs = target_p[t] != letter
                     not_green_p[t] = differs
-                    present[t] |= bits_p[t] if differs else np.uint32(0)
+                    present[t] |= bits_p[t] if differs else nothing
             code[:] = 0
             for p in range(length):
                 letter, not_green_p = guess[p], not_green[p]
@@ -93,7 +153,7 @@ def _wordle_kernel(guesses: np.ndarray, targets: np.ndarray, out: np.ndarray) ->
                 for q in range(length):
                     repeated |= q != p and guess[q] == letter
                 if not repeated:
-                    bit = np.uint32(1) << np.uint32(letter)
+                    bit = letter_bits[letter]
                     for t in range(n_targets):
                         yellow = (present[t] & bit) != 0
                         code[t] = code[t] * 3 + (2 if not not_green_p[t] else (1 if yellow else 0))
@@ -148,10 +208,18 @@ def _mastermind_kernel(guesses: np.ndarray, targets: np.ndarray, out: np.ndarray
             out[g, t] = black * (length + 1) + white
 
 
-def _letter_masks(letters: np.ndarray) -> np.ndarray:
-    """Return one bit per letter present in each word (uint32 per word)."""
-    bits = np.left_shift(np.uint32(1), letters.astype(np.uint32))
-    masks: np.ndarray = np.bitwise_or.reduce(bits, axis=1)
+def _letter_bits(letters: int) -> np.ndarray | None:
+    """Return one bit per letter code, in the narrowest unsigned type that holds
+    ``letters`` bits (uint32, else uint64), or None past 64 letters."""
+    if letters > 64:
+        return None
+    dtype = np.uint32 if letters <= 32 else np.uint64
+    return np.left_shift(dtype(1), np.arange(letters, dtype=dtype))
+
+
+def _letter_masks(letters: np.ndarray, letter_bits: np.ndarray) -> np.ndarray:
+    """Return one bit per letter present in each word (one ``letter_bits`` word each)."""
+    masks: np.ndarray = np.bitwise_or.reduce(letter_bits[letters], axis=1)
     return masks
 
 
@@ -161,8 +229,11 @@ def compute_reply_matrix(game: Game, guesses: WordList, targets: WordList) -> np
     Raises:
         TypeError: the game has no vectorised reply rule.
     """
+    alphabet = alphabet_of(guesses.words, targets.words)  # one coding for both lists
     return reply_block(
-        game, letter_array(guesses.words, game.length), letter_array(targets.words, game.length)
+        game,
+        letter_array(guesses.words, game.length, alphabet),
+        letter_array(targets.words, game.length, alphabet),
     )
 
 
@@ -170,17 +241,25 @@ def reply_block(game: Game, guess_letters: np.ndarray, target_letters: np.ndarra
     """Return the replies of every guess to every target, given as letter arrays.
 
     The uncached kernel behind :func:`compute_reply_matrix`, for blocks that
-    are not worth caching (live answers rank a few hundred targets).
+    are not worth caching (live answers rank a few hundred targets). Both
+    arrays must code letters with one alphabet (:func:`alphabet_of`).
 
     Raises:
         TypeError: the game has no vectorised reply rule.
     """
     dtype = code_dtype(game.reply_space)
+    letter_bits = _letter_bits(letter_count(guess_letters, target_letters))
     if isinstance(game, Wordle):
         out = np.empty((len(guess_letters), len(target_letters)), dtype=dtype)
-        _wordle_kernel(  # one compiled signature: C-ordered uint8 letters
+        if letter_bits is None:  # over 64 letters: no letter sets, one guess at a time
+            for row, guess in enumerate(guess_letters):
+                word = "".join(chr(int(c) + 0x100) for c in guess)  # distinct per code
+                out[row] = wordle_codes(word, target_letters.astype(np.uint32) + 0x100)
+            return out
+        _wordle_kernel(  # one compiled signature per bit width: C-ordered uint8 letters
             np.ascontiguousarray(guess_letters, dtype=np.uint8),
             np.ascontiguousarray(target_letters, dtype=np.uint8),
+            letter_bits,
             out,
         )
         return out
@@ -189,7 +268,16 @@ def reply_block(game: Game, guess_letters: np.ndarray, target_letters: np.ndarra
         _mastermind_kernel(guess_letters, target_letters, out)
         return out
     if isinstance(game, Jotto):
-        shared = _letter_masks(guess_letters)[:, None] & _letter_masks(target_letters)[None, :]
+        if letter_bits is None:  # over 64 letters: count shared letters pair by pair
+            sets = [frozenset(row.tolist()) for row in target_letters]
+            return np.array(
+                [[len(frozenset(g.tolist()) & t) for t in sets] for g in guess_letters],
+                dtype=dtype,
+            ).reshape(len(guess_letters), len(target_letters))
+        shared = (
+            _letter_masks(guess_letters, letter_bits)[:, None]
+            & _letter_masks(target_letters, letter_bits)[None, :]
+        )
         counts: np.ndarray = np.bitwise_count(shared).astype(dtype)
         return counts
     raise TypeError(f"no reply matrix for game {game.name!r}")

@@ -10,9 +10,11 @@ the greedy kernel (builder.greedy), the ranked alternatives and live answers,
 and the optimal search (builder.optimal) all ask it, and the tests check it
 against ``nyt_hard_problem`` on random histories.
 
-A state is an int8 array of ``length + 26`` entries: for each position the
-letter (A=0..Z=25) a green fixed there, or :data:`FREE`; then for each letter
-the least number of times a guess must hold it. Two greens of different
+A state is an int8 array of ``length + L`` entries, ``L`` the number of
+letter codes (26 for A-Z words; more for a larger alphabet, see
+builder.matrices.letter_count): for each position the letter code (A=0..Z=25)
+a green fixed there, or :data:`FREE`; then for each letter the least number
+of times a guess must hold it. Two greens of different
 letters in one place (a history no secret can give) mark the place
 :data:`CONFLICT`, and then no word is legal. The state's bytes are its
 canonical key (the optimal search memoises by them).
@@ -25,20 +27,21 @@ from collections.abc import Sequence
 import numba
 import numpy as np
 
-from guesswork.builder.matrices import letter_array
+from guesswork.builder.matrices import alphabet_of, letter_array, letter_count
 
 #: A position no green has fixed.
 FREE = -1
 #: A position two greens fixed to different letters: nothing is legal.
 CONFLICT = -2
-_LETTERS = 26
+_LETTERS = 26  # letter codes of A-Z words; larger alphabets size their states
 _MISS = 0
 _GREEN = 2
 
 
-def empty_state(length: int) -> np.ndarray:
-    """Return the state before any guess: every place free, no letter required."""
-    state = np.zeros(length + _LETTERS, dtype=np.int8)
+def empty_state(length: int, letters: int = _LETTERS) -> np.ndarray:
+    """Return the state before any guess: every place free, no letter required
+    (``letters``: how many letter codes the words use)."""
+    state = np.zeros(length + letters, dtype=np.int8)
     state[:length] = FREE
     return state
 
@@ -51,8 +54,9 @@ def advance_state(state: np.ndarray, guess: np.ndarray, code: int, out: np.ndarr
     ``code``, the first letter most significant (see client.games).
     """
     length = guess.shape[0]
+    letters = state.shape[0] - length
     out[:] = state[:]  # a no-op when ``out`` is ``state``
-    revealed = np.zeros(_LETTERS, dtype=np.int8)
+    revealed = np.zeros(letters, dtype=np.int8)
     rest = code
     for position in range(length - 1, -1, -1):
         colour = rest % 3
@@ -67,7 +71,7 @@ def advance_state(state: np.ndarray, guess: np.ndarray, code: int, out: np.ndarr
                 out[position] = letter
             elif fixed != letter:
                 out[position] = CONFLICT
-    for letter in range(_LETTERS):
+    for letter in range(letters):
         if revealed[letter] > out[length + letter]:
             out[length + letter] = revealed[letter]
 
@@ -80,7 +84,7 @@ def is_legal(word: np.ndarray, state: np.ndarray) -> bool:
         fixed = state[position]
         if fixed != FREE and fixed != word[position]:
             return False
-    for letter in range(_LETTERS):
+    for letter in range(state.shape[0] - length):
         need = state[length + letter]
         if need > 0:
             have = 0
@@ -101,17 +105,35 @@ def legal_mask(letters: np.ndarray, state: np.ndarray) -> np.ndarray:
     return out
 
 
-def state_after(turns: Sequence[tuple[str, int]], length: int) -> np.ndarray:
-    """Return the state after ``turns``, (guess word in upper case, reply code) pairs."""
-    state = empty_state(length)
+def state_after(
+    turns: Sequence[tuple[str, int]],
+    length: int,
+    alphabet: str | None = None,
+    letters: int = _LETTERS,
+) -> np.ndarray:
+    """Return the state after ``turns``, (guess word in upper case, reply code) pairs.
+
+    ``alphabet`` codes the words' letters: builder.matrices.alphabet_of of the
+    words the state is checked against (default: the turns' own). The state
+    has room for ``letters`` letter codes, or the alphabet's, if more.
+    """
+    alphabet = alphabet_of([word for word, _ in turns]) if alphabet is None else alphabet
+    state = empty_state(length, max(letters, len(alphabet)))
     for word, code in turns:
-        advance_state(state, letter_array([word], length)[0], int(code), state)
+        advance_state(state, letter_array([word], length, alphabet)[0], int(code), state)
     return state
 
 
-def legal_after(letters: np.ndarray, turns: Sequence[tuple[str, int]]) -> np.ndarray:
-    """Return which rows of ``letters`` (words x length) the NYT rule allows after ``turns``."""
-    mask: np.ndarray = legal_mask(letters, state_after(turns, int(letters.shape[1])))
+def legal_after(
+    letters: np.ndarray, turns: Sequence[tuple[str, int]], alphabet: str | None = None
+) -> np.ndarray:
+    """Return which rows of ``letters`` (words x length) the NYT rule allows after ``turns``.
+
+    ``alphabet`` is the one ``letters`` are coded in (builder.matrices.alphabet_of;
+    default: the turns' own, right for A-Z words).
+    """
+    state = state_after(turns, int(letters.shape[1]), alphabet, letter_count(letters))
+    mask: np.ndarray = legal_mask(letters, state)
     return mask
 
 
@@ -124,10 +146,11 @@ class NytRule:
     """
 
     def __init__(self, letters: np.ndarray) -> None:
-        """Take the vocabulary's letters: a (words, length) uint8 array, A=0..Z=25."""
+        """Take the vocabulary's letters: a (words, length) uint8 array of letter
+        codes (A=0..Z=25 for A-Z words)."""
         self.letters = letters
         self.length = int(letters.shape[1])
-        self._empty = empty_state(self.length)
+        self._empty = empty_state(self.length, letter_count(letters))
 
     def array(self, state: bytes) -> np.ndarray:
         """Return ``state`` as a new int8 array."""
@@ -169,11 +192,12 @@ def node_states(
     tree's (see client.policy_format).
 
     Returns:
-        An int8 array (nodes x (length + 26)), row i the state at node i.
+        An int8 array (nodes x (length + L)), row i the state at node i, ``L``
+        the letter codes (26 for A-Z words).
     """
     length = int(letters.shape[1])
-    states = np.zeros((len(node_guess), length + _LETTERS), dtype=np.int8)
-    states[0] = empty_state(length)
+    states = np.zeros((len(node_guess), length + letter_count(letters)), dtype=np.int8)
+    states[0] = empty_state(length, letter_count(letters))
     for node in range(len(node_guess)):
         for edge in range(int(edge_offsets[node]), int(edge_offsets[node + 1])):
             child = int(edge_child[edge])

@@ -222,7 +222,8 @@ def _share_entropy(part: int, total: int) -> float:
 
 @numba.njit(cache=True)
 def position_entropies(letters: np.ndarray, consistent: np.ndarray) -> np.ndarray:
-    """Return the Wordle-player seed's ``H(Y_ci)`` table, shape (word length, 26).
+    """Return the Wordle-player seed's ``H(Y_ci)`` table, shape (word length, L):
+    ``L`` letter codes, 26 for A-Z words (more for a larger alphabet).
 
     ``Y_ci`` is the reply to the letter ``c`` (A=0) played alone at position
     ``i`` against a word drawn evenly from ``consistent`` (vocabulary indices,
@@ -231,9 +232,12 @@ def position_entropies(letters: np.ndarray, consistent: np.ndarray) -> np.ndarra
     """
     length = letters.shape[1]
     total = consistent.shape[0]
-    at = np.zeros((length, 26), np.int64)
-    holding = np.zeros(26, np.int64)
-    last_word = np.full(26, -1, np.int64)
+    n_letters = 26
+    if letters.size:
+        n_letters = max(n_letters, int(letters.max()) + 1)
+    at = np.zeros((length, n_letters), np.int64)
+    holding = np.zeros(n_letters, np.int64)
+    last_word = np.full(n_letters, -1, np.int64)
     for j in range(total):
         word = letters[consistent[j]]
         for i in range(length):
@@ -242,9 +246,9 @@ def position_entropies(letters: np.ndarray, consistent: np.ndarray) -> np.ndarra
             if last_word[letter] != j:  # count each word once per letter
                 last_word[letter] = j
                 holding[letter] += 1
-    table = np.zeros((length, 26), np.float64)
+    table = np.zeros((length, n_letters), np.float64)
     for i in range(length):
-        for letter in range(26):
+        for letter in range(n_letters):
             green = at[i, letter]
             table[i, letter] = (
                 _share_entropy(green, total)

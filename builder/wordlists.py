@@ -2,13 +2,16 @@
 
 A :class:`WordList` is an ordered tuple of upper-case words with a name and the
 SHA-256 of its normalised content (the words joined by newlines, with a final
-newline). Order matters: the seeds break ties by list order.
+newline, in UTF-8: A-Z lists are the ASCII bytes they always were). Order
+matters: the seeds break ties by list order.
 
 Shipped lists are registered with their hash and count, and every load checks
 both, so a seed list can never change silently. A user's list (a path, or
-``-`` for standard input) is normalised to upper case; entries that are not
-valid for the game are reported, never silently dropped (see
-:class:`LoadReport` and :func:`load_wordlist`).
+``-`` for standard input) may use any alphabet: each entry is put in NFC and
+upper case, its accents folded or kept by a letter rule (client.letters:
+``--language`` and ``--fold-accents``); entries that are not valid for the
+game are reported by line, never silently dropped (see :class:`LoadReport`
+and :func:`load_wordlist`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 
 from guesswork.builder.errors import WordListError
 from guesswork.client.games import Game, Jotto, Mastermind, all_codes
+from guesswork.client.letters import KEEP_ACCENTS, LetterRule, upper_word
 from guesswork.client.text import plural
 
 _DATA_PACKAGE = "guesswork.builder.data.wordlists"
@@ -67,6 +71,18 @@ SHIPPED: dict[str, ShippedList] = {
         172820,
         mixed_lengths=True,
     ),
+    # Five-letter lists per language: builder.language_lists (guesswork-build
+    # wordlist) made them from wordfreq 3.1.1, and a test makes es's again.
+    **{
+        name: ShippedList(f"{name}.txt", sha256, 2000)
+        for name, sha256 in (
+            ("es-5-top2000", "e9abb6e468fb9d0b45a7f2af356b7ffbb7b8343b1eef45f6d64f1b4105991d44"),
+            ("de-5-top2000", "fe89af25a298a888e0697c9f9de81f7b4455fd434ca47742b8e97d3bbc3ca110"),
+            ("fr-5-top2000", "905a0922dd2b4a078615bdbbc82b6a11f0a5ec27a3f2089c8ac26d94975c0dec"),
+            ("el-5-top2000", "752bac1ffb3ab38fe9b309518177f09c6ece48e82656d8169cabb2532120a190"),
+            ("ru-5-top2000", "33f9fa77e4cb2d3b3bef2d17da0c8f44ec2e0a4c86445a8be297b9f872c53c60"),
+        )
+    },
 }
 
 
@@ -74,7 +90,7 @@ def content_sha256(words: Iterable[str]) -> str:
     """Return the SHA-256 (hex) identifying an ordered list of words."""
     digest = hashlib.sha256()
     for word in words:
-        digest.update(word.encode("ascii"))
+        digest.update(word.encode("utf-8"))
         digest.update(b"\n")
     return digest.hexdigest()
 
@@ -135,7 +151,10 @@ def shipped_words(name: str) -> tuple[str, ...]:
     raw = resources.files(_DATA_PACKAGE).joinpath(entry.file).read_bytes()
     if entry.file.endswith(".gz"):
         raw = gzip.decompress(raw)
-    words = tuple(raw.decode("ascii").upper().split())
+    # Generated lists open with a comment naming their source; words are lower
+    # case in the files and upper case (client.letters) in the game.
+    lines = raw.decode("utf-8").splitlines()
+    words = tuple(upper_word(w) for line in lines for w in line.split("#", 1)[0].split())
     if len(words) != entry.count or content_sha256(words) != entry.sha256:
         raise WordListError(
             f"shipped word list {name!r} ({entry.file}) does not match its registered "
@@ -144,16 +163,18 @@ def shipped_words(name: str) -> tuple[str, ...]:
     return words
 
 
-def parse_words(text: str, game: Game, source: str) -> LoadReport:
+def parse_words(text: str, game: Game, source: str, rule: LetterRule = KEEP_ACCENTS) -> LoadReport:
     """Return a report of the valid, unique words of ``text`` (one or more a line).
 
-    Words are upper-cased; blank lines and ``#`` comments are ignored.
+    Words are written as ``rule`` says (NFC, upper case, accents folded or
+    kept); blank lines and ``#`` comments are ignored. Two entries that fold
+    to one word are a duplicate.
     """
     report = LoadReport(source)
     seen: set[str] = set()
     for line_number, line in enumerate(text.splitlines(), start=1):
         for entry in line.split("#", 1)[0].split():
-            word = entry.upper()
+            word = rule.word(entry)
             problem = game.word_problem(word)
             if problem is not None:
                 report.invalid.append((line_number, entry, problem))
@@ -189,8 +210,11 @@ def _read_source(spec: str) -> tuple[str, str]:
 _shipped_lists: dict[tuple[str, Game], WordList] = {}
 
 
-def load_wordlist(spec: str, game: Game) -> WordList:
+def load_wordlist(spec: str, game: Game, rule: LetterRule = KEEP_ACCENTS) -> WordList:
     """Return the list named ``spec`` (shipped name, path, or ``-``) for ``game``.
+
+    A user's list is read with the letter ``rule`` (client.letters); shipped
+    lists are stored as their rule wrote them and are read as they are.
 
     A shipped list must be entirely valid for the game, except that a
     mixed-length dictionary (enable1) contributes its words of the game's
@@ -219,7 +243,7 @@ def load_wordlist(spec: str, game: Game) -> WordList:
             name = spec
     else:
         text, source = _read_source(spec)
-        report = parse_words(text, game, source)
+        report = parse_words(text, game, source, rule)
         name = source
     if report.invalid:
         raise WordListError(report.describe_invalid())

@@ -24,6 +24,11 @@ Reply codes
   ``after`` (1) the guess, or ``correct`` (2, the win; never given in the
   ``deduce`` variant). Its words are lower case, of any length.
 
+Words of Wordle, Antiwordle and Jotto are letters of any one script (A-Z, Ñ,
+ẞ, Greek, Cyrillic ...), in upper case as :mod:`guesswork.client.letters`
+defines it; replies compare letters as they are written. Mastermind codes
+stay A-Z, and Guess My Word words a-z.
+
 The Wordle reply rule lives in :func:`wordle_reply` and the Mastermind rule in
 :func:`mastermind_reply`; everything else (the vectorised matrices in
 ``builder``, the service) is checked against them.
@@ -47,6 +52,7 @@ from guesswork.client.errors import (
     InvalidWordError,
     UnknownGameError,
 )
+from guesswork.client.letters import letters_problem, upper_word
 from guesswork.client.text import plural
 
 Word = str
@@ -215,13 +221,19 @@ class Game:
         return False
 
     def fold(self, word: str) -> Word:
-        """Return ``word`` stripped, in the game's case (upper; lower for Guess My Word)."""
-        return word.strip().upper()
+        """Return ``word`` stripped, in the game's case: upper, letter by letter as
+        client.letters says (ß -> ẞ), in NFC; lower for Guess My Word."""
+        return upper_word(word.strip())
 
     def word_problem(self, word: str) -> str | None:
-        """Return why ``word`` is not valid for this game, or None if it is."""
-        if not word.isascii() or not word.isalpha():
-            return "not made only of letters A-Z"
+        """Return why ``word`` is not valid for this game, or None if it is.
+
+        Words are letters of any one script (client.letters), counted in code
+        points after NFC: ``ÑANDÚ`` has five.
+        """
+        problem = letters_problem(word)
+        if problem is not None:
+            return problem
         if len(word) != self.length:
             return f"has {plural(len(word), 'letter')}, not {self.length}"
         return None
@@ -329,7 +341,7 @@ class Jotto(Game):
 
     def word_problem(self, word: str) -> str | None:
         problem = super().word_problem(word)
-        if problem is None and len(set(word.upper())) != len(word):
+        if problem is None and len(set(upper_word(word))) != len(word):
             return "repeats a letter"
         return problem
 
@@ -383,6 +395,8 @@ class Mastermind(Game):
         return f"{self.id}-{self.colours}x{self.length}"
 
     def word_problem(self, word: str) -> str | None:
+        if not word.isascii() or not word.isalpha():
+            return "not made only of letters A-Z"
         problem = super().word_problem(word)
         if problem is not None:
             return problem

@@ -52,6 +52,7 @@ from guesswork.client.errors import (
     UnknownWordError,
 )
 from guesswork.client.games import Game, GuessMyWord, Wordle
+from guesswork.client.letters import accent_index, resolve
 from guesswork.client.probe import SOLVED, Policy
 from guesswork.client.rules import consistency_problem, evil_reply, nyt_hard_problem
 from guesswork.client.suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
@@ -192,6 +193,13 @@ class PolicyLookup:
         start = len(self.policy.vocabulary)
         return {word: start + i for i, word in enumerate(self.open_words[start:])}
 
+    @cached_property
+    def _accent_index(self) -> dict[str, list[str]]:
+        """Return the open words by their accent-free key (client.letters.resolve)."""
+        if isinstance(self.game, GuessMyWord):
+            return {}  # a-z words: no accents to drop
+        return accent_index(self.open_words)
+
     @property
     def name(self) -> str:
         """Return the policy's name."""
@@ -210,6 +218,14 @@ class PolicyLookup:
             UnknownWordError: not in the policy's lists.
         """
         word = self.game.normalise_word(text)
+        if (
+            not word.isascii()  # dropping accents from A-Z finds no other word
+            and word not in self._vocabulary_index
+            and word not in self._open_index
+        ):
+            # A list with its accents folded (client.letters) lists ARBOL for
+            # ÁRBOL typed: the word typed with the fewest accents dropped.
+            word = resolve(word, self._accent_index) or word
         index = self._vocabulary_index.get(word)
         if index is None and not targets_only:
             index = self._open_index.get(word)  # allowed by the game: answered live

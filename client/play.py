@@ -37,6 +37,7 @@ from typing import Any, Protocol
 
 from guesswork.client.errors import ContradictoryHistoryError, GuessworkError, UsageError
 from guesswork.client.games import Wordle, code_to_colours, make_game
+from guesswork.client.letters import upper_word
 from guesswork.client.replies import (
     format_colours,
     format_share,
@@ -314,7 +315,7 @@ class _Session:
             print("Nothing to undo.")
             return False
         guess, reply = self.history.pop()
-        print(f"Took back turn {len(self.history) + 1}: {guess.upper()} {reply}")
+        print(f"Took back turn {len(self.history) + 1}: {upper_word(guess)} {reply}")
         self.answer = self.backend.suggest(self.policy, self.history, PLAY_ALTERNATIVES)
         return True
 

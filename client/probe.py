@@ -31,12 +31,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from guesswork.client.errors import GameOverError, OffTreeError
 from guesswork.client.games import Game, ReplyCode
+from guesswork.client.letters import list_language, reachable
 from guesswork.client.policy_format import PolicyData
 
 Reply = ReplyCode | str
@@ -76,6 +78,9 @@ class PolicyInfo:
     #: Which catalog listed it: "shipped" or "user" (client.catalog); "" for a
     #: policy's own summary, which knows no catalog.
     catalog: str = ""
+    #: The language of its target list (client.letters.list_language), e.g.
+    #: "es"; "" for lists that name none.
+    language: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """Return the summary as a JSON-ready dict."""
@@ -144,6 +149,7 @@ class Policy:
             mean=float(self.stats["mean"]),
             worst=int(self.stats["worst"]),
             content_hash=self.content_hash,
+            language=list_language(self.data.targets.name),
         )
 
     @property
@@ -255,7 +261,7 @@ class Policy:
                     f"turn {turns + 1}: the target is already known to be {expected!r}; "
                     f"there is nothing left to guess"
                 )
-            if self.game.fold(guess) != expected:
+            if not self._means(self.game.fold(guess), expected):
                 raise OffTreeError(
                     f"history leaves policy {self.name!r} at turn {turns + 1}: "
                     f"it guesses {expected}, not {self.game.fold(guess)}"
@@ -263,6 +269,20 @@ class Policy:
             node = self.step(node, reply)
             turns += 1
         return Position(node, turns)
+
+    def _means(self, typed: str, listed: str) -> bool:
+        """Return True when the canonical word ``typed`` is the vocabulary word ``listed``:
+        the same, or (for a list with its accents folded, client.letters) ``listed``
+        with some accents dropped, when ``typed`` is no vocabulary word itself."""
+        if typed == listed:
+            return True
+        if typed.isascii() or reachable(typed, listed) is None:
+            return False
+        return typed not in self._vocabulary_set
+
+    @cached_property
+    def _vocabulary_set(self) -> frozenset[str]:
+        return frozenset(self.vocabulary)
 
     def next_guess(self, history: History = ()) -> str:
         """Return the policy's next guess after ``history`` (at a known node, the target).

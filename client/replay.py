@@ -62,10 +62,23 @@ def wordle_pair_codes(guesses: np.ndarray, targets: np.ndarray) -> np.ndarray:
     return np.asarray(colours @ (3 ** np.arange(k - 1, -1, -1, dtype=np.int64)), np.int64)
 
 
-def _letter_masks(letters: np.ndarray) -> np.ndarray:
-    """Return each row's set of letters as a bit mask (bit 0: ``A``)."""
-    bits = np.left_shift(np.uint64(1), (letters.astype(np.int64) - ord("A")).astype(np.uint64))
-    return np.asarray(np.bitwise_or.reduce(bits, axis=1), np.uint64)
+def _letter_masks(*letters: np.ndarray) -> tuple[np.ndarray, ...] | None:
+    """Return each row's set of letters as a bit mask, for each array of code points
+    (one bit per letter the arrays hold, in code-point order: bit 0 is ``A`` in
+    A-Z lists), or None when they hold over 64 letters (no mask holds them)."""
+    alphabet = np.unique(np.concatenate([array.ravel() for array in letters]))
+    if len(alphabet) > 64:
+        return None
+    return tuple(
+        np.asarray(
+            np.bitwise_or.reduce(
+                np.left_shift(np.uint64(1), np.searchsorted(alphabet, array).astype(np.uint64)),
+                axis=1,
+            ),
+            np.uint64,
+        )
+        for array in letters
+    )
 
 
 def _colour_counts(letters: np.ndarray, colours: int) -> np.ndarray:
@@ -81,10 +94,14 @@ class PairReplies:
         #: Per-word data of the vocabulary and of the targets (by game).
         self.left: np.ndarray = np.zeros(0)
         self.right: np.ndarray = np.zeros(0)
+        self.jotto_masks = False
         if isinstance(game, Wordle | Jotto | Mastermind):
             self.left, self.right = letter_matrix(vocabulary), letter_matrix(targets)
         if isinstance(game, Jotto):
-            self.left, self.right = _letter_masks(self.left), _letter_masks(self.right)
+            masks = _letter_masks(self.left, self.right)
+            self.jotto_masks = masks is not None  # else the game's own rule, pair by pair
+            if masks is not None:
+                self.left, self.right = masks
         if isinstance(game, GuessMyWord):
             rank = {word: i for i, word in enumerate(sorted({*vocabulary, *targets}))}
             self.left = np.array([rank[w] for w in vocabulary], dtype=np.int64)
@@ -95,7 +112,7 @@ class PairReplies:
         game = self.game
         if isinstance(game, Wordle):
             return wordle_pair_codes(self.left[guess], self.right[target])
-        if isinstance(game, Jotto):
+        if isinstance(game, Jotto) and self.jotto_masks:
             return np.asarray(np.bitwise_count(self.left[guess] & self.right[target]), np.int64)
         if isinstance(game, Mastermind):
             g, t = self.left[guess], self.right[target]

@@ -18,6 +18,7 @@ import re
 import unicodedata
 
 from guesswork.client.errors import ImpossibleReplyError, InvalidReplyError
+from guesswork.client.letters import upper_word
 from guesswork.client.text import plural
 
 # The same values as client.games; defined here because client.games imports this module.
@@ -149,7 +150,7 @@ def parse_colours(text: str, length: int, guess: str | None = None) -> tuple[int
             f"reply {cleaned!r} has {plural(len(colours), 'position')}, but words have "
             f"{length} letters"
         )
-    word = None if guess is None else guess.strip().upper()
+    word = None if guess is None else upper_word(guess.strip())
     if word is not None and len(word) != length:
         raise InvalidReplyError(
             f"guess {guess!r} has {plural(len(word), 'letter')}, but words have {length} letters"

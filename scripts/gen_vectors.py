@@ -103,6 +103,7 @@ def build_policies() -> dict[str, StoredPolicy]:
     mastermind = PolicySpec("mastermind", length=3, colours=4, metric="neg_entropy")
     mm_game = mastermind.check()
     mm_targets, mm_guesses = mastermind.lists(mm_game)
+    greek = _list("vectors-wordle-greek", shipped_words("el-5-top2000")[::50])
     return {
         "wordle-normal": _greedy(
             "vectors-wordle-normal", PolicySpec(), wordle_targets,
@@ -130,6 +131,8 @@ def build_policies() -> dict[str, StoredPolicy]:
             _list("vectors-antiwordle", ANSWERS[29::60]),
         ),
         "mastermind": _greedy("vectors-mastermind-4x3", mastermind, mm_targets, mm_guesses),
+        # UTF-8 word lists: Greek words (two bytes a letter), a slice of a language list.
+        "wordle-greek": _greedy("vectors-wordle-greek", PolicySpec(), greek, greek),
         "guess-my-word-deduce": _weighted("vectors-guess-my-word-deduce", "deduce"),
         "guess-my-word-live": _weighted("vectors-guess-my-word-live", "live"),
     }  # fmt: skip

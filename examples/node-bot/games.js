@@ -30,7 +30,10 @@ class UnknownGameError extends Error {
 }
 
 /** Wordle colours (0/1/2 per position) of `guess` when the secret is `target`. */
-function wordleColours(guess, target) {
+function wordleColours(guessWord, targetWord) {
+  // Letters are code points (any alphabet), not UTF-16 units.
+  const guess = [...guessWord];
+  const target = [...targetWord];
   const colours = new Array(guess.length).fill(MISS);
   const unmatched = new Map(); // target letters not matched by a green
   for (let i = 0; i < guess.length; i++) {
@@ -65,10 +68,30 @@ function codeToColours(code, length) {
   return digits.reverse();
 }
 
-/** Why `word` is not a word of `length` upper-case letters A-Z, the stored case (null when it is). */
+/** Scripts told apart when checking that a word does not mix them (docs/policy-format.md). */
+const SCRIPTS = ['Latin', 'Greek', 'Cyrillic', 'Armenian', 'Georgian', 'Hebrew', 'Arabic'].map(
+  (name) => new RegExp(`^\\p{Script=${name}}+$`, 'u'),
+);
+
+/** The capital of one letter, keeping words the same length (ß -> ẞ; a longer capital: kept). */
+function upperLetter(letter) {
+  if (letter === 'ß') return 'ẞ';
+  const upper = letter.toUpperCase().normalize('NFC');
+  return [...upper].length === 1 ? upper : letter;
+}
+
+/** `text` in NFC with every letter upper-cased on its own (the stored case of a word). */
+function upperWord(text) {
+  return [...text.normalize('NFC')].map(upperLetter).join('');
+}
+
+/** Why `word` is not a word of `length` letters of one script in the stored case (null when it is). */
 function lettersProblem(word, length) {
-  if (!/^[A-Z]+$/.test(word)) return 'not made only of letters A-Z';
-  if (length && word.length !== length) return `has ${word.length} letters, not ${length}`;
+  if (!/^\p{L}+$/u.test(word)) return 'not made only of letters';
+  const scripts = SCRIPTS.filter((script) => [...word].some((c) => script.test(c)));
+  if (scripts.length > 1) return 'mixes scripts';
+  const letters = [...word].length; // code points, as the format counts them
+  if (length && letters !== length) return `has ${letters} letters, not ${length}`;
   return null;
 }
 
@@ -81,7 +104,7 @@ function wordle(id, length) {
     replySpace: space,
     win: space - 1,
     deduces: false,
-    fold: (word) => word.trim().toUpperCase(),
+    fold: (word) => upperWord(word.trim()),
     reply: (guess, target) => coloursToCode(wordleColours(guess, target)),
     formatReply: (code) =>
       codeToColours(code, length)
@@ -96,13 +119,13 @@ function jotto(length) {
     length,
     wordProblem: (word) => {
       const problem = lettersProblem(word, length);
-      if (problem === null && new Set(word).size !== word.length) return 'repeats a letter';
+      if (problem === null && new Set(word).size !== [...word].length) return 'repeats a letter';
       return problem;
     },
     replySpace: length + 1,
     win: length,
     deduces: false,
-    fold: (word) => word.trim().toUpperCase(),
+    fold: (word) => upperWord(word.trim()),
     reply: (guess, target) => {
       const letters = new Set(target);
       let shared = 0;
@@ -129,7 +152,7 @@ function mastermind(length, colours) {
     replySpace: (length + 1) ** 2,
     win: length * (length + 1),
     deduces: false,
-    fold: (word) => word.trim().toUpperCase(),
+    fold: (word) => upperWord(word.trim()),
     reply: (guess, target) => {
       let black = 0;
       const counts = new Map();

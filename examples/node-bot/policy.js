@@ -434,10 +434,13 @@ function decodeWords(data, ref, where) {
   if (sha256(data).toString('hex') !== ref.sha256) {
     throw new InconsistentPolicyError(`${where}: word list ${JSON.stringify(ref.name)} fails its SHA-256`);
   }
-  for (const byte of data) {
-    if (byte > 0x7f) throw new MalformedPolicyError(`${where}: word list ${JSON.stringify(ref.name)} is not ASCII`);
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(data);
+  } catch {
+    throw new MalformedPolicyError(`${where}: word list ${JSON.stringify(ref.name)} is not UTF-8`);
   }
-  const words = data.length ? Buffer.from(data).toString('ascii').split('\n').slice(0, -1) : [];
+  const words = text.length ? text.split('\n').slice(0, -1) : [];
   if (words.length !== ref.count) {
     throw new InconsistentPolicyError(`${where}: word list ${JSON.stringify(ref.name)} has the wrong word count`);
   }

@@ -88,7 +88,7 @@ def test_jotto_counts_shared_letters() -> None:
 def test_word_validity() -> None:
     assert WORDLE.normalise_word(" crane ") == "CRANE"
     assert Jotto().word_problem("ELECT") == "repeats a letter"
-    assert WORDLE.word_problem("CRAN3") == "not made only of letters A-Z"
+    assert WORDLE.word_problem("CRAN3") == "not made only of letters ('3' is not a letter)"
     assert WORDLE.word_problem("CRANES") == "has 6 letters, not 5"
     with pytest.raises(InvalidWordError, match="has 4 letters"):
         WORDLE.normalise_word("abcd")
