@@ -22,6 +22,13 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from guesswork.client.analysis import (
+    EXACT,
+    GREEDY_ESTIMATE,
+    TREE,
+    GameAnalysis,
+    MoveAnalysis,
+)
 from guesswork.client.errors import GuessworkError, ServiceUnavailableError, error_for_reason
 from guesswork.client.suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
@@ -33,6 +40,13 @@ _SOURCES = {
     pb.SOURCE_STORED: STORED,
     pb.SOURCE_LIVE: LIVE,
     pb.SOURCE_LIVE_GUESS_LIST: LIVE_GUESS_LIST,
+}
+
+#: The proto's ValueSource values as analysed values' sources (client.analysis).
+_VALUE_SOURCES = {
+    pb.VALUE_SOURCE_EXACT: EXACT,
+    pb.VALUE_SOURCE_TREE: TREE,
+    pb.VALUE_SOURCE_GREEDY_ESTIMATE: GREEDY_ESTIMATE,
 }
 
 
@@ -153,6 +167,40 @@ class RemoteClient:
             pb.EvilReplyRequest(policy=policy, history=self._turns(history), guess=guess),
         )
         return response.reply, response.reply_code, response.remaining, response.solved
+
+    def analyze_game(self, policy: str, history: History, answer: str = "") -> GameAnalysis:
+        """Return the analysis of a game (see client.analysis): give the client a
+        timeout of a minute, as an analysis may take seconds.
+
+        Raises:
+            PolicyNotFoundError, InvalidReplyError, InvalidWordError,
+            UnknownWordError, ContradictoryHistoryError, GameOverError,
+            BadRequestError, ServiceUnavailableError: as the service reports them.
+        """
+        response = self._call(
+            "AnalyzeGame",
+            pb.AnalyzeGameRequest(policy=policy, history=self._turns(history), answer=answer),
+        )
+        moves = tuple(
+            MoveAnalysis(
+                turn=m.turn, guess=m.guess, reply=m.reply, legal=m.legal,
+                remaining_before=m.remaining_before, remaining_after=m.remaining_after,
+                best_guess=m.best_guess, best_expected=m.best_expected,
+                best_source=_VALUE_SOURCES.get(m.best_source, GREEDY_ESTIMATE),
+                expected=m.expected, source=_VALUE_SOURCES.get(m.source, GREEDY_ESTIMATE),
+                skill=m.skill, luck=m.luck, expected_remaining=m.expected_remaining,
+                best_expected_remaining=m.best_expected_remaining,
+                best_remaining=m.best_remaining if m.HasField("best_remaining") else None,
+            )
+            for m in response.moves
+        )  # fmt: skip
+        return GameAnalysis(
+            policy=response.policy.removeprefix("policies/"), mode=response.mode,
+            answer=response.answer, solved=response.solved, moves=moves,
+            expected_start=response.expected_start, expected_left=response.expected_left,
+            lost_to_choices=response.lost_to_choices, gained_by_luck=response.gained_by_luck,
+            skill=response.skill, luck=response.luck,
+        )  # fmt: skip
 
     def top_honeycombs(
         self, word_list: str = "enable1", allow_s: bool = False, count: int = 10

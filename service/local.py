@@ -1,8 +1,8 @@
 """The in-process backend of the ``guesswork`` command line (``--store``).
 
 The same answers as the service, without a server: policies through the
-lookup core with live answers (service.engine), Spelling Bee through
-service.bee. guesswork.__main__ hands :class:`LocalBackend` to
+lookup core with live answers and game analysis (service.engine), Spelling
+Bee through service.bee. guesswork.__main__ hands :class:`LocalBackend` to
 guesswork.client.cli, which cannot import it (client imports neither builder
 nor service).
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from guesswork.client.analysis import GameAnalysis
 from guesswork.client.catalog import open_store
 from guesswork.client.spelling_bee import hints
 from guesswork.client.suggestion import Suggestion
@@ -33,6 +34,10 @@ class LocalBackend:
     def suggest(self, policy: str, history: list[tuple[str, str]], alternatives: int) -> Suggestion:
         """Return the next guess (see guesswork.client.lookup.PolicyLookup.suggest)."""
         return self._engine.policy(policy).suggest(history, alternatives)
+
+    def analyze(self, policy: str, history: list[tuple[str, str]], answer: str) -> GameAnalysis:
+        """Return a game's analysis (see guesswork.builder.analysis.GameAnalyzer.analyze)."""
+        return self._engine.analyze(policy, history, answer)
 
     def policies(self) -> list[dict[str, Any]]:
         """Return every policy's summary as JSON-ready rows, sorted by name."""

@@ -32,6 +32,7 @@ from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from guesswork.builder.greedy import warm_up
+from guesswork.client.analysis import EXACT, GREEDY_ESTIMATE, TREE, GameAnalysis
 from guesswork.client.catalog import Catalog, open_catalog
 from guesswork.client.errors import (
     BadRequestError,
@@ -58,8 +59,9 @@ from guesswork.service.reload import CatalogWatcher
 
 #: Calls whose answers depend only on the request and the catalog (cached).
 _CACHED_METHODS = frozenset(
-    {"SuggestGuess", "ScoreGuess", "CheckGuess", "EvilReply", "TopHoneycombs", "ScoreHoneycomb"}
-)
+    {"SuggestGuess", "ScoreGuess", "CheckGuess", "EvilReply", "TopHoneycombs", "ScoreHoneycomb",
+     "AnalyzeGame"}
+)  # fmt: skip
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Guesswork"].full_name
 log = logging.getLogger("guesswork.service")
 #: Each answer source (client.suggestion) as the proto's Source value.
@@ -68,6 +70,28 @@ _SOURCES = {
     LIVE: pb.SOURCE_LIVE,
     LIVE_GUESS_LIST: pb.SOURCE_LIVE_GUESS_LIST,
 }
+
+#: Each analysed value's source (client.analysis) as the proto's ValueSource value.
+_VALUE_SOURCES = {
+    EXACT: pb.VALUE_SOURCE_EXACT,
+    TREE: pb.VALUE_SOURCE_TREE,
+    GREEDY_ESTIMATE: pb.VALUE_SOURCE_GREEDY_ESTIMATE,
+}
+
+
+def _analysis_message(analysis: GameAnalysis) -> Any:
+    """Return a game's analysis as an AnalyzeGameResponse."""
+    moves = []
+    for move in analysis.moves:
+        fields = move.to_json()
+        fields["source"] = _VALUE_SOURCES[move.source]
+        fields["best_source"] = _VALUE_SOURCES[move.best_source]
+        if move.best_remaining is None:
+            del fields["best_remaining"]  # a presence-aware field: absent, not 0
+        moves.append(pb.MoveAnalysis(**fields))
+    totals = analysis.to_json()
+    totals.update(policy=f"policies/{analysis.policy}", moves=moves)
+    return pb.AnalyzeGameResponse(**totals)
 
 
 def _summary(row: dict[str, object]) -> Any:
@@ -196,6 +220,10 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
         return pb.EvilReplyResponse(
             reply=reply, reply_code=code, remaining=remaining, solved=solved
         )
+
+    def AnalyzeGame(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
+        analysis = self._engine.analyze(request.policy, _history(request), request.answer)
+        return _analysis_message(analysis)
 
     def Ping(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802
         return pb.PingResponse()

@@ -19,6 +19,13 @@ class HardRule(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     HARD_RULE_UNSPECIFIED: _ClassVar[HardRule]
     HARD_RULE_CONSISTENT: _ClassVar[HardRule]
     HARD_RULE_NYT: _ClassVar[HardRule]
+
+class ValueSource(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    VALUE_SOURCE_UNSPECIFIED: _ClassVar[ValueSource]
+    VALUE_SOURCE_EXACT: _ClassVar[ValueSource]
+    VALUE_SOURCE_TREE: _ClassVar[ValueSource]
+    VALUE_SOURCE_GREEDY_ESTIMATE: _ClassVar[ValueSource]
 SOURCE_UNSPECIFIED: Source
 SOURCE_STORED: Source
 SOURCE_LIVE: Source
@@ -26,6 +33,10 @@ SOURCE_LIVE_GUESS_LIST: Source
 HARD_RULE_UNSPECIFIED: HardRule
 HARD_RULE_CONSISTENT: HardRule
 HARD_RULE_NYT: HardRule
+VALUE_SOURCE_UNSPECIFIED: ValueSource
+VALUE_SOURCE_EXACT: ValueSource
+VALUE_SOURCE_TREE: ValueSource
+VALUE_SOURCE_GREEDY_ESTIMATE: ValueSource
 
 class Policy(_message.Message):
     __slots__ = ("name", "game", "length", "mode", "metric", "targets_list", "targets_sha256", "guesses_list", "guesses_sha256", "target_count", "guess_count", "mean", "stdev", "median", "worst", "best", "histogram", "content_hash", "builder", "catalog", "colours")
@@ -201,6 +212,78 @@ class EvilReplyResponse(_message.Message):
     remaining: int
     solved: bool
     def __init__(self, reply: _Optional[str] = ..., reply_code: _Optional[int] = ..., remaining: _Optional[int] = ..., solved: _Optional[bool] = ...) -> None: ...
+
+class AnalyzeGameRequest(_message.Message):
+    __slots__ = ("policy", "history", "answer")
+    POLICY_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    policy: str
+    history: _containers.RepeatedCompositeFieldContainer[Turn]
+    answer: str
+    def __init__(self, policy: _Optional[str] = ..., history: _Optional[_Iterable[_Union[Turn, _Mapping]]] = ..., answer: _Optional[str] = ...) -> None: ...
+
+class MoveAnalysis(_message.Message):
+    __slots__ = ("turn", "guess", "reply", "legal", "remaining_before", "remaining_after", "best_guess", "best_expected", "best_source", "expected", "source", "skill", "luck", "expected_remaining", "best_expected_remaining", "best_remaining")
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    GUESS_FIELD_NUMBER: _ClassVar[int]
+    REPLY_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
+    REMAINING_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    REMAINING_AFTER_FIELD_NUMBER: _ClassVar[int]
+    BEST_GUESS_FIELD_NUMBER: _ClassVar[int]
+    BEST_EXPECTED_FIELD_NUMBER: _ClassVar[int]
+    BEST_SOURCE_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    SKILL_FIELD_NUMBER: _ClassVar[int]
+    LUCK_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_REMAINING_FIELD_NUMBER: _ClassVar[int]
+    BEST_EXPECTED_REMAINING_FIELD_NUMBER: _ClassVar[int]
+    BEST_REMAINING_FIELD_NUMBER: _ClassVar[int]
+    turn: int
+    guess: str
+    reply: str
+    legal: bool
+    remaining_before: int
+    remaining_after: int
+    best_guess: str
+    best_expected: float
+    best_source: ValueSource
+    expected: float
+    source: ValueSource
+    skill: float
+    luck: float
+    expected_remaining: float
+    best_expected_remaining: float
+    best_remaining: int
+    def __init__(self, turn: _Optional[int] = ..., guess: _Optional[str] = ..., reply: _Optional[str] = ..., legal: _Optional[bool] = ..., remaining_before: _Optional[int] = ..., remaining_after: _Optional[int] = ..., best_guess: _Optional[str] = ..., best_expected: _Optional[float] = ..., best_source: _Optional[_Union[ValueSource, str]] = ..., expected: _Optional[float] = ..., source: _Optional[_Union[ValueSource, str]] = ..., skill: _Optional[float] = ..., luck: _Optional[float] = ..., expected_remaining: _Optional[float] = ..., best_expected_remaining: _Optional[float] = ..., best_remaining: _Optional[int] = ...) -> None: ...
+
+class AnalyzeGameResponse(_message.Message):
+    __slots__ = ("policy", "mode", "answer", "solved", "moves", "expected_start", "expected_left", "lost_to_choices", "gained_by_luck", "skill", "luck")
+    POLICY_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    SOLVED_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_START_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_LEFT_FIELD_NUMBER: _ClassVar[int]
+    LOST_TO_CHOICES_FIELD_NUMBER: _ClassVar[int]
+    GAINED_BY_LUCK_FIELD_NUMBER: _ClassVar[int]
+    SKILL_FIELD_NUMBER: _ClassVar[int]
+    LUCK_FIELD_NUMBER: _ClassVar[int]
+    policy: str
+    mode: str
+    answer: str
+    solved: bool
+    moves: _containers.RepeatedCompositeFieldContainer[MoveAnalysis]
+    expected_start: float
+    expected_left: float
+    lost_to_choices: float
+    gained_by_luck: float
+    skill: float
+    luck: float
+    def __init__(self, policy: _Optional[str] = ..., mode: _Optional[str] = ..., answer: _Optional[str] = ..., solved: _Optional[bool] = ..., moves: _Optional[_Iterable[_Union[MoveAnalysis, _Mapping]]] = ..., expected_start: _Optional[float] = ..., expected_left: _Optional[float] = ..., lost_to_choices: _Optional[float] = ..., gained_by_luck: _Optional[float] = ..., skill: _Optional[float] = ..., luck: _Optional[float] = ...) -> None: ...
 
 class TopHoneycombsRequest(_message.Message):
     __slots__ = ("word_list", "allow_s", "count")

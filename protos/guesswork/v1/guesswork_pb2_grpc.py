@@ -65,6 +65,11 @@ class GuessworkStub:
                 request_serializer=guesswork_dot_v1_dot_guesswork__pb2.EvilReplyRequest.SerializeToString,
                 response_deserializer=guesswork_dot_v1_dot_guesswork__pb2.EvilReplyResponse.FromString,
                 _registered_method=True)
+        self.AnalyzeGame = channel.unary_unary(
+                '/guesswork.v1.Guesswork/AnalyzeGame',
+                request_serializer=guesswork_dot_v1_dot_guesswork__pb2.AnalyzeGameRequest.SerializeToString,
+                response_deserializer=guesswork_dot_v1_dot_guesswork__pb2.AnalyzeGameResponse.FromString,
+                _registered_method=True)
         self.Ping = channel.unary_unary(
                 '/guesswork.v1.Guesswork/Ping',
                 request_serializer=guesswork_dot_v1_dot_guesswork__pb2.PingRequest.SerializeToString,
@@ -135,6 +140,24 @@ class GuessworkServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AnalyzeGame(self, request, context):
+        """Analyses a game move by move: the targets possible before and after each
+        turn, the best guess known there and the player's, each with the guesses
+        still expected and how that is known, the move's skill and luck, and the
+        game's totals (README "Analysing a game" defines every figure). The policy's
+        targets are the possible secrets, each equally likely. Wordle, Jotto and
+        Mastermind policies. The work is bounded by a budget counted in (guess,
+        target) pairs, so the numbers are the same on every machine; a game takes up
+        to a few seconds: give the call a deadline of a minute. Errors: those of
+        SuggestGuess (CONTRADICTORY_HISTORY when no target gives every reply),
+        INVALID_WORD, UNKNOWN_WORD (not a target) and CONTRADICTORY_HISTORY (it would
+        not get every reply) for the answer (field "answer"), BAD_REQUEST for an
+        empty history (field "history") or a game it does not analyse (field "policy").
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def Ping(self, request, context):
         """Does nothing: a baseline for latency and throughput measurements.
         """
@@ -190,6 +213,11 @@ def add_GuessworkServicer_to_server(servicer, server):
                     servicer.EvilReply,
                     request_deserializer=guesswork_dot_v1_dot_guesswork__pb2.EvilReplyRequest.FromString,
                     response_serializer=guesswork_dot_v1_dot_guesswork__pb2.EvilReplyResponse.SerializeToString,
+            ),
+            'AnalyzeGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnalyzeGame,
+                    request_deserializer=guesswork_dot_v1_dot_guesswork__pb2.AnalyzeGameRequest.FromString,
+                    response_serializer=guesswork_dot_v1_dot_guesswork__pb2.AnalyzeGameResponse.SerializeToString,
             ),
             'Ping': grpc.unary_unary_rpc_method_handler(
                     servicer.Ping,
@@ -370,6 +398,33 @@ class Guesswork:
             '/guesswork.v1.Guesswork/EvilReply',
             guesswork_dot_v1_dot_guesswork__pb2.EvilReplyRequest.SerializeToString,
             guesswork_dot_v1_dot_guesswork__pb2.EvilReplyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnalyzeGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/guesswork.v1.Guesswork/AnalyzeGame',
+            guesswork_dot_v1_dot_guesswork__pb2.AnalyzeGameRequest.SerializeToString,
+            guesswork_dot_v1_dot_guesswork__pb2.AnalyzeGameResponse.FromString,
             options,
             channel_credentials,
             insecure,
