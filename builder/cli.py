@@ -20,10 +20,12 @@ from guesswork import __version__
 from guesswork.builder import commands
 from guesswork.builder.errors import SpecError
 from guesswork.builder.greedy import DEFAULT_WINDOW
+from guesswork.builder.optimal.memo import DEFAULT_MEMO_LIMIT
 from guesswork.builder.partitions import ARITHMETIC, METRICS
 from guesswork.client.cli import report_error
 from guesswork.client.errors import GuessworkError, UsageError
 from guesswork.client.games import GAMES, GuessMyWord
+from guesswork.client.letters import LANGUAGES
 from guesswork.client.rules import MODES
 
 PROG = "guesswork-build"
@@ -100,7 +102,8 @@ def _percent(text: str) -> float:
 def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--catalog", default=None,
-        help="catalog file, read or written alone (default: writes go to the user catalog, "
+        help="catalog file or database URL (postgresql+psycopg://USER@HOST:PORT/DATABASE), "
+        "read or written alone (default: writes go to the user catalog, "
         "$GUESSWORK_CATALOG or $XDG_DATA_HOME/guesswork/catalog.sqlite; reads see it "
         "over the shipped one)",
     )  # fmt: skip
@@ -130,11 +133,33 @@ def _add_list_options(parser: argparse.ArgumentParser) -> None:
         "--jotto-order", default="sorted", choices=("sorted", "first-seen"),
         help="order of the derived Jotto list: sorted (2022 seed) or first-seen (2020 seed)",
     )  # fmt: skip
+    _add_letter_options(parser)
     parser.add_argument(
         "--arithmetic", default="auto", choices=["auto", *sorted(ARITHMETIC)],
         help="seed notebook whose float arithmetic breaks metric near-ties; auto (default): "
         "2020 when the other options follow the 2020 notebook (--jotto-order first-seen or "
         "a window without upper bound), else 2022",
+    )  # fmt: skip
+
+
+def _add_letter_options(
+    parser: argparse.ArgumentParser, *, language_required: bool = False
+) -> None:
+    """Add ``--language`` and ``--fold-accents``/``--no-fold-accents``: how a list's
+    letters are read (client.letters; shipped lists are read as they are)."""
+    parser.add_argument(
+        "--language", choices=sorted(LANGUAGES), required=language_required,
+        help="the list's language: its letter rule (es: accents folded, Ñ kept; fr, it, pt, "
+        "el: folded; de: kept; ru: folded, Й kept; default: accents kept)",
+    )  # fmt: skip
+    folding = parser.add_mutually_exclusive_group()
+    folding.add_argument(
+        "--fold-accents", dest="fold_accents", action="store_true", default=None,
+        help="fold accents (á -> a) except the language's own letters (ñ, ä ö ü, й)",
+    )  # fmt: skip
+    folding.add_argument(
+        "--no-fold-accents", dest="fold_accents", action="store_false",
+        help="keep every accent as a letter of its own (á is not a)",
     )  # fmt: skip
 
 
@@ -181,6 +206,26 @@ def _positive(text: str) -> int:
     return value
 
 
+_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def _memory_size(text: str) -> int | None:
+    """Return a size in bytes from ``512M``, ``2G``, ``1500000`` (binary units), or
+    None for ``none`` (no limit)."""
+    cleaned = text.strip().upper().removesuffix("B").removesuffix("I")
+    if cleaned == "NONE":
+        return None
+    unit = cleaned[-1:] if cleaned[-1:] in _SIZE_UNITS else ""
+    number = cleaned[: len(cleaned) - len(unit)]
+    try:
+        value = float(number) * _SIZE_UNITS[unit]
+    except ValueError:
+        raise UsageError(f"{text!r} is not a size (e.g. 512M, 2G, or none)") from None
+    if not 1 <= value < float("inf"):
+        raise UsageError(f"{text!r} must be at least 1 byte")
+    return int(value)
+
+
 def _add_optimize_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="wordle", choices=_TREE_GAMES, help="game id")
     parser.add_argument("--length", type=_positive, help="word length (default 5)")
@@ -194,6 +239,7 @@ def _add_optimize_options(parser: argparse.ArgumentParser) -> None:
         "--jotto-order", default="sorted", choices=("sorted", "first-seen"),
         help="order of the derived Jotto list",
     )  # fmt: skip
+    _add_letter_options(parser)
     parser.add_argument(
         "--objective", default="total", choices=("total", "minimax"),
         help="total: least total (= mean) guesses; minimax: least worst case",
@@ -214,7 +260,19 @@ def _add_optimize_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pegs", type=_positive, help="mastermind: code length (default 4)")
     parser.add_argument(
         "--workers", type=_positive,
-        help="processes for the root branches (default: every core)",
+        help="worker processes; more than 1 runs the search on a local Dask cluster "
+        "(a process pool without Dask). Default: every core for a search over every "
+        "first guess, else 1",
+    )  # fmt: skip
+    parser.add_argument(
+        "--scheduler", metavar="ADDRESS",
+        help="run the search on the Dask cluster whose scheduler is at ADDRESS "
+        "(tcp://HOST:PORT), on all of its workers; needs guesswork[cluster]",
+    )  # fmt: skip
+    parser.add_argument(
+        "--memo-limit", type=_memory_size, default=DEFAULT_MEMO_LIMIT, metavar="SIZE",
+        help="most memory each search process's memo may take (e.g. 512M, 2G, or none; "
+        "default 1G); the oldest entries are evicted past it: slower, same tree",
     )  # fmt: skip
     parser.add_argument(
         "--checkpoint", help="file recording finished root branches; a rerun resumes from it"
@@ -259,11 +317,33 @@ def build_parser() -> argparse.ArgumentParser:
     _add_naming(built)
     build_all = command("build-all", "build the default catalog (every seed-table policy)")
     build_all.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    build_all.add_argument(
+        "--reuse", action="append", default=[], metavar="CATALOG",
+        help="take the slow policies (long enable1 words, the global Wordle optima) from this "
+        "catalog file after checking them, instead of building them again (repeatable; the "
+        "first file that has one wins)",
+    )  # fmt: skip
+    build_all.add_argument(
+        "--workers", type=_positive, default=1,
+        help="processes for each optimised tree's search (default 1; the trees are the same)",
+    )  # fmt: skip
     command("list", "list the catalog's policies")
     checked = command("verify", "replay every target through every stored policy")
     checked.add_argument(
         "--prove", action="store_true",
         help="also run each optimised policy's search again and compare with its certificate",
+    )  # fmt: skip
+    checked.add_argument(
+        "--policy", action="append", default=[], metavar="NAME",
+        help="verify only this policy (repeatable; default: every policy)",
+    )  # fmt: skip
+    checked.add_argument(
+        "--workers", type=_positive, default=1,
+        help="processes for --prove's searches (more than 1: a local Dask cluster)",
+    )  # fmt: skip
+    checked.add_argument(
+        "--scheduler", metavar="ADDRESS", default=None,
+        help="run --prove's searches on this Dask cluster (tcp://HOST:PORT)",
     )  # fmt: skip
     optimize = command(
         "optimize", "search for an optimal, capped, minimax or lookahead tree, with a certificate"
@@ -273,6 +353,11 @@ def build_parser() -> argparse.ArgumentParser:
     export = command("export", "write one policy as a standalone policy file")
     export.add_argument("name", help="policy name (see list)")
     export.add_argument("--output", help="file to write (default: NAME.gwp)")
+    words = command("wordlist", "a language's most frequent words of one length (needs wordfreq)")
+    _add_letter_options(words, language_required=True)
+    words.add_argument("--length", type=_positive, default=5, help="word length (default 5)")
+    words.add_argument("--top", type=_positive, default=2000, help="how many words (default 2000)")
+    words.add_argument("--output", help="file to write (default: standard output)")
     gmw = command("gmw-list", "regenerate the shipped Guess My Word list (needs wordfreq)")
     gmw.add_argument("--top", type=int, default=5000, help="wordfreq words to consider")
     gmw.add_argument("--output", help="file to write (default: the shipped list)")
@@ -281,6 +366,15 @@ def build_parser() -> argparse.ArgumentParser:
     _add_naming(imported)
     removed = command("remove", "remove a policy from the user catalog (or --catalog)")
     removed.add_argument("name", help="policy name (see list)")
+    drawn = command(
+        "report", "draw policies: guess histograms side by side, solved-within-n curves, and "
+        "one policy's first two tree levels (needs matplotlib: pip install 'guesswork[plots]')",
+    )  # fmt: skip
+    drawn.add_argument("policy", nargs="+", help="policy names (see list)")
+    drawn.add_argument(
+        "--output", required=True,
+        help="report.html (self-contained, pictures embedded) or report.png (one figure)",
+    )  # fmt: skip
     _add_cache_command(sub)
     return parser
 

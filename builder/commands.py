@@ -54,14 +54,17 @@ from guesswork.builder.optimal import SearchStats, default_workers
 from guesswork.builder.optimal.store import BOUND_STORE_VARIABLE, BoundStore
 from guesswork.builder.policies import (
     CATALOG_SPECS,
+    SLOW_SPECS,
     OptimalSpec,
     PolicySpec,
     build_any,
     build_optimal_policy,
     build_policy,
     load_list,
+    reuse_policy,
 )
 from guesswork.builder.progress import Progress
+from guesswork.builder.report import report
 from guesswork.builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
 from guesswork.builder.store import (
     StoredBeeTable,
@@ -74,8 +77,10 @@ from guesswork.builder.store import (
 from guesswork.builder.weighted_lists import load_weighted_list, shipped_weighted_list
 from guesswork.builder.word_trees import Variant
 from guesswork.builder.wordlists import WordList
+from guesswork.client.catalog import Catalog, open_catalog
 from guesswork.client.errors import UsageError
 from guesswork.client.games import Game, make_game
+from guesswork.client.letters import rule_for
 from guesswork.client.strategy import DEFAULT_RETRY_PERCENT
 from guesswork.client.text import plural
 
@@ -100,6 +105,8 @@ def spec_from_args(args: argparse.Namespace) -> PolicySpec:
         arithmetic=args.arithmetic,
         seed=args.seed,
         retry_percent=(DEFAULT_RETRY_PERCENT if args.retry_percent is None else args.retry_percent),
+        language=args.language,
+        fold_accents=args.fold_accents,
     )
 
 
@@ -222,10 +229,11 @@ def _lists_for(args: argparse.Namespace) -> tuple[Game, WordList, WordList]:
     if args.guesses == "-" and args.targets == "-":
         raise UsageError("standard input can supply only one of --targets and --guesses")
     game = make_game(args.game, args.length)
-    targets = load_list(args.targets, game, args.jotto_order)
+    rule = rule_for(args.language, args.fold_accents)
+    targets = load_list(args.targets, game, args.jotto_order, rule)
     if args.guesses is None or args.guesses == args.targets:
         return game, targets, targets
-    return game, targets, load_list(args.guesses, game, args.jotto_order)
+    return game, targets, load_list(args.guesses, game, args.jotto_order, rule)
 
 
 def first_guesses(args: argparse.Namespace) -> Outcome:
@@ -297,6 +305,21 @@ def build(args: argparse.Namespace) -> Outcome:
     return Outcome(info, [line])
 
 
+def _reused(sources: list[Catalog], spec: PolicySpec | OptimalSpec) -> StoredPolicy | None:
+    """Return a slow spec's policy from the first ``--reuse`` catalog that has it
+    (checked by :func:`reuse_policy`), or None to build it.
+
+    Raises:
+        SpecError: a catalog has the policy but it is not what the spec builds.
+    """
+    if spec not in SLOW_SPECS:
+        return None
+    for catalog in sources:
+        if spec.name() in catalog.names():
+            return reuse_policy(catalog, spec)
+    return None
+
+
 def build_all(args: argparse.Namespace) -> Outcome:
     """Build every default policy into a fresh catalog and publish it.
 
@@ -309,15 +332,20 @@ def build_all(args: argparse.Namespace) -> Outcome:
             "build-all writes a whole new catalog: name the file with --catalog "
             "(`make catalog` uses --catalog policies/catalog.sqlite)"
         )
+    sources = [open_catalog(location) for location in args.reuse]
     stored_policies, rows = [], []
     for number, spec in enumerate(CATALOG_SPECS, start=1):
-        built = build_any(spec)
-        tree, seconds = built.tree, built.seconds
-        stored = StoredPolicy.from_data(built.data, tree.targets.words, tree.guesses.words)
+        started = time.perf_counter()
+        stored, how = _reused(sources, spec), "reused"
+        if stored is None:
+            built, how = build_any(spec, workers=args.workers), "built"
+            tree = built.tree
+            stored = StoredPolicy.from_data(built.data, tree.targets.words, tree.guesses.words)
+        seconds = time.perf_counter() - started
         stored_policies.append(stored)
-        rows.append({"name": stored.data.name, "seconds": round(seconds, 4)})
+        rows.append({"name": stored.data.name, "seconds": round(seconds, 4), "how": how})
         if not args.quiet:
-            print(f"[{number}/{len(CATALOG_SPECS)}] {stored.data.name} {seconds:.2f} s",
+            print(f"[{number}/{len(CATALOG_SPECS)}] {stored.data.name} {how} {seconds:.2f} s",
                   file=sys.stderr)  # fmt: skip
     bees = [StoredBeeTable(*build_bee_table(name, allow_s)) for name, allow_s in DEFAULT_BEE_TABLES]
     if not args.quiet:
@@ -330,7 +358,7 @@ def build_all(args: argparse.Namespace) -> Outcome:
     if not args.quiet:
         print(f"Guess My Word trees: {len(DEFAULT_WORD_TREES)}", file=sys.stderr)
     path = publish_catalog(args.catalog, stored_policies, bees)
-    lines = [f"{row['name']:<48} {row['seconds']:>8.2f} s" for row in rows]
+    lines = [f"{row['name']:<48} {row['seconds']:>8.2f} s {row.get('how', '')}" for row in rows]
     lines.append(
         f"published {plural(len(rows), 'policy')} ({len(DEFAULT_WORD_TREES)} of them Guess My Word "
         f"trees) and {len(bees)} honeycomb tables to {path}"
@@ -349,6 +377,21 @@ def gmw_list(args: argparse.Namespace) -> Outcome:
         "(register it in builder/weighted_lists.py)"
     )
     return Outcome({"file": str(output), "words": count, "sha256": digest}, [line])
+
+
+def wordlist(args: argparse.Namespace) -> Outcome:
+    """Write a language's most frequent words of one length (builder.language_lists)."""
+    from guesswork.builder.language_lists import list_name, write_list
+
+    rule = rule_for(args.language, args.fold_accents)
+    output = Path(args.output) if args.output else None
+    text, count, digest = write_list(args.language, args.length, args.top, rule, output)
+    name = list_name(args.language, args.length, args.top)
+    info = {"name": name, "language": args.language, "file": args.output, "words": count,
+            "sha256": digest}  # fmt: skip
+    if output is None:  # the list itself on standard output
+        return Outcome({**info, "text": text}, text.splitlines())
+    return Outcome(info, [f"wrote {output}: {plural(count, 'word')} ({name}), sha256 {digest}"])
 
 
 def optimize(args: argparse.Namespace) -> Outcome:
@@ -371,6 +414,8 @@ def optimize(args: argparse.Namespace) -> Outcome:
         beam=args.beam,
         colours=args.colours,
         jotto_order=args.jotto_order,
+        language=args.language,
+        fold_accents=args.fold_accents,
     )
     spec.check()
     # By default only a search over every first guess (the long runs) spreads
@@ -390,7 +435,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
     try:
         built, result = build_optimal_policy(
             spec, workers=workers, checkpoint=checkpoint, progress=progress,
-            bound_store=bound_store,
+            bound_store=bound_store, memo_limit=args.memo_limit, scheduler=args.scheduler,
         )  # fmt: skip
     finally:
         progress.close()
@@ -418,7 +463,16 @@ def optimize(args: argparse.Namespace) -> Outcome:
         "sets_expanded": outcome.stats.expanded,
         # A search over every opener: how many survived the first pass (else null).
         "openers_surviving": outcome.survivors,
-        "workers": workers,
+        # What ran the units: in-process, processes (a local pool), dask-local or
+        # dask (--scheduler), and on how many workers (a cluster's: its own count).
+        "engine": outcome.engine,
+        "workers": outcome.workers,
+        # Each process's memo: its limit, the most it held (largest process) and
+        # the entries evicted to stay within it (all processes).
+        "memo_limit": args.memo_limit,
+        "memo_peak_bytes": outcome.stats.memo_peak_bytes,
+        "memo_peak_entries": outcome.stats.memo_peak_entries,
+        "memo_evictions": outcome.stats.memo_evictions,
         **_store_report(bound_store, outcome.stats),
     }
     lines = [
@@ -429,6 +483,13 @@ def optimize(args: argparse.Namespace) -> Outcome:
         + (f", given first guess {spec.first_guess}" if spec.first_guess else "")
         + f"; {seconds:.2f} s",
     ]
+    lines.append(
+        f"ran {outcome.engine}"
+        + (f" on {plural(outcome.workers, 'worker')}" if outcome.engine != "in-process" else "")
+        + f"; memo peak {outcome.stats.memo_peak_bytes / (1 << 20):,.1f} MiB"
+        + f" ({plural(outcome.stats.memo_evictions, 'entry', grouped=True)} evicted)"
+        + f", limit {'none' if args.memo_limit is None else f'{args.memo_limit >> 20:,} MiB'}"
+    )
     if outcome.survivors is not None:
         lines.append(
             f"{outcome.survivors} openers survived the first pass's one-level bounds "
@@ -490,5 +551,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], Outcome]] = {
     "import": import_policy,
     "remove": remove,
     "gmw-list": gmw_list,
+    "wordlist": wordlist,
     "cache": cache,
+    "report": report,
 }

@@ -29,9 +29,12 @@ from guesswork.builder.greedy import (
 )
 from guesswork.builder.matrices import letter_array
 from guesswork.builder.optimal import CodeSymmetry, Optimized, SearchOptions, optimize
+from guesswork.builder.optimal.memo import DEFAULT_MEMO_LIMIT
 from guesswork.builder.partitions import ARITHMETIC
 from guesswork.builder.progress import Progress
+from guesswork.builder.store import StoredPolicy
 from guesswork.builder.tree import GuessTree
+from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import (
     SHIPPED,
     WordList,
@@ -39,7 +42,9 @@ from guesswork.builder.wordlists import (
     load_wordlist,
     mastermind_codes,
 )
+from guesswork.client.catalog import Catalog
 from guesswork.client.games import Antiwordle, Game, Jotto, Mastermind, Wordle, make_game
+from guesswork.client.letters import KEEP_ACCENTS, LANGUAGES, LetterRule, rule_for
 from guesswork.client.lookup import MAX_ALTERNATIVES
 from guesswork.client.policy_format import ListRef, PolicyData
 from guesswork.client.rules import HARD, MODES, NYT_HARD
@@ -79,6 +84,10 @@ class GameSpec:
     mode: str = "normal"
     jotto_order: str = "sorted"
     colours: int | None = None
+    #: Users' lists' letter rule (client.letters.rule_for): their language, and
+    #: whether accents fold (None: the language's default).
+    language: str | None = None
+    fold_accents: bool | None = None
 
     @property
     def hard(self) -> bool:
@@ -106,6 +115,8 @@ class GameSpec:
             raise SpecError(f"--mode nyt-hard is Wordle's rule; {game.id} has no NYT hard mode")
         if self.guesses == "-" and self.targets == "-":
             raise SpecError("standard input can supply only one of --targets and --guesses")
+        if self.language is not None and self.language not in LANGUAGES:
+            raise SpecError(f"unknown language {self.language!r}; known: {', '.join(LANGUAGES)}")
         return game
 
     def lists(self, game: Game) -> tuple[WordList, WordList]:
@@ -117,10 +128,11 @@ class GameSpec:
         if isinstance(game, Mastermind):
             codes = mastermind_codes(game)
             return codes, codes
-        targets = load_list(self.targets, game, self.jotto_order)
+        rule = rule_for(self.language, self.fold_accents)
+        targets = load_list(self.targets, game, self.jotto_order, rule)
         if self.guesses is None or self.guesses == self.targets:
             return targets, targets
-        return targets, load_list(self.guesses, game, self.jotto_order)
+        return targets, load_list(self.guesses, game, self.jotto_order, rule)
 
     def name_parts(self, game: Game) -> list[str]:
         """Return the start of a policy name: game, lists, Jotto order and mode."""
@@ -224,15 +236,16 @@ def _list_label(spec: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", Path(spec).stem.lower()).strip("-") or "list"
 
 
-def load_list(spec: str, game: Game, jotto_order: str) -> WordList:
-    """Return the word list ``spec`` for ``game``; Jotto's is derived as the seeds do.
+def load_list(spec: str, game: Game, jotto_order: str, rule: LetterRule = KEEP_ACCENTS) -> WordList:
+    """Return the word list ``spec`` for ``game``, a user's read with the letter
+    ``rule`` (client.letters); Jotto's is derived as the seeds do.
 
     Raises:
         WordListError: the list is unknown, unreadable or invalid.
     """
     if not isinstance(game, Jotto):
-        return load_wordlist(spec, game)
-    source = load_wordlist(spec, Wordle(game.length))
+        return load_wordlist(spec, game, rule)
+    source = load_wordlist(spec, Wordle(game.length), rule)
     return WordList.from_words(
         f"jotto({source.name},{jotto_order})",
         jotto_allowable(source.words, game.length, jotto_order),
@@ -341,6 +354,13 @@ NYT_HARD_SPECS: tuple[PolicySpec, ...] = tuple(
     for answers in ("wordle-answers-2309", "wordle-answers-2315")
 )
 
+#: Wordle in other languages: greedy normal-mode neg_entropy trees over each shipped
+#: language list (builder.language_lists), guessing from the same list.
+LANGUAGE_SPECS: tuple[PolicySpec, ...] = tuple(
+    PolicySpec("wordle", targets=f"{language}-5-top2000")
+    for language in ("es", "de", "fr", "el", "ru")
+)
+
 #: The shipped catalog: the seed tables' policies, the full-guess-list trees
 #: (normal and NYT hard mode), then every word length over enable1.
 DEFAULT_SPECS: tuple[PolicySpec, ...] = (
@@ -355,6 +375,7 @@ DEFAULT_SPECS: tuple[PolicySpec, ...] = (
     PolicySpec("wordle", targets="wordle-answers-2315", guesses="wordle-guesses-12972"),
     *NYT_HARD_SPECS,
     *ENABLE1_SPECS,
+    *LANGUAGE_SPECS,
 )
 
 #: Shipped list names, for help texts.
@@ -444,11 +465,16 @@ def build_optimal_policy(
     checkpoint: Path | None = None,
     progress: Progress | None = None,
     bound_store: str | None = None,
+    memo_limit: int | None = DEFAULT_MEMO_LIMIT,
+    scheduler: str | None = None,
 ) -> tuple[BuiltPolicy, Optimized]:
     """Search for the tree ``spec`` describes; return its policy record and the search.
 
     ``bound_store`` names a bound store file (builder.optimal.store) to read
-    and add to; None (the default) keeps nothing between runs.
+    and add to; None (the default) keeps nothing between runs. ``memo_limit``
+    bounds each search process's memo (builder.optimal.memo); ``scheduler``
+    names a Dask cluster to run on (builder.optimal.cluster; None: a local one
+    when ``workers`` > 1). Neither changes the tree.
 
     Raises:
         SpecError, SearchError, WordListError, UnknownGameError, InvalidWordError.
@@ -462,7 +488,10 @@ def build_optimal_policy(
     started = time.perf_counter()
     result = optimize(
         game, targets, guesses,
-        dataclasses.replace(spec.options(workers), bound_store=bound_store),
+        dataclasses.replace(
+            spec.options(workers), bound_store=bound_store, memo_limit=memo_limit,
+            scheduler=scheduler,
+        ),
         symmetry=symmetry, checkpoint=checkpoint, progress=progress,
     )  # fmt: skip
     seconds = time.perf_counter() - started
@@ -497,16 +526,60 @@ DEFAULT_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
 )  # fmt: skip
 
 
-def build_any(spec: PolicySpec | OptimalSpec) -> BuiltPolicy:
-    """Build a greedy or an optimised policy (a lone process, no checkpoint).
+def build_any(spec: PolicySpec | OptimalSpec, *, workers: int = 1) -> BuiltPolicy:
+    """Build a greedy or an optimised policy (no checkpoint; ``workers`` for a search).
 
     Raises:
         as build_policy and build_optimal_policy.
     """
     if isinstance(spec, OptimalSpec):
-        return build_optimal_policy(spec)[0]
+        return build_optimal_policy(spec, workers=workers)[0]
     return build_policy(spec)
 
 
+#: The global normal-mode Wordle optima: no fixed first guess, every one of the
+#: 12972 openers settled (SALET is best: 7920 on the 2315 answers, 7897 on the
+#: 2309), each certificate recording what settled every opener. About 11 minutes
+#: each on one core, so `make catalog` builds them but the catalog test does not
+#: (see SLOW_SPECS).
+GLOBAL_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = tuple(
+    OptimalSpec("wordle", targets=answers, guesses="wordle-guesses-12972")
+    for answers in ("wordle-answers-2309", "wordle-answers-2315")
+)
+
 #: Every policy of the shipped catalog, in catalog-build order.
-CATALOG_SPECS: tuple[PolicySpec | OptimalSpec, ...] = (*DEFAULT_SPECS, *DEFAULT_OPTIMAL_SPECS)
+CATALOG_SPECS: tuple[PolicySpec | OptimalSpec, ...] = (
+    *DEFAULT_SPECS,
+    *DEFAULT_OPTIMAL_SPECS,
+    *GLOBAL_OPTIMAL_SPECS,
+)
+
+#: Shipped policies that take minutes to build: the catalog test (and
+#: ``build-all --reuse``) takes them from a catalog file after checking them
+#: (:func:`reuse_policy`) instead of building them again.
+SLOW_SPECS: tuple[PolicySpec | OptimalSpec, ...] = (*LONG_WORD_SPECS, *GLOBAL_OPTIMAL_SPECS)
+
+
+def reuse_policy(catalog: Catalog, spec: PolicySpec | OptimalSpec) -> StoredPolicy:
+    """Return ``spec``'s policy from ``catalog``, checked to be what a build would give.
+
+    Checks the name, the word lists and the strategy against the spec, replays
+    every target (:func:`verify_policy`) and checks the certificate of an
+    optimised tree (:func:`verify_certificate`, without rerunning its search).
+
+    Raises:
+        PolicyNotFoundError: the catalog has no policy of that name.
+        SpecError: the stored policy is not what the spec builds, or fails a check.
+    """
+    policy = catalog.policy(spec.name())
+    game = spec.check()
+    targets, guesses = spec.lists(game)
+    where = f"{catalog.location}: {spec.name()}"
+    if policy.data.strategy != spec.strategy(game):
+        raise SpecError(f"{where} was built with another strategy; build it again")
+    if (policy.targets, policy.guesses) != (targets.words, guesses.words):
+        raise SpecError(f"{where} was built from other word lists; build it again")
+    faults = verify_policy(policy) + verify_certificate(policy)
+    if faults:
+        raise SpecError(f"{where} fails verification: {faults[0]}")
+    return StoredPolicy.from_policy(policy)

@@ -2,13 +2,16 @@
 
     guesswork suggest --policy NAME --history "RAISE:.Y...,CLOUT:G...." [--json]
     guesswork play --policy NAME          # an interactive helper (guesswork.client.play)
+    guesswork play --language es          # Wordle in Spanish (--length K: other lengths)
     guesswork policies [--json]
+    guesswork analyze --policy NAME --history "..." [--answer WORD] [--json] [--plot FILE]
     guesswork bee top [--words enable1] [--allow-s] [-n N] [--json]
     guesswork bee score --letters AEGINRT --center R [--json]     (also: bee hints)
 
 Each works against a service (``--server HOST:PORT``) or directly on a
-catalog or policy file (``--store PATH``, default: the shipped catalog under the
-user's, see guesswork.client.catalog), with
+catalog or policy file (``--store PATH``; or a catalog database, ``--store
+postgresql+psycopg://...``; default: the shipped catalog under the user's, see
+guesswork.client.catalog), with
 the same output. Errors: one line on stderr, exit status 1 (2 for usage);
 under ``--json``, that line is a JSON object ``{"error": ..., "reason": ...}``
 (the reason is client.errors.reason_of's: the service's stable reason where
@@ -32,8 +35,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, Protocol
 
 from guesswork import __version__
+from guesswork.client.analysis import GameAnalysis, analysis_table
 from guesswork.client.errors import GuessworkError, PolicyNotFoundError, UsageError, reason_of
+from guesswork.client.letters import LANGUAGES, list_language
 from guesswork.client.play import play, share_history
+from guesswork.client.plots import picture_format, pyplot, save_analysis_plot
 from guesswork.client.replies import is_share_row
 from guesswork.client.suggestion import LIVE_GUESS_LIST, Suggestion
 from guesswork.client.text import plural
@@ -48,6 +54,8 @@ class Backend(Protocol):
     def suggest(self, policy: str, history: History, alternatives: int) -> Suggestion: ...
 
     def policies(self) -> list[dict[str, Any]]: ...
+
+    def analyze(self, policy: str, history: History, answer: str) -> GameAnalysis: ...
 
     def policy_summary(self, policy: str) -> dict[str, Any]:
         """Return one policy's ``name``, ``game``, ``length``, ``mode``, ``count``,
@@ -72,12 +80,16 @@ class RemoteBackend:
     def suggest(self, policy: str, history: History, alternatives: int) -> Suggestion:
         return self._client.suggest(policy, history, alternatives)
 
+    def analyze(self, policy: str, history: History, answer: str) -> GameAnalysis:
+        return self._client.analyze_game(policy, history, answer)
+
     def policies(self) -> list[dict[str, Any]]:
         return [
             {"name": p.name.removeprefix("policies/"), "game": p.game, "mode": p.mode,
              "metric": p.metric, "targets": p.targets_list, "guesses": p.guesses_list,
              "count": p.target_count, "mean": p.mean, "worst": p.worst,
-             "content_hash": p.content_hash, "catalog": p.catalog, "length": p.length}
+             "content_hash": p.content_hash, "catalog": p.catalog, "length": p.length,
+             "language": list_language(p.targets_list)}
             for p in self._client.list_policies()
         ]  # fmt: skip
 
@@ -148,8 +160,23 @@ def _policies(backend: Backend, args: argparse.Namespace) -> int:
         print(json.dumps(rows, indent=2))
     else:
         for row in rows:
+            language = f"  {row['language']}" if row.get("language") else ""
             print(f"{row['name']:<48} {plural(row['count'], 'target'):>13}  mean {row['mean']:.2f} "
-                  f"worst {row['worst']}  {row['catalog']}")  # fmt: skip
+                  f"worst {row['worst']}  {row['catalog']}{language}")  # fmt: skip
+    return 0
+
+
+def _analyze(backend: Backend, args: argparse.Namespace) -> int:
+    history = parse_history(args.history)
+    if not history:
+        raise UsageError("--history is empty: give the turns of the game to analyse")
+    if args.plot:  # a wrong name, or no matplotlib, is refused before the work
+        picture_format(args.plot)
+        pyplot()
+    analysis = backend.analyze(args.policy, history, args.answer or "")
+    if args.plot:
+        save_analysis_plot(analysis, args.plot)
+    print(json.dumps(analysis.to_json()) if args.json else "\n".join(analysis_table(analysis)))
     return 0
 
 
@@ -203,6 +230,12 @@ LENGTH_HELP = (
 )
 
 
+LANGUAGE_HELP = (
+    "Wordle in this language: es, de, fr, el, ru (shipped), en, it, pt: the catalog's "
+    "policy over a list of that language, e.g. wordle-es-5-top2000-normal-neg-entropy"
+)
+
+
 def _length(text: str) -> int:
     try:
         value = int(text)
@@ -213,8 +246,50 @@ def _length(text: str) -> int:
     return value
 
 
-def chosen_policy(backend: Backend, policy: str | None, length: int | None) -> str:
-    """Return the policy a command follows: ``--policy``, else the one ``--length`` picks.
+def _language(text: str) -> str:
+    if text not in LANGUAGES:
+        known = ", ".join(f"{code} ({language.name})" for code, language in LANGUAGES.items())
+        raise UsageError(f"--language {text!r} is not one of {known}")
+    return text
+
+
+def language_policy(backend: Backend, language: str, length: int | None) -> str:
+    """Return the Wordle policy ``--language`` picks: of the catalogs' Wordle policies
+    whose target list is of that language (client.letters.list_language) and of
+    ``length`` letters (None: 5 first), normal mode first, then ``neg_entropy``,
+    then by name.
+
+    Raises:
+        PolicyNotFoundError: the catalogs hold none.
+    """
+    fits = [
+        row for row in backend.policies()
+        if row["game"] == "wordle" and row.get("language") == language
+        and (length is None or row["length"] == length)
+    ]  # fmt: skip
+    if not fits:
+        letters = "" if length is None else f" of {length}-letter words"
+        raise PolicyNotFoundError(
+            f"no Wordle policy for {LANGUAGES[language].name} ({language}){letters} in the "
+            f"catalog; make a list with `guesswork-build wordlist --language {language} "
+            f"--length 5 --top 2000 --output {language}-5-top2000.txt` and build it"
+        )
+    best = min(
+        fits,
+        key=lambda row: (
+            row["length"] != 5, row["mode"] != "normal", row["metric"] != "neg_entropy",
+            row["name"],
+        ),
+    )  # fmt: skip
+    name: str = best["name"]
+    return name
+
+
+def chosen_policy(
+    backend: Backend, policy: str | None, length: int | None, language: str | None = None
+) -> str:
+    """Return the policy a command follows: ``--policy``, else the one ``--language``
+    (:func:`language_policy`) or ``--length`` picks.
 
     For ``length`` letters that is, of the Wordle policies of that length in the
     catalogs, the first of: the default policy (5 letters: the NYT answers);
@@ -227,6 +302,8 @@ def chosen_policy(backend: Backend, policy: str | None, length: int | None) -> s
     """
     if policy is not None:
         return policy
+    if language is not None:
+        return language_policy(backend, language, length)
     if length is None:
         return DEFAULT_PLAY_POLICY
     game = "wordle" if length == 5 else f"wordle-{length}"
@@ -268,7 +345,9 @@ def build_parser() -> argparse.ArgumentParser:
         where = subparser.add_mutually_exclusive_group()
         where.add_argument("--server", help="HOST:PORT of a running guesswork-serve")
         where.add_argument(
-            "--store", help="catalog or policy file (default: the shipped catalog and the user's)"
+            "--store",
+            help="catalog or policy file, or catalog database URL (postgresql+psycopg://...; "
+            "default: the shipped catalog and the user's)",
         )
         subparser.add_argument("--timeout", type=float, default=5.0, help="seconds per call")
         return subparser
@@ -277,6 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
     which = suggest.add_mutually_exclusive_group(required=True)
     which.add_argument("--policy", help="policy name (see `guesswork policies`)")
     which.add_argument("--length", type=_length, help=LENGTH_HELP)
+    which.add_argument("--language", type=_language, help=LANGUAGE_HELP)
     suggest.add_argument("--history", default="", help='turns "GUESS:REPLY,GUESS:REPLY"')
     suggest.add_argument("--alternatives", type=int, default=5, help="how many to rank")
     suggest.add_argument("--json", action="store_true", help="print one JSON object")
@@ -284,7 +364,22 @@ def build_parser() -> argparse.ArgumentParser:
     which = interactive.add_mutually_exclusive_group()
     which.add_argument("--policy", help=f"policy name (default {DEFAULT_PLAY_POLICY})")
     which.add_argument("--length", type=_length, help=LENGTH_HELP)
+    which.add_argument("--language", type=_language, help=LANGUAGE_HELP)
     policies = command("policies", "list the policies")
+    analyze = command("analyze", "analyse a game: each move's skill and luck, and the totals")
+    analyze.add_argument("--policy", required=True, help="policy name (see `guesswork policies`)")
+    analyze.add_argument(
+        "--history", required=True,
+        help='the turns "GUESS:REPLY,GUESS:REPLY", or a share text with its guesses',
+    )  # fmt: skip
+    analyze.add_argument("--answer", help="the game's answer, if known (a won game's is its last)")
+    analyze.add_argument("--json", action="store_true", help="print one JSON object")
+    analyze.add_argument(
+        "--plot", metavar="FILE",
+        help="also draw the targets left per move against the best guess's (.png, .svg, .pdf; "
+        "needs matplotlib: pip install 'guesswork[plots]')",
+    )  # fmt: skip
+    analyze.set_defaults(timeout=60.0)  # an analysis may take seconds
     policies.add_argument("--json", action="store_true", help="print a JSON array")
     bee = sub.add_parser("bee", help="Spelling Bee: top honeycombs, scores and hints")
     bee_sub = bee.add_subparsers(dest="bee_command", required=True, parser_class=Parser)
@@ -298,7 +393,8 @@ def build_parser() -> argparse.ArgumentParser:
         where = sub_bee.add_mutually_exclusive_group()
         where.add_argument("--server", help="HOST:PORT of a running guesswork-serve")
         where.add_argument(
-            "--store", help="catalog file (default: the shipped catalog and the user's)"
+            "--store",
+            help="catalog file or database URL (default: the shipped catalog and the user's)",
         )
         sub_bee.add_argument("--timeout", type=float, default=5.0, help="seconds per call")
         sub_bee.add_argument("--words", default="enable1", help="word list name (default enable1)")
@@ -350,11 +446,13 @@ def run(argv: Sequence[str] | None = None, local: LocalBackendFactory | None = N
                 "`python -m guesswork`, or give --server"
             )
         if args.command in ("suggest", "play"):
-            args.policy = chosen_policy(backend, args.policy, args.length)
+            args.policy = chosen_policy(backend, args.policy, args.length, args.language)
         if args.command == "suggest":
             status = _suggest(backend, args)
         elif args.command == "bee":
             status = _bee(backend, args)
+        elif args.command == "analyze":
+            status = _analyze(backend, args)
         elif args.command == "policies":
             status = _policies(backend, args)
         else:

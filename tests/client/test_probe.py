@@ -28,9 +28,10 @@ def evil_tree(catalog: Catalog) -> Policy:
 
 def test_catalog_lists_every_policy(catalog: Catalog) -> None:
     infos = catalog.list()
-    # 34 greedy (24 for the seed tables and 12972 guesses, 2 NYT hard, 8 enable1 lengths),
-    # 8 optimised (builder.policies), 6 Guess My Word trees (builder.guess_my_word)
-    assert len(infos) == len(catalog) == 48
+    # 39 greedy (24 for the seed tables and 12972 guesses, 2 NYT hard, 8 enable1 lengths,
+    # 5 languages), 10 optimised (builder.policies: 8 with a fixed first guess, 2 global),
+    # 6 Guess My Word trees (builder.guess_my_word)
+    assert len(infos) == len(catalog) == 55
     assert [info.name for info in infos] == catalog.names() == sorted(catalog.names())
     by_name = {info.name: info for info in infos}
     jotto = by_name["jotto-2309-hard-max"]
