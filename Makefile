@@ -41,6 +41,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_lookup.py
 	$(BIN)/python benchmarks/bench_approx_entropy.py
 	$(BIN)/python benchmarks/bench_optimal.py
+	$(BIN)/python benchmarks/bench_dask.py
 
 # Regenerate the gRPC code from protos/guesswork/v1/guesswork.proto (a test checks it).
 protos: $(STAMP)
