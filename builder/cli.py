@@ -262,7 +262,7 @@ def _add_optimize_options(parser: argparse.ArgumentParser) -> None:
         "--workers", type=_positive,
         help="worker processes; more than 1 runs the search on a local Dask cluster "
         "(a process pool without Dask). Default: every core for a search over every "
-        "first guess, else 1",
+        "first guess when Dask is installed, else 1",
     )  # fmt: skip
     parser.add_argument(
         "--scheduler", metavar="ADDRESS",

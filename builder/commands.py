@@ -51,6 +51,7 @@ from guesswork.builder.guess_my_word import (
     word_tree_policy,
 )
 from guesswork.builder.optimal import SearchStats, default_workers
+from guesswork.builder.optimal import cluster as search_engines
 from guesswork.builder.optimal.store import BOUND_STORE_VARIABLE, BoundStore
 from guesswork.builder.policies import (
     CATALOG_SPECS,
@@ -419,9 +420,10 @@ def optimize(args: argparse.Namespace) -> Outcome:
     )
     spec.check()
     # By default only a search over every first guess (the long runs) spreads
-    # over every core: fixed-first-guess and lookahead runs take seconds, less
-    # than starting worker processes costs.
-    long_run = spec.first_guess is None and spec.beam is None
+    # over every core, and only on Dask: fixed-first-guess and lookahead runs
+    # take seconds, less than starting workers costs, and the process pool
+    # (no Dask) shares no first pass, so it is slower than one process there.
+    long_run = spec.first_guess is None and spec.beam is None and search_engines.dask_installed()
     workers = args.workers if args.workers is not None else (default_workers() if long_run else 1)
     checkpoint = Path(args.checkpoint) if args.checkpoint else None
     bound_store = args.bound_store or os.environ.get(BOUND_STORE_VARIABLE) or None

@@ -230,6 +230,13 @@ def test_without_dask_workers_use_a_process_pool(
     assert run([*SALET, "--scheduler", "tcp://127.0.0.1:8786"]) == 1
     err = capsys.readouterr().err
     assert "pip install 'guesswork[cluster]'" in err and len(err.strip().splitlines()) == 1
+    # Without Dask a search over every opener stays in one process by default:
+    # the pool shares no first pass, so it would be slower than one process.
+    answers = load_wordlist("wordle-answers-2315", Wordle()).words[::25]
+    (tmp_path / "few.txt").write_text("\n".join(answers) + "\n")
+    everyone = _optimize(["optimize", "--targets", str(tmp_path / "few.txt"), "--mode", "hard",
+                          "--quiet"], capsys)  # fmt: skip
+    assert (everyone["engine"], everyone["workers"]) == ("in-process", 1)
 
 
 def test_a_worker_killed_mid_run_changes_nothing(
