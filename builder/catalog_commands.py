@@ -237,11 +237,29 @@ def cache(args: argparse.Namespace) -> Outcome:
     return Outcome(data, [line])
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
+def replace_file(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all: a temporary file beside it,
+    moved over it (a reader never sees half a file).
+
+    Raises:
+        OSError: the file cannot be written (the temporary file is removed).
+    """
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         temporary.write_bytes(data)
         os.replace(temporary, path)
-    except OSError as error:
+    except OSError:
         temporary.unlink(missing_ok=True)
+        raise
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write a policy file with :func:`replace_file`.
+
+    Raises:
+        PolicyFormatError: the file cannot be written.
+    """
+    try:
+        replace_file(path, data)
+    except OSError as error:
         raise PolicyFormatError(f"{path}: cannot write ({error.strerror})") from None

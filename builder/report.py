@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from guesswork.builder.catalog_commands import Outcome
+from guesswork.builder.catalog_commands import Outcome, replace_file
 from guesswork.builder.verify import subtree_values
 from guesswork.client.catalog import open_catalog
 from guesswork.client.games import Jotto, Wordle, code_to_colours
@@ -307,12 +306,9 @@ def write_report(policies: Sequence[Policy], output: str | Path) -> list[Picture
     else:
         page, pictures = report_html(policies)
         data = page.encode("utf-8")
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        temporary.write_bytes(data)
-        os.replace(temporary, path)
+        replace_file(path, data)
     except OSError as error:
-        temporary.unlink(missing_ok=True)
         raise PlotError(f"cannot write {str(output)!r}: {error.strerror or error}") from None
     return pictures
 

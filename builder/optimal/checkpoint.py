@@ -129,6 +129,11 @@ class Checkpoint:
             return (value, list(record["guesses"])) if value < budget else (value, None)
         return (value, None) if value >= budget else None
 
+    @staticmethod
+    def opener_unit(guess: int) -> str:
+        """Return the id of the unit "first-pass bound of opener ``guess``"."""
+        return f"level:{guess}"
+
     def recorded(self, unit: str) -> int | None:
         """Return the value stored for ``unit`` whatever its budget, or None if none is.
 

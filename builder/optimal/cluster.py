@@ -179,7 +179,7 @@ class ClusterRootSearch(RootSearch):
             if static >= best:
                 break
             # The record RootSearch._one_level_bound keeps.
-            recorded = self.checkpoint.recorded(f"level:{guess}")
+            recorded = self.checkpoint.recorded(Checkpoint.opener_unit(guess))
             if recorded is None:
                 todo.append(guess)
             else:
@@ -195,7 +195,7 @@ class ClusterRootSearch(RootSearch):
             found, delta = self._wait(future)
             self.search.stats.add(delta)
             for guess, level in zip(batches[future], found, strict=True):
-                self.checkpoint.save(f"level:{guess}", level, None)
+                self.checkpoint.save(Checkpoint.opener_unit(guess), level, None)
                 levels[guess] = level
             survive = sum(level < best for level in levels.values())
             self._report(len(levels), f"{survive:,} survive; best {best}")

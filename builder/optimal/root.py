@@ -257,7 +257,7 @@ class RootSearch:
         Raises:
             SearchError: the checkpoint cannot be written.
         """
-        unit = f"level:{guess}"
+        unit = Checkpoint.opener_unit(guess)
         recorded = self.checkpoint.recorded(unit)
         if recorded is not None:
             return recorded
