@@ -28,9 +28,9 @@ os.environ.setdefault("GUESSWORK_CACHE", tempfile.mkdtemp(prefix="guesswork-benc
 
 from guesswork.builder.alternatives import node_alternatives
 from guesswork.builder.evaluate import score_stats
-from guesswork.builder.greedy import (
+from guesswork.builder.greedy import step_of
+from guesswork.builder.greedy_tree import (
     build_greedy_tree,
-    step_of,
     warm_up,
 )
 from guesswork.builder.matrices import reply_matrix

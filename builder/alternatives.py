@@ -8,14 +8,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from guesswork.builder.greedy import GreedyStep, ReplyColumns, guess_vocabulary
+from guesswork.builder.greedy import (
+    GreedyStep,
+    ReplyColumns,
+)
+from guesswork.builder.greedy_tree import guess_vocabulary
 from guesswork.builder.matrices import letter_array, reply_matrix
 from guesswork.builder.nyt_hard import legal_mask, node_states
 from guesswork.builder.optimal.problem import target_major
 from guesswork.builder.tree import GuessTree
 
 
-def node_alternatives(tree: GuessTree, step: GreedyStep, count: int) -> dict[str, np.ndarray]:
+def node_alternatives(
+    tree: GuessTree, step: GreedyStep, count: int, weights: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
     """Return each node's ``count`` next-best guesses by ``step``, as the policy stores them.
 
     The alternatives of a node are the step's ranking at that node without the
@@ -24,7 +30,8 @@ def node_alternatives(tree: GuessTree, step: GreedyStep, count: int) -> dict[str
     the format's ``alt_offsets``, ``alt_guess`` and ``alt_value`` arrays.
     Under NYT hard mode only guesses the NYT rule allows on the node's path
     are ranked; under approx_entropy, only the guesses it retries (by their
-    exact entropy).
+    exact entropy). ``weights`` (one per target: a prior's likelihoods) ranks by
+    the weighted metric, as a weighted tree was grown.
     """
     vocabulary, target_to_guess = guess_vocabulary(tree.targets, tree.guesses)
     matrix = reply_matrix(tree.game, vocabulary, tree.targets)
@@ -49,8 +56,9 @@ def node_alternatives(tree: GuessTree, step: GreedyStep, count: int) -> dict[str
             legal = None if states is None else legal_mask(letters, states[node])
             columns = ReplyColumns(matrix, remaining, by_target)
             ranked = step.rank(
-                target_to_guess[remaining], count + 1, columns, legal, letters=letters
-            )
+                target_to_guess[remaining], count + 1, columns, legal, letters=letters,
+                weights=None if weights is None else weights[remaining],
+            )  # fmt: skip
             keep = ranked.guesses != tree.node_guess[node]
             chosen, chosen_values = ranked.guesses[keep][:count], ranked.values[keep][:count]
             guesses.append(chosen)

@@ -12,8 +12,12 @@ with ``S`` the targets still possible:
   search's, or the greedy step's), by that same E; a tie keeps the player's;
 * skill, luck and the totals follow client.analysis's definitions.
 
-The targets are the policy's, each equally likely; a history that no target
-fits is refused (CONTRADICTORY_HISTORY), as is an answer that does not fit it.
+The targets are the policy's, each equally likely, or as likely as its prior
+weighs it (a weighted policy: E, luck and the totals are then expectations
+under the prior). A history that no target fits is refused
+(CONTRADICTORY_HISTORY), as is an answer that does not fit it; the service
+then analyses the game under a policy whose targets are the whole guess list
+(service.engine), as live answers play on over it.
 Wordle (every length), Jotto and Mastermind policies are analysed;
 Antiwordle (whose player avoids the target) and Guess My Word are not.
 """
@@ -126,7 +130,7 @@ class GameAnalyzer:
         left = 0.0
         if not solved:
             final = values.value(position.targets, position.state, position.node)
-            left = final.total / len(position.targets)
+            left = final.total / values.model.mass(position.targets)
         start = moves[0].best_expected
         lost = sum(move.expected - move.best_expected for move in moves)
         return GameAnalysis(
@@ -141,6 +145,7 @@ class GameAnalyzer:
             gained_by_luck=start + lost - (len(moves) + left),
             skill=float(np.mean([move.skill for move in moves])),
             luck=float(np.mean([move.luck for move in moves])),
+            weights=policy.data.prior.name if policy.data.prior is not None else "",
         )
 
 
@@ -170,12 +175,14 @@ def _checked_answer(lookup: PolicyLookup, turns: Sequence[Turn], answer: str) ->
 
 def _evaluate(values: GameValues, position: _Position, word: str) -> _Guess:
     """Return E(S, ``word``) and its figures at ``position``."""
-    policy = values.model.policy
-    targets, size, win = position.targets, len(position.targets), policy.game.win_reply
+    model = values.model
+    policy = model.policy
+    targets, win = position.targets, policy.game.win_reply
+    mass = model.mass(targets)
     classes = values.split(word, targets)
     # The classes of the tree's own guess are its child nodes.
     on_tree = position.node is not None and word == policy.guess(position.node)
-    total, sources, squares = float(size), [], 0
+    total, sources, remaining = mass, [], 0.0
     for code, members in classes.items():
         if code == win:
             continue
@@ -183,21 +190,29 @@ def _evaluate(values: GameValues, position: _Position, word: str) -> _Guess:
         found = values.value(members, values.child_state(position.state, word, code), child)
         total += found.total
         sources.append(found.source)
-        squares += len(members) ** 2
-    return _Guess(word, total / size, weakest(sources), classes, squares / size)
+        # The targets this reply leaves, times the chance that it comes.
+        remaining += len(members) * model.mass(members)
+    return _Guess(word, total / mass, weakest(sources), classes, remaining / mass)
 
 
-def _luck(classes: dict[int, np.ndarray], came: int, win: int) -> float:
+def _luck(
+    classes: dict[int, np.ndarray], came: int, win: int, model: PolicyModel | None = None
+) -> float:
     """Return the luck of reply ``came`` (see client.analysis): its mid-rank among the other
     replies by the targets each would have left (a win leaves none), weighted by
-    their probability, scaled so that 100 means every other reply leaves more."""
-    size = sum(len(members) for members in classes.values())
+    their probability (the share of targets giving each, or of their weight under a
+    prior), scaled so that 100 means every other reply leaves more."""
+
+    def chance(members: np.ndarray) -> float:
+        return float(len(members)) if model is None else model.mass(members)
+
+    size = sum(chance(members) for members in classes.values())
     left = {code: 0 if code == win else len(members) for code, members in classes.items()}
-    others = 1.0 - len(classes[came]) / size
+    others = 1.0 - chance(classes[came]) / size
     if others <= 0:
         return 50.0  # no other reply could have come
-    larger = sum(len(classes[c]) for c in classes if c != came and left[c] > left[came])
-    equal = sum(len(classes[c]) for c in classes if c != came and left[c] == left[came])
+    larger = sum(chance(classes[c]) for c in classes if c != came and left[c] > left[came])
+    equal = sum(chance(classes[c]) for c in classes if c != came and left[c] == left[came])
     return 100.0 * (larger + equal / 2) / size / others
 
 
@@ -255,7 +270,7 @@ def _move(
         expected=player.expected,
         source=player.source,
         skill=100.0 * max(0.0, 1.0 - (player.expected - best.expected)),
-        luck=_luck(player.classes, came, game.win_reply),
+        luck=_luck(player.classes, came, game.win_reply, values.model),
         expected_remaining=player.expected_remaining,
         best_expected_remaining=best.expected_remaining,
         best_remaining=best_remaining,

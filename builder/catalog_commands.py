@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from guesswork.client.catalog import (
     user_catalog,
 )
 from guesswork.client.errors import PolicyFormatError, PolicyNotFoundError, UsageError
+from guesswork.client.games import Wordle
 from guesswork.client.policy_format import encode_core
 from guesswork.client.text import plural
 
@@ -47,12 +48,47 @@ class Outcome:
 
 
 def lists(args: argparse.Namespace) -> Outcome:
-    """Show the shipped word lists."""
+    """Show the shipped and registered word lists, or register newer ones (``update``).
+
+    Raises:
+        UsageError: ``update`` without files, ``--kind`` or ``--as-of``, or ``show``
+            with any of them.
+        WordListError: a file cannot be registered (builder.list_registry.register).
+    """
+    from guesswork.builder.list_registry import register, registered_lists
+
+    if args.action == "update":
+        if not args.files or args.kind is None or args.as_of is None:
+            raise UsageError("lists update needs FILE..., --kind answers|guesses and --as-of DATE")
+        if args.name is not None and len(args.files) > 1:
+            raise UsageError("--name names one list: give one FILE with it")
+        lines, rows = [], []
+        for path in args.files:
+            entry, new = register(path, args.kind, args.as_of, Wordle(), args.name)
+            rows.append({**asdict(entry), "new": new})
+            lines.append(
+                f"{'registered' if new else 'already known:'} {entry.name}: "
+                f"{plural(entry.count, 'word', grouped=True)}, {entry.kind} "
+                f"{f'as of {entry.as_of}' if entry.as_of else '(shipped)'}, sha256 {entry.sha256}"
+            )
+        return Outcome(rows, lines)
+    if args.files or args.kind or args.as_of or args.name:
+        raise UsageError("lists show takes no FILE, --kind, --as-of or --name (see lists update)")
     rows = [
-        {"name": name, "count": len(shipped_words(name)), "sha256": entry.sha256}
+        {"name": name, "count": len(shipped_words(name)), "sha256": entry.sha256,
+         "as_of": entry.as_of, "source": "shipped"}
         for name, entry in SHIPPED.items()
+    ]  # fmt: skip
+    rows += [
+        {"name": e.name, "count": e.count, "sha256": e.sha256, "as_of": e.as_of,
+         "source": "registered", "kind": e.kind, "file": e.source}
+        for e in registered_lists().values()
+    ]  # fmt: skip
+    lines = [
+        f"{r['name']:<22} {r['count']:>7,}  sha256 {r['sha256']}  {r['source']}"
+        + (f", as of {r['as_of']}" if r["as_of"] else "")
+        for r in rows
     ]
-    lines = [f"{r['name']:<22} {r['count']:>7,}  sha256 {r['sha256']}" for r in rows]
     return Outcome(rows, lines)
 
 

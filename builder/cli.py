@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from guesswork import __version__
-from guesswork.builder import commands
+from guesswork.builder import commands, prior_making
 from guesswork.builder.errors import SpecError
 from guesswork.builder.greedy import DEFAULT_WINDOW
 from guesswork.builder.optimal.memo import DEFAULT_MEMO_LIMIT
@@ -163,8 +164,16 @@ def _add_letter_options(
     )  # fmt: skip
 
 
+_WEIGHTS_HELP = (
+    "how likely each target is the secret: a shipped prior (wordfreq) or a file of "
+    "'WORD WEIGHT' lines, weights positive integers (guesswork-build priors makes one); "
+    "the tree then minimises the expected guesses under it (default: targets alike)"
+)
+
+
 def _add_tree_options(parser: argparse.ArgumentParser, *, guess_my_word: bool = False) -> None:
     _add_list_options(parser)
+    parser.add_argument("--weights", metavar="PRIOR", help=_WEIGHTS_HELP)
     if guess_my_word:
         for action in parser._actions:
             if action.dest == "game":
@@ -234,6 +243,7 @@ def _add_optimize_options(parser: argparse.ArgumentParser) -> None:
         help="target list: a shipped list name, a file path, or - for stdin",
     )  # fmt: skip
     parser.add_argument("--guesses", help="guess list (default: the target list)")
+    parser.add_argument("--weights", metavar="PRIOR", help=_WEIGHTS_HELP)
     parser.add_argument("--mode", default="normal", choices=MODES, help=_MODE_HELP)
     parser.add_argument(
         "--jotto-order", default="sorted", choices=("sorted", "first-seen"),
@@ -249,6 +259,12 @@ def _add_optimize_options(parser: argparse.ArgumentParser) -> None:
         help="total only: every target must be solved within this many guesses",
     )  # fmt: skip
     parser.add_argument("--first-guess", help="fix the first guess (proof is then given it)")
+    parser.add_argument(
+        "--lead-opener", metavar="WORD",
+        help="a search over every first guess searches WORD first, for a value to beat "
+        "(default: the guess of least static bound); a good one (the best known) lets the "
+        "first pass refute far more openers; the tree and its proof are the same",
+    )  # fmt: skip
     parser.add_argument(
         "--beam", type=_positive,
         help="lookahead: search only the best K guesses (greedy ranking) at each node",
@@ -290,6 +306,65 @@ def _add_optimize_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def _prior_number(
+    option: str, whole: bool, allowed: Callable[[float], bool], rule: str
+) -> Callable[[str], float]:
+    """Return the parser of one of ``priors``' numeric options: an int (``whole``)
+    or a float for which ``allowed`` holds, else a one-line UsageError naming
+    ``option`` and the ``rule``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = int(text) if whole else float(text)
+        except ValueError:
+            kind = "a whole number" if whole else "a number"
+            raise UsageError(f"{option} {text!r} is not {kind}") from None
+        if not (math.isfinite(value) and allowed(value)):
+            raise UsageError(f"{option} {text!r} must be {rule}")
+        return value
+
+    return parse
+
+
+def _add_priors_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``priors``' options (builder.priors; the defaults are 3Blue1Brown's)."""
+    parser.add_argument(
+        "--words", default="wordle-guesses-14855", metavar="LIST",
+        help="the words: a shipped list name, a file path, or - for stdin "
+        "(default wordle-guesses-14855)",
+    )  # fmt: skip
+    parser.add_argument("--length", type=_positive, default=5, help="word length (default 5)")
+    parser.add_argument("--output", metavar="FILE", help="file to write (default: stdout)")
+    parser.add_argument("--language", default=prior_making.DEFAULT_LANGUAGE, metavar="CODE",
+                        help="wordfreq's language (default %(default)s)")  # fmt: skip
+    parser.add_argument(
+        "--width", type=_prior_number("--width", False, lambda v: v > 0, "above 0"),
+        default=prior_making.DEFAULT_WIDTH, metavar="X",
+        help="width of the sigmoid's stretch of the number line "
+        f"(default {prior_making.DEFAULT_WIDTH:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--common", type=_prior_number("--common", True, lambda v: v >= 1, "at least 1"),
+        default=prior_making.DEFAULT_COMMON, metavar="N",
+        help="about how many words land above likelihood 1/2 "
+        f"(default {prior_making.DEFAULT_COMMON})",
+    )  # fmt: skip
+    for kind in ("plural", "past"):
+        parser.add_argument(
+            f"--{kind}-factor", default=prior_making.DEFAULT_PLURAL_FACTOR if kind == "plural"
+            else prior_making.DEFAULT_PAST_FACTOR, metavar="F",
+            type=_prior_number(f"--{kind}-factor", False, lambda v: 0 < v <= 1,
+                               "more than 0 and at most 1"),
+            help=f"multiplies the likelihood of a word judged a {kind}"
+            f"{' tense' if kind == 'past' else ''} (default %(default)g)",
+        )  # fmt: skip
+    parser.add_argument(
+        "--scale", type=_prior_number("--scale", True, lambda v: v >= 1, "at least 1"),
+        default=prior_making.DEFAULT_SCALE, metavar="N",
+        help=f"weight = max(1, round(likelihood * N)) (default {prior_making.DEFAULT_SCALE})",
+    )  # fmt: skip
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser for every subcommand."""
     parser = _Parser(prog=PROG, description="Build, evaluate and store Guesswork policies.")
@@ -311,7 +386,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="metric to rank by (repeatable; default max, expectation, neg_entropy)",
     )  # fmt: skip
     first.add_argument("--top", type=int, default=10, help="how many best and worst to show")
-    command("lists", "show the shipped word lists")
+    listed = command(
+        "lists", "show the word lists (shipped and registered), or register newer ones"
+    )
+    listed.add_argument(
+        "action", nargs="?", choices=("show", "update"), default="show",
+        help="show (default): every list; update: register FILE... as newer official lists",
+    )  # fmt: skip
+    listed.add_argument("files", nargs="*", metavar="FILE", help="update: the list files")
+    listed.add_argument(
+        "--kind", choices=("answers", "guesses"),
+        help="update: the NYT's answers or its allowed guesses (names wordle-KIND-COUNT)",
+    )  # fmt: skip
+    listed.add_argument(
+        "--as-of", metavar="DATE", help="update: when the list took effect (YYYY-MM-DD)"
+    )
+    listed.add_argument("--name", help="update: the list's name (default wordle-KIND-COUNT)")
     built = command("build", "build one policy into the catalog (default: the user catalog)")
     _add_tree_options(built)
     _add_naming(built)
@@ -361,6 +451,10 @@ def build_parser() -> argparse.ArgumentParser:
     gmw = command("gmw-list", "regenerate the shipped Guess My Word list (needs wordfreq)")
     gmw.add_argument("--top", type=int, default=5000, help="wordfreq words to consider")
     gmw.add_argument("--output", help="file to write (default: the shipped list)")
+    _add_priors_options(command(
+        "priors", "answer likelihoods of a word list from wordfreq, plurals and past tenses "
+        "down-weighted (needs wordfreq)",
+    ))  # fmt: skip
     imported = command("import", "add a policy file to the catalog, after verifying it")
     imported.add_argument("file", help="policy file (.gwp or .msgpack)")
     _add_naming(imported)

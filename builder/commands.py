@@ -8,19 +8,16 @@ builder.cli turns those into one-line messages.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from guesswork.builder.catalog_commands import (
     Outcome,
     _check_name_free,
     _existing_catalog,
     _renamed,
-    _write_atomically,
     _write_location,
     cache,
     export,
@@ -29,6 +26,10 @@ from guesswork.builder.catalog_commands import (
     lists,
     remove,
     verify,
+)
+from guesswork.builder.catalog_specs import (
+    CATALOG_SPECS,
+    SLOW_SPECS,
 )
 from guesswork.builder.evaluate import (
     FIRST_GUESS_METRICS,
@@ -50,27 +51,21 @@ from guesswork.builder.guess_my_word import (
     sample_guesses,
     word_tree_policy,
 )
-from guesswork.builder.optimal import SearchStats, default_workers
-from guesswork.builder.optimal import cluster as search_engines
-from guesswork.builder.optimal.store import BOUND_STORE_VARIABLE, BoundStore
 from guesswork.builder.policies import (
-    CATALOG_SPECS,
-    SLOW_SPECS,
     OptimalSpec,
     PolicySpec,
     build_any,
-    build_optimal_policy,
     build_policy,
     load_list,
     reuse_policy,
 )
 from guesswork.builder.progress import Progress
 from guesswork.builder.report import report
+from guesswork.builder.search_commands import optimize
 from guesswork.builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
 from guesswork.builder.store import (
     StoredBeeTable,
     StoredPolicy,
-    export_bytes,
     kept_bee_tables,
     merged,
     publish_catalog,
@@ -108,6 +103,7 @@ def spec_from_args(args: argparse.Namespace) -> PolicySpec:
         retry_percent=(DEFAULT_RETRY_PERCENT if args.retry_percent is None else args.retry_percent),
         language=args.language,
         fold_accents=args.fold_accents,
+        weights=args.weights,
     )
 
 
@@ -144,6 +140,7 @@ def evaluate(args: argparse.Namespace) -> Outcome:
         "policy": built.data.name,
         "first_guess": tree.first_guess,
         **stats.to_json(),
+        "weights": built.data.prior.name if built.data.prior is not None else None,
         "nodes": tree.node_count,
         "evil_game": [list(move) for move in evil],
         "seconds": round(built.seconds, 4),
@@ -168,6 +165,11 @@ def evaluate(args: argparse.Namespace) -> Outcome:
         f"mean: {stats.mean:.2f} ± {stats.stdev:.2f}, "
         f"worst: {stats.worst}, best: {stats.best}",
         f"cumulative: {format_cumulative(stats)}",
+        *(
+            [f"weighted by the prior {built.data.prior.name}: expected guesses "
+             f"{built.data.stats['mean']:.4f} (the mean above counts every target alike)"]
+            if built.data.prior is not None else []
+        ),
         "evil replier's game: " + ", ".join(f"{guess} {reply}" for guess, reply in evil),
         f"built in {built.seconds:.3f} s ({plural(tree.node_count, 'node', grouped=True)})",
     ]
@@ -395,149 +397,52 @@ def wordlist(args: argparse.Namespace) -> Outcome:
     return Outcome(info, [f"wrote {output}: {plural(count, 'word')} ({name}), sha256 {digest}"])
 
 
-def optimize(args: argparse.Namespace) -> Outcome:
-    """Search for an optimal, capped, minimax or lookahead tree; optionally store it."""
-    game_id = args.game
-    length = args.length
-    if game_id == "mastermind":
-        length = args.pegs if args.pegs is not None else (4 if length is None else length)
-    elif args.pegs is not None or args.colours is not None:
-        raise UsageError("--colors and --pegs apply to --game mastermind only")
-    spec = OptimalSpec(
-        game=game_id,
-        length=5 if length is None else length,
-        targets=args.targets,
-        guesses=args.guesses,
-        mode=args.mode,
-        objective=args.objective,
-        max_guesses=args.max_guesses,
-        first_guess=args.first_guess,
-        beam=args.beam,
-        colours=args.colours,
-        jotto_order=args.jotto_order,
-        language=args.language,
-        fold_accents=args.fold_accents,
-    )
-    spec.check()
-    # By default only a search over every first guess (the long runs) spreads
-    # over every core, and only on Dask: fixed-first-guess and lookahead runs
-    # take seconds, less than starting workers costs, and the process pool
-    # (no Dask) shares no first pass, so it is slower than one process there.
-    long_run = spec.first_guess is None and spec.beam is None and search_engines.dask_installed()
-    workers = args.workers if args.workers is not None else (default_workers() if long_run else 1)
-    checkpoint = Path(args.checkpoint) if args.checkpoint else None
-    bound_store = args.bound_store or os.environ.get(BOUND_STORE_VARIABLE) or None
-    name = args.name or spec.name()
-    location = _write_location(args) if args.store else ""
-    catalog = _existing_catalog(location) if args.store else None
-    if args.store:
-        _check_name_free(catalog, location, name, args.replace)
-    progress = Progress(spec.name(), enabled=not args.quiet, unit="root branch", open_ended=True)
-    started = time.perf_counter()
+def priors(args: argparse.Namespace) -> Outcome:
+    """Write the answer likelihoods of a word list (builder.priors): to ``--output``,
+    named after its stem, or to standard output."""
+    from dataclasses import replace
+
+    from guesswork.builder.catalog_commands import replace_file
+    from guesswork.builder.errors import PriorError
+    from guesswork.builder.prior_making import (
+    DEFAULT_NAME,
+    generate_prior,
+)
+    from guesswork.builder.wordlists import load_wordlist
+    from guesswork.client.letters import KEEP_ACCENTS, LANGUAGES
+
+    rule = rule_for(args.language) if args.language in LANGUAGES else KEEP_ACCENTS
+    words = load_wordlist(args.words, make_game("wordle", args.length), rule)
+    output = Path(args.output) if args.output else None
+    prior = generate_prior(
+        words.words, language=args.language, width=args.width, n_common=args.common,
+        plural_factor=args.plural_factor, past_factor=args.past_factor, scale=args.scale,
+        name=output.stem if output else DEFAULT_NAME,
+    )  # fmt: skip
+    prior = replace(prior, params={**prior.params, "words": words.name})
+    text = prior.to_text()
+    top = prior.ranked()[:10]
+    info = {
+        "name": prior.name, "words_list": words.name, "words": len(prior),
+        "output": args.output, "sha256": prior.sha256, "total_weight": prior.total,
+        "top": [{"word": word, "weight": weight} for word, weight in top],
+        "plurals": prior.params["plurals"], "past_tenses": prior.params["past_tenses"],
+        "params": prior.params,
+    }  # fmt: skip
+    if output is None:  # the prior itself on standard output
+        return Outcome({**info, "text": text}, text.splitlines())
     try:
-        built, result = build_optimal_policy(
-            spec, workers=workers, checkpoint=checkpoint, progress=progress,
-            bound_store=bound_store, memo_limit=args.memo_limit, scheduler=args.scheduler,
-        )  # fmt: skip
-    finally:
-        progress.close()
-    seconds = time.perf_counter() - started
-    cert, outcome = result.certificate, result.outcome
-    scores = built.tree.target_scores
-    total, count = int(scores.sum()), len(scores)
-    info: dict[str, Any] = {
-        "name": name,
-        "objective": spec.objective,
-        "first_guess": built.tree.first_guess,
-        "total": total,
-        "mean": total / count,
-        "worst": int(scores.max()),
-        "count": count,
-        "value": cert.value,
-        "lower_bound": cert.lower_bound,
-        "gap": cert.value - cert.lower_bound,
-        "proven": cert.proven,
-        "beam": spec.beam,
-        "max_guesses": spec.max_guesses,
-        "fixed_first_guess": spec.first_guess,
-        "seconds": round(seconds, 3),
-        "search_seconds": round(outcome.seconds, 3),
-        "sets_expanded": outcome.stats.expanded,
-        # A search over every opener: how many survived the first pass (else null).
-        "openers_surviving": outcome.survivors,
-        # What ran the units: in-process, processes (a local pool), dask-local or
-        # dask (--scheduler), and on how many workers (a cluster's: its own count).
-        "engine": outcome.engine,
-        "workers": outcome.workers,
-        # Each process's memo: its limit, the most it held (largest process) and
-        # the entries evicted to stay within it (all processes).
-        "memo_limit": args.memo_limit,
-        "memo_peak_bytes": outcome.stats.memo_peak_bytes,
-        "memo_peak_entries": outcome.stats.memo_peak_entries,
-        "memo_evictions": outcome.stats.memo_evictions,
-        **_store_report(bound_store, outcome.stats),
-    }
+        replace_file(output, text.encode("utf-8"))
+    except OSError as error:
+        raise PriorError(f"{output}: cannot write ({error.strerror})") from None
     lines = [
-        f"{name}: first guess {info['first_guess']}, total {total} "
-        f"(mean {info['mean']:.4f}), worst {info['worst']}",
-        f"{'proven optimal' if cert.proven else 'not proven'}: lower bound {cert.lower_bound}"
-        + (f" (gap {info['gap']})" if not cert.proven else "")
-        + (f", given first guess {spec.first_guess}" if spec.first_guess else "")
-        + f"; {seconds:.2f} s",
+        f"wrote {output}: {plural(len(prior), 'word', grouped=True)} ({words.name}), "
+        f"total weight {prior.total:,}, sha256 {prior.sha256}",
+        f"judged plural: {prior.params['plurals']:,}, past tense: "
+        f"{prior.params['past_tenses']:,} (lexicon {prior.params['lexicon']})",
+        "most likely: " + ", ".join(f"{word} {weight:,}" for word, weight in top),
     ]
-    lines.append(
-        f"ran {outcome.engine}"
-        + (f" on {plural(outcome.workers, 'worker')}" if outcome.engine != "in-process" else "")
-        + f"; memo peak {outcome.stats.memo_peak_bytes / (1 << 20):,.1f} MiB"
-        + f" ({plural(outcome.stats.memo_evictions, 'entry', grouped=True)} evicted)"
-        + f", limit {'none' if args.memo_limit is None else f'{args.memo_limit >> 20:,} MiB'}"
-    )
-    if outcome.survivors is not None:
-        lines.append(
-            f"{outcome.survivors} openers survived the first pass's one-level bounds "
-            "and were searched"
-        )
-    if bound_store is not None:
-        rate = info["store_hit_rate"]
-        lines.append(
-            f"bound store {bound_store}: {info['store_hits']:,} of {info['store_lookups']:,} "
-            f"sets found ({0.0 if rate is None else rate:.1%}); {info['store_rows']:,} rows"
-        )
-    stored = StoredPolicy.from_data(built.data, built.tree.targets.words, built.tree.guesses.words)
-    stored = _renamed(stored, args.name)
-    if args.store:
-        path = publish_catalog(location, merged(catalog, [stored]), kept_bee_tables(catalog))
-        info["catalog"] = str(path)
-        lines.append(f"stored {name} in {path}")
-    if args.output:
-        path = Path(args.output)
-        _write_atomically(path, export_bytes(stored))
-        info["file"] = str(path)
-        lines.append(f"wrote {path}")
     return Outcome(info, lines)
-
-
-def _store_report(path: str | None, stats: SearchStats) -> dict[str, Any]:
-    """Return optimize's bound-store figures: the file, lookups, hits, hit rate, rows.
-
-    Raises:
-        BoundStoreError: the store cannot be read to count its rows.
-    """
-    rows = None
-    if path is not None:
-        store = BoundStore(path)
-        try:
-            rows = store.rows()
-        finally:
-            store.close()
-    lookups, hits = stats.store_lookups, stats.store_hits
-    return {
-        "bound_store": path,
-        "store_lookups": lookups,
-        "store_hits": hits,
-        "store_hit_rate": round(hits / lookups, 4) if lookups else None,
-        "store_rows": rows,
-    }
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], Outcome]] = {
@@ -554,6 +459,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], Outcome]] = {
     "remove": remove,
     "gmw-list": gmw_list,
     "wordlist": wordlist,
+    "priors": priors,
     "cache": cache,
     "report": report,
 }

@@ -21,6 +21,15 @@ class WeightedListError(WordListError):
     """A weighted word list is empty or has a bad line, word or count."""
 
 
+class PriorError(GuessworkError, ValueError):
+    """A prior (answer likelihoods, builder.priors) cannot be made, read or used.
+
+    For example: wordfreq is not installed, a parameter is out of range, a
+    prior file has a bad line, word or weight, or the prior lacks a weight for
+    some target.
+    """
+
+
 class GmwListError(GuessworkError):
     """The Guess My Word list cannot be made here (wordfreq is missing)."""
 

@@ -24,6 +24,11 @@ the best way the :class:`Budget` allows, and says which it used:
    reply matrix was made, ``|C|`` times the mean guesses of the policy's tree
    nodes of about ``|C|`` targets (interpolated in log size).
 
+A policy weighted by a prior counts each target by its weight: ``|S|`` above
+becomes the weight of ``S`` and ``T(C)`` the weighted total (the exact search
+runs under the same weights), so E is the expected number of guesses when the
+secret is drawn by the prior.
+
 Work is counted in (guess, target) pairs, not seconds, so an analysis gives
 the same numbers on every machine. A set's value is computed once per game
 (memoised by the set and the NYT constraint state), so a set is worth the
@@ -43,6 +48,7 @@ from guesswork.builder.live import GreedyLiveSolver, greedy_step
 from guesswork.builder.matrices import letter_array, reply_block
 from guesswork.builder.nyt_hard import NytRule, advance_state
 from guesswork.builder.optimal import INFEASIBLE, Problem, Search, SearchOptions
+from guesswork.builder.optimal.certificate import node_masses
 from guesswork.builder.optimal.problem import NO_CAP, _non_winning_replies
 from guesswork.builder.optimal.stats import NodeScan
 from guesswork.builder.verify import subtree_values
@@ -103,6 +109,8 @@ class PolicyModel:
         position = {word: i for i, word in enumerate(policy.vocabulary)}
         self.position = position
         self.target_to_vocabulary = np.array([position[t] for t in policy.targets], np.int64)
+        #: Each target's weight (a prior's likelihood), or None: every target alike.
+        self.weights = policy.data.weights
         self.rule = NytRule(self.letters) if self.mode == NYT_HARD else None
         #: Each node's subtree total (guesses of its targets, counted from the node).
         self.totals = subtree_values(policy, "total")
@@ -114,15 +122,25 @@ class PolicyModel:
             and strategy.beam is None
             and strategy.max_guesses is None
         )
-        sizes = policy.data.arrays["node_size"].astype(np.int64)
+        arrays = policy.data.arrays
+        sizes = arrays["node_size"].astype(np.int64)
+        masses = node_masses(sizes, arrays["node_first"], arrays["target_order"], self.weights)
         known, inverse = np.unique(sizes, return_inverse=True)
-        means = np.bincount(inverse, weights=self.totals / sizes) / np.bincount(inverse)
+        means = np.bincount(inverse, weights=self.totals / masses) / np.bincount(inverse)
         self._log_sizes, self._means = np.log(known.astype(np.float64)), means
 
-    def size_estimate(self, size: int) -> float:
-        """Return the estimated total guesses of ``size`` targets: ``size`` times the mean
+    def mass(self, targets: np.ndarray) -> float:
+        """Return the weight of ``targets`` (their number when every target is alike)."""
+        if self.weights is None:
+            return float(len(targets))
+        return float(self.weights[targets].sum())
+
+    def size_estimate(self, targets: np.ndarray) -> float:
+        """Return the estimated total guesses of ``targets``: their weight times the mean
         guesses of the tree's nodes of that size (interpolated in log size, clamped)."""
-        return size * float(np.interp(np.log(size), self._log_sizes, self._means))
+        return self.mass(targets) * float(
+            np.interp(np.log(len(targets)), self._log_sizes, self._means)
+        )
 
     def search_options(self) -> SearchOptions:
         """Return the exact search's options: least total guesses in the policy's mode."""
@@ -239,6 +257,7 @@ class GameValues:
             replies=_non_winning_replies(model.game),
             search_guesses=len(model.letters),
             letters=model.letters if isinstance(model.game, Wordle) else None,
+            weights=None if model.weights is None else model.weights[targets].astype(np.int64),
         )
         search = _BudgetedSearch(problem, model.search_options())
         self.universe = _Universe(targets.astype(np.int64), problem, search)
@@ -284,15 +303,28 @@ class GameValues:
         if node is not None and model.optimal_tree:
             found = self._tree(node)
         elif size <= 2:
-            found = Value(
-                1.0 if size == 1 else 3.0, EXACT, int(model.target_to_vocabulary[targets[0]])
-            )
+            found = self._pair(targets)
         elif size <= self.budget.exact_limit:
             found = self._exact(targets, state)
         if found is None:
             found = self._tree(node) if node is not None else self._greedy(targets, state)
         self._memo[key] = found
         return found
+
+    def _pair(self, targets: np.ndarray) -> Value:
+        """Return the exact worth of one or two targets: 1 and 3 guesses, or weighted
+        ``w`` and ``2W - w_max`` (the heavier guessed first; ties to the first)."""
+        model = self.model
+        if model.weights is None or len(targets) == 1:
+            first = targets[0]
+            total = 1.0 if len(targets) == 1 else 3.0
+            if model.weights is not None:
+                total = float(model.weights[first])
+        else:
+            weights = model.weights[targets]
+            first = targets[int(np.argmax(weights))]
+            total = float(2 * weights.sum() - weights.max())
+        return Value(total, EXACT, int(model.target_to_vocabulary[first]))
 
     def _tree(self, node: int) -> Value:
         guess = int(self.model.policy.data.arrays["node_guess"][node])
@@ -319,7 +351,7 @@ class GameValues:
     def _greedy(self, targets: np.ndarray, state: bytes) -> Value:
         """Return the value of the greedy step played onwards, or the size estimate."""
         model, size = self.model, len(targets)
-        estimate = Value(model.size_estimate(size), GREEDY_ESTIMATE, None)
+        estimate = Value(model.size_estimate(targets), GREEDY_ESTIMATE, None)
         local = None if self.universe is None else self.universe.local(targets)
         if self.universe is None or local is None:
             return estimate
@@ -330,7 +362,7 @@ class GameValues:
         classes = problem.split(guess, local)
         if any(len(part) == size for part in classes):  # a guess that tells nothing apart
             return estimate
-        total = float(size)
+        total = model.mass(targets)
         for part in classes:
             code = int(problem.matrix[guess, part[0]])
             after = self.child_state(state, model.policy.vocabulary[guess], code)
@@ -353,7 +385,10 @@ class GameValues:
         self.greedy_used += cost
         problem = self.universe.problem
         columns = ReplyColumns(problem.matrix, local, problem.by_target)
-        ranked = model.step.rank(consistent, 1, columns, legal, letters=model.letters)
+        ranked = model.step.rank(
+            consistent, 1, columns, legal, letters=model.letters,
+            weights=None if model.weights is None else model.weights[targets],
+        )  # fmt: skip
         return int(ranked.guesses[0])
 
     def guess_for(

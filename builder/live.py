@@ -14,6 +14,12 @@ same step with the possible words of the policy's open words (its guess list,
 widened; see client.lookup) in the place of the remaining targets, the
 candidates being the policy's guess list inside the window as always.
 
+A policy weighted by a prior ranks by the weighted metric, the remaining
+targets weighed by its stored target weights; off its answer list, the
+possible words are weighed by a shipped prior (builder.priors.open_word_weights:
+the policy's own when shipped, else the default one), so an unlikely word
+such as AALII counts for less than SNAFU, as the NYT's answers do.
+
 A Guess My Word policy (strategy ``word-tree``) has no greedy step: its
 answer is the first guess of the same kind of tree (builder.guess_my_word)
 built over the words left, weighted by the stored target weights, as the
@@ -33,6 +39,7 @@ from guesswork.builder.greedy import GreedyStep, step_of
 from guesswork.builder.guess_my_word import build_tree
 from guesswork.builder.matrices import alphabet_of, letter_array, reply_block
 from guesswork.builder.nyt_hard import legal_after
+from guesswork.builder.priors import open_word_weights
 from guesswork.builder.weighted_lists import WeightedList
 from guesswork.client.errors import GuessMyWordError
 from guesswork.client.games import GuessMyWord
@@ -134,9 +141,11 @@ class GreedyLiveSolver:
         if isinstance(policy.data.strategy, WordTreeStrategy):
             return [self._word_tree_answer(policy, remaining)]
         step, letters, target_to_vocabulary, alphabet = self._prepare(policy)
+        weights = policy.data.weights
         return _ranked(
-            policy, step, (letters, alphabet), target_to_vocabulary[remaining], count, history
-        )
+            policy, step, (letters, alphabet), target_to_vocabulary[remaining], count, history,
+            None if weights is None else weights[remaining],
+        )  # fmt: skip
 
     def rank_words(
         self,
@@ -165,7 +174,11 @@ class GreedyLiveSolver:
                 self._open_letters[key] = coded
                 if len(self._open_letters) > _OPEN_WORDS_KEPT:
                     self._open_letters.popitem(last=False)
-        return _ranked(policy, step, coded, possible.astype(np.int64), count, history)
+        weights = open_word_weights(policy.data.prior, words)
+        return _ranked(
+            policy, step, coded, possible.astype(np.int64), count, history,
+            None if weights is None else weights[possible],
+        )  # fmt: skip
 
     def _word_tree_answer(self, policy: Policy, remaining: np.ndarray) -> int:
         """Return :func:`word_tree_guess`, remembered for the last many positions."""
@@ -191,12 +204,14 @@ def _ranked(
     consistent: np.ndarray,
     count: int,
     history: Sequence[tuple[str, int]],
+    weights: np.ndarray | None = None,
 ) -> list[int]:
     """Return the step's best ``count`` word indices when ``letters[consistent]`` are
     the possible secrets, ``coded`` being (``letters``, the alphabet coding them):
     indices into the words ``letters`` spells, in their order, the guess list
     first. Under NYT hard mode only the guesses the rule allows after ``history``
-    are candidates."""
+    are candidates. ``weights`` (one per entry of ``consistent``): how likely
+    each is the secret (None: alike)."""
     letters, alphabet = coded
     secret_letters = letters[consistent]
     legal = (
@@ -207,6 +222,6 @@ def _ranked(
     ranked = step.rank(
         consistent, count,
         lambda candidates: reply_block(policy.game, letters[candidates], secret_letters),
-        legal, letters=letters,
+        legal, letters=letters, weights=weights,
     )  # fmt: skip
     return [int(i) for i in ranked.guesses]

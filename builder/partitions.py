@@ -12,6 +12,17 @@ floats and then by list order:
   appearance (a ``Counter``), ``P = (1 / N) * x``, ``log(P) / log(2)``.
 
 ``max`` is an integer and needs no such care.
+
+Weighted targets (a prior: each target's likelihood of being the secret) score
+a guess by the probability of each reply, ``p = W_r / W`` (the weight of the
+targets giving reply ``r`` over the node's): ``max`` the largest ``p``,
+``expectation`` the expected remaining probability ``sum p * p``,
+``neg_entropy`` ``sum p * log2(p)`` and ``entropy`` its negation, summed in
+first-appearance order (:func:`metric_of_masses`), less :data:`WIN_TIE` times
+the chance that the guess wins at once: of two guesses that split the
+targets alike, the likelier secret is guessed (TACOS before TABOS). With equal weights these
+rank guesses as the unweighted metrics do (up to rounding), but the tree
+builders call the unweighted kernels then, which reproduce the seeds exactly.
 """
 
 from __future__ import annotations
@@ -149,6 +160,90 @@ def count_replies(
     return n_codes
 
 
+#: The weighted metrics' tie-break: this times the chance of winning at once is taken
+#: off a guess's value, far below any real difference of two values.
+WIN_TIE = 1e-9
+
+
+@numba.njit(cache=True)
+def metric_of_masses(
+    mass: np.ndarray, order: np.ndarray, n_codes: int, metric: int, total: float, win: int
+) -> float:
+    """Return the weighted metric of the reply classes ``order[:n_codes]`` whose
+    weights are ``mass[code]``, out of the node's ``total`` weight, less
+    :data:`WIN_TIE` times the winning reply ``win``'s share (see the module
+    docstring)."""
+    value = 0.0
+    won = 0.0
+    for i in range(n_codes):
+        code = order[i]
+        p = mass[code] / total
+        if code == win:
+            won = p
+        if metric == METRIC_MAX:
+            value = max(value, p)
+        else:
+            value += p * p if metric == METRIC_EXPECTATION else p * math.log2(p)
+    if metric == METRIC_ENTROPY:
+        value = -value
+    return value - WIN_TIE * won
+
+
+@numba.njit(cache=True)
+def weigh_replies(
+    matrix: np.ndarray,
+    target_major: bool,
+    guess: int,
+    targets: np.ndarray,
+    weights: np.ndarray,
+    counts: np.ndarray,
+    order: np.ndarray,
+    mass: np.ndarray,
+) -> int:
+    """:func:`count_replies` that also adds up each reply's weight in ``mass``
+    (``weights[j]`` is ``targets[j]``'s). The caller zeroes ``counts`` and ``mass``
+    at ``order[:n]`` afterwards."""
+    n_codes = 0
+    for j in range(targets.shape[0]):
+        code = matrix[targets[j], guess] if target_major else matrix[guess, targets[j]]
+        if counts[code] == 0:
+            order[n_codes] = code
+            n_codes += 1
+        counts[code] += 1
+        mass[code] += weights[j]
+    return n_codes
+
+
+@numba.njit(cache=True)
+def _weighted_metric_values(
+    matrix: np.ndarray,
+    target_major: bool,
+    candidates: np.ndarray,
+    targets: np.ndarray,
+    weights: np.ndarray,
+    metric: int,
+    reply_space: int,
+    win: int,
+) -> np.ndarray:
+    """Return each candidate's weighted metric (see :func:`metric_of_masses`)."""
+    counts = np.zeros(reply_space, np.int64)
+    order = np.empty(reply_space, np.int64)
+    mass = np.zeros(reply_space, np.float64)
+    total = 0.0
+    for j in range(weights.shape[0]):
+        total += weights[j]
+    values = np.empty(candidates.shape[0], np.float64)
+    for c in range(candidates.shape[0]):
+        n_codes = weigh_replies(
+            matrix, target_major, candidates[c], targets, weights, counts, order, mass
+        )
+        values[c] = metric_of_masses(mass, order, n_codes, metric, total, win)
+        for i in range(n_codes):
+            counts[order[i]] = 0
+            mass[order[i]] = 0.0
+    return values
+
+
 @numba.njit(cache=True)
 def _metric_values(
     matrix: np.ndarray,
@@ -190,9 +285,18 @@ def metric_values(
     metric: int,
     arithmetic: int,
     reply_space: int,
+    weights: np.ndarray | None = None,
+    win: int = -1,
 ) -> np.ndarray:
     """Return ``metric(partition_counts(guess, targets))`` for each candidate, reading
-    the guess-major reply matrix (``matrix[g, t]``)."""
+    the guess-major reply matrix (``matrix[g, t]``); with ``weights`` (one per
+    entry of ``targets``), the weighted metric (:func:`metric_of_masses`, ``win``
+    the winning reply code)."""
+    if weights is not None:
+        return _weighted_metric_values(
+            matrix, False, candidates, targets, np.asarray(weights, np.float64), metric,
+            reply_space, win,
+        )  # fmt: skip
     return _metric_values(matrix, False, candidates, targets, metric, arithmetic, reply_space)
 
 
@@ -203,11 +307,18 @@ def metric_values_by_target(
     metric: int,
     arithmetic: int,
     reply_space: int,
+    weights: np.ndarray | None = None,
+    win: int = -1,
 ) -> np.ndarray:
     """Return :func:`metric_values` read through the target-major matrix
     (``by_target[t, g]``, the reply matrix transposed): the same values, bit for
     bit, several times faster for a few dozen targets, whose rows are read
     sequentially instead of fetching a cache line per (guess, target) pair."""
+    if weights is not None:
+        return _weighted_metric_values(
+            by_target, True, candidates, targets, np.asarray(weights, np.float64), metric,
+            reply_space, win,
+        )  # fmt: skip
     return _metric_values(by_target, True, candidates, targets, metric, arithmetic, reply_space)
 
 

@@ -15,6 +15,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from guesswork.builder import __version__
 from guesswork.builder.alternatives import node_alternatives
 from guesswork.builder.errors import SpecError
@@ -22,21 +24,23 @@ from guesswork.builder.evaluate import score_stats
 from guesswork.builder.greedy import (
     DEFAULT_WINDOW,
     GreedyOptions,
-    build_greedy_tree,
     check_approx_entropy,
     step_of,
+)
+from guesswork.builder.greedy_tree import (
+    build_greedy_tree,
     warm_up,
 )
 from guesswork.builder.matrices import letter_array
 from guesswork.builder.optimal import CodeSymmetry, Optimized, SearchOptions, optimize
 from guesswork.builder.optimal.memo import DEFAULT_MEMO_LIMIT
 from guesswork.builder.partitions import ARITHMETIC
+from guesswork.builder.priors import prior_label, resolve_prior, weights_for
 from guesswork.builder.progress import Progress
 from guesswork.builder.store import StoredPolicy
 from guesswork.builder.tree import GuessTree
 from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import (
-    SHIPPED,
     WordList,
     jotto_allowable,
     load_wordlist,
@@ -46,8 +50,9 @@ from guesswork.client.catalog import Catalog
 from guesswork.client.games import Antiwordle, Game, Jotto, Mastermind, Wordle, make_game
 from guesswork.client.letters import KEEP_ACCENTS, LANGUAGES, LetterRule, rule_for
 from guesswork.client.lookup import MAX_ALTERNATIVES
-from guesswork.client.policy_format import ListRef, PolicyData
+from guesswork.client.policy_format import ListRef, PolicyData, PriorRef
 from guesswork.client.rules import HARD, MODES, NYT_HARD
+from guesswork.client.stats import policy_stats
 from guesswork.client.strategy import (
     APPROX_ENTROPY,
     DEFAULT_RETRY_PERCENT,
@@ -63,6 +68,8 @@ _SHORT_NAMES = {
     "wordle-answers-2309": "2309",
     "wordle-answers-2315": "2315",
     "wordle-guesses-12972": "12972",
+    "wordle-answers-3158": "3158",
+    "wordle-guesses-14855": "14855",
     "sgb-words": "sgb",
     "enable1": "enable1",
 }
@@ -88,6 +95,9 @@ class GameSpec:
     #: whether accents fold (None: the language's default).
     language: str | None = None
     fold_accents: bool | None = None
+    #: The targets' answer likelihoods: a shipped prior's name or a ``WORD WEIGHT``
+    #: file (builder.priors); None, every target alike.
+    weights: str | None = None
 
     @property
     def hard(self) -> bool:
@@ -117,6 +127,8 @@ class GameSpec:
             raise SpecError("standard input can supply only one of --targets and --guesses")
         if self.language is not None and self.language not in LANGUAGES:
             raise SpecError(f"unknown language {self.language!r}; known: {', '.join(LANGUAGES)}")
+        if self.weights is not None and isinstance(game, (Mastermind, Antiwordle)):
+            raise SpecError(f"--weights applies to games with a secret to find, not {game.id}")
         return game
 
     def lists(self, game: Game) -> tuple[WordList, WordList]:
@@ -134,13 +146,28 @@ class GameSpec:
             return targets, targets
         return targets, load_list(self.guesses, game, self.jotto_order, rule)
 
+    def prior(self, targets: WordList) -> tuple[PriorRef, np.ndarray] | None:
+        """Return the prior ``weights`` names and each target's weight under it, or None
+        when the targets are alike.
+
+        Raises:
+            PriorError: the prior is unknown, unreadable, invalid or lacks a target.
+        """
+        if self.weights is None:
+            return None
+        prior = resolve_prior(self.weights)
+        weights = weights_for(prior, targets.words, targets.name)
+        return PriorRef(prior.name, prior.sha256, dict(prior.params)), weights
+
     def name_parts(self, game: Game) -> list[str]:
-        """Return the start of a policy name: game, lists, Jotto order and mode."""
+        """Return the start of a policy name: game, lists, prior, Jotto order and mode."""
         parts = [game.name]
         if not isinstance(game, Mastermind):
             parts.append(_list_label(self.targets))
             if self.guesses not in (None, self.targets):
                 parts.append("g" + _list_label(self.guesses))
+            if self.weights is not None:
+                parts.append("weighted-" + prior_label(self.weights))
             if isinstance(game, Jotto) and self.jotto_order != "sorted":
                 parts.append(self.jotto_order.replace("-", ""))
             parts.append(self.mode)
@@ -189,6 +216,8 @@ class PolicySpec(GameSpec):
             raise SpecError(f"unknown arithmetic {self.arithmetic!r}; use auto, 2022 or 2020")
         if self.metric != APPROX_ENTROPY and self.retry_percent != DEFAULT_RETRY_PERCENT:
             raise SpecError("--retry-percent applies to --metric approx_entropy only")
+        if self.weights is not None and self.metric in (APPROX_ENTROPY, "random"):
+            raise SpecError(f"--weights does not apply to --metric {self.metric}")
         try:
             check_approx_entropy(
                 GreedyOptions(metric=self.metric, retry_percent=self.retry_percent), game
@@ -233,7 +262,9 @@ def _list_label(spec: str) -> str:
         return _SHORT_NAMES[spec]
     if spec == "-":
         return "stdin"
-    return re.sub(r"[^a-z0-9]+", "-", Path(spec).stem.lower()).strip("-") or "list"
+    # A newer official list (guesswork-build lists update): wordle-answers-N reads N.
+    stem = re.sub(r"^wordle-(answers|guesses)-(?=[0-9]+$)", "", Path(spec).stem.lower())
+    return re.sub(r"[^a-z0-9]+", "-", stem).strip("-") or "list"
 
 
 def load_list(spec: str, game: Game, jotto_order: str, rule: LetterRule = KEEP_ACCENTS) -> WordList:
@@ -271,22 +302,41 @@ def build_policy(spec: PolicySpec, *, progress: Progress | None = None) -> Built
     """
     game = spec.check()
     targets, guesses = spec.lists(game)
+    prior = spec.prior(targets)
     strategy = spec.strategy(game)
     step = step_of(strategy, len(guesses), game, nyt_hard=spec.nyt_hard)
     warm_up(game)
     started = time.perf_counter()
-    tree = build_greedy_tree(game, targets, guesses, step.options, progress=progress)
+    tree = build_greedy_tree(
+        game, targets, guesses, step.options, progress=progress,
+        weights=None if prior is None else prior[1],
+    )  # fmt: skip
     seconds = time.perf_counter() - started
-    return BuiltPolicy(spec, tree, policy_data(spec.name(), spec.mode, strategy, tree), seconds)
+    data = policy_data(spec.name(), spec.mode, strategy, tree, prior)
+    return BuiltPolicy(spec, tree, data, seconds)
 
 
-def policy_data(name: str, mode: str, strategy: StepStrategy, tree: GuessTree) -> PolicyData:
+def policy_data(
+    name: str,
+    mode: str,
+    strategy: StepStrategy,
+    tree: GuessTree,
+    prior: tuple[PriorRef, np.ndarray] | None = None,
+) -> PolicyData:
     """Return the storable record of ``tree``, built by ``strategy``.
 
     Each node's alternatives are ranked by the strategy's greedy step (for an
-    optimised tree: the step that answers its off-tree histories live).
+    optimised tree: the step that answers its off-tree histories live), over
+    the targets weighted by ``prior`` (its reference and each target's weight)
+    when given; its statistics are then weighted too (client.stats.prior_stats).
     """
     step = step_of(strategy.fallback, len(tree.guesses), tree.game, nyt_hard=mode == NYT_HARD)
+    weights = None if prior is None else prior[1]
+    stats = (
+        score_stats(tree.target_scores).to_policy_stats()
+        if weights is None
+        else policy_stats(tree.target_scores.tolist(), weights.tolist(), prior=True)
+    )
     return PolicyData(
         name=name,
         game=tree.game,
@@ -296,7 +346,7 @@ def policy_data(name: str, mode: str, strategy: StepStrategy, tree: GuessTree) -
         guesses=ListRef(tree.guesses.name, tree.guesses.sha256, len(tree.guesses)),
         extra_words=tree.vocabulary[len(tree.guesses) :],
         builder=BUILDER,
-        stats=score_stats(tree.target_scores).to_policy_stats(),
+        stats=stats,
         arrays={
             "node_guess": tree.node_guess,
             "node_size": tree.node_size,
@@ -305,81 +355,11 @@ def policy_data(name: str, mode: str, strategy: StepStrategy, tree: GuessTree) -
             "edge_reply": tree.edge_reply,
             "edge_child": tree.edge_child,
             "target_order": tree.target_order,
-            **node_alternatives(tree, step, MAX_ALTERNATIVES),
+            **node_alternatives(tree, step, MAX_ALTERNATIVES, weights),
         },
+        weights=weights,
+        prior=None if prior is None else prior[0],
     )
-
-
-def _seed_table_specs() -> list[PolicySpec]:
-    specs = []
-    for mode in ("hard", "normal"):
-        for metric in ("max", "expectation", "neg_entropy"):
-            specs.append(
-                PolicySpec("wordle", targets="wordle-answers-2309", mode=mode, metric=metric)
-            )
-            specs.append(
-                PolicySpec("jotto", targets="wordle-answers-2309", mode=mode, metric=metric)
-            )
-            specs.append(
-                PolicySpec(
-                    "jotto",
-                    targets="sgb-words",
-                    mode=mode,
-                    metric=metric,
-                    window=(4, None),
-                    jotto_order="first-seen",
-                )
-            )
-    return specs
-
-
-#: Word lengths shipped over enable1: the Wordle-player seed's, 4 to 11 letters.
-ENABLE1_LENGTHS = tuple(range(4, 12))
-#: Every length out of the box (``guesswork play --length K``): greedy normal-mode
-#: ``neg_entropy`` trees over enable1's words of each length, guessing from them.
-ENABLE1_SPECS: tuple[PolicySpec, ...] = tuple(
-    PolicySpec("wordle", length=length, targets="enable1") for length in ENABLE1_LENGTHS
-)
-#: The shipped policies the catalog test does not rebuild (enable1's 6 to 11
-#: letters: minutes of building, reply matrices of 0.5 to 1.6 GB); it takes them
-#: from the shipped file and replays every target instead (builder.verify).
-LONG_WORD_SPECS: tuple[PolicySpec, ...] = tuple(s for s in ENABLE1_SPECS if s.length >= 6)
-
-#: NYT hard mode's greedy trees: neg_entropy over the guesses the NYT rule allows,
-#: inside normal mode's window (4 <= remaining <= 125; outside it the remaining
-#: targets, which the rule always allows). The window measured best of 4:125, 4:
-#: and 1: (means 3.619, 3.628 and 3.752 for the 2315 answers).
-NYT_HARD_SPECS: tuple[PolicySpec, ...] = tuple(
-    PolicySpec("wordle", targets=answers, guesses="wordle-guesses-12972", mode=NYT_HARD)
-    for answers in ("wordle-answers-2309", "wordle-answers-2315")
-)
-
-#: Wordle in other languages: greedy normal-mode neg_entropy trees over each shipped
-#: language list (builder.language_lists), guessing from the same list.
-LANGUAGE_SPECS: tuple[PolicySpec, ...] = tuple(
-    PolicySpec("wordle", targets=f"{language}-5-top2000")
-    for language in ("es", "de", "fr", "el", "ru")
-)
-
-#: The shipped catalog: the seed tables' policies, the full-guess-list trees
-#: (normal and NYT hard mode), then every word length over enable1.
-DEFAULT_SPECS: tuple[PolicySpec, ...] = (
-    *_seed_table_specs(),
-    PolicySpec("wordle", targets="wordle-answers-2309", mode="hard", metric="random"),
-    PolicySpec(
-        "jotto", targets="sgb-words", mode="hard", metric="random", jotto_order="first-seen"
-    ),
-    PolicySpec("antiwordle", targets="wordle-answers-2309", mode="hard", metric="entropy"),
-    PolicySpec("wordle", targets="sgb-words", metric="neg_entropy", window=(4, None)),
-    PolicySpec("wordle", targets="wordle-answers-2309", guesses="wordle-guesses-12972"),
-    PolicySpec("wordle", targets="wordle-answers-2315", guesses="wordle-guesses-12972"),
-    *NYT_HARD_SPECS,
-    *ENABLE1_SPECS,
-    *LANGUAGE_SPECS,
-)
-
-#: Shipped list names, for help texts.
-SHIPPED_LISTS = tuple(SHIPPED)
 
 
 @dataclass(frozen=True)
@@ -390,6 +370,10 @@ class OptimalSpec(GameSpec):
     max_guesses: int | None = None
     first_guess: str | None = None
     beam: int | None = None
+    #: A search over every opener searches this one first (faster with a good one:
+    #: the tree and its name are the same with any lead, the certificate records
+    #: it; see SearchOptions).
+    lead_opener: str | None = None
 
     def options(self, workers: int = 1) -> SearchOptions:
         """Return the search options this spec asks for."""
@@ -401,6 +385,7 @@ class OptimalSpec(GameSpec):
             first_guess=self.first_guess,
             beam=self.beam,
             workers=workers,
+            lead_opener=self.lead_opener,
         )
 
     def check(self) -> Game:
@@ -417,6 +402,8 @@ class OptimalSpec(GameSpec):
                 "use evaluate --game antiwordle for its greedy trees"
             )
         self.options().check()
+        if self.weights is not None and self.objective != "total":
+            raise SpecError("--weights applies to --objective total (the expected guesses)")
         return game
 
     def strategy(self, game: Game) -> OptimalStrategy:
@@ -481,6 +468,7 @@ def build_optimal_policy(
     """
     game = spec.check()
     targets, guesses = spec.lists(game)
+    prior = spec.prior(targets)
     warm_up(game)
     symmetry = None
     if isinstance(game, Mastermind):
@@ -493,37 +481,12 @@ def build_optimal_policy(
             scheduler=scheduler,
         ),
         symmetry=symmetry, checkpoint=checkpoint, progress=progress,
+        weights=None if prior is None else prior[1],
     )  # fmt: skip
     seconds = time.perf_counter() - started
-    data = policy_data(spec.name(), spec.mode, spec.strategy(game), result.tree)
+    data = policy_data(spec.name(), spec.mode, spec.strategy(game), result.tree, prior)
     data = dataclasses.replace(data, certificate=result.certificate.to_map())
     return BuiltPolicy(spec, result.tree, data, seconds), result
-
-
-#: Optimised trees in the shipped catalog: the best found for Wordle (both
-#: answer lists; the 12972-word guess list in normal mode, while hard mode
-#: guesses only remaining targets) and Jotto. First guesses are fixed so that
-#: `make catalog` (and the test that rebuilds it) stays quick; each was chosen
-#: by a search over every first guess: for Wordle hard mode an exact one
-#: (SLATE is optimal for both lists), for Jotto the lookahead's own, and
-#: SALET is the best known Wordle opener with the full guess list. NYT hard
-#: mode's trees are capped at six guesses, as the game is (uncapped, SALET's
-#: optimum is 6 guesses less in total but leaves targets to a seventh): 8122
-#: and 8099 in total, Alex Selby's published optima for SALET.
-DEFAULT_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
-    OptimalSpec("wordle", targets="wordle-answers-2309", guesses="wordle-guesses-12972",
-                first_guess="SALET"),
-    OptimalSpec("wordle", targets="wordle-answers-2315", guesses="wordle-guesses-12972",
-                first_guess="SALET"),
-    OptimalSpec("wordle", targets="wordle-answers-2309", mode="hard", first_guess="SLATE"),
-    OptimalSpec("wordle", targets="wordle-answers-2315", mode="hard", first_guess="SLATE"),
-    OptimalSpec("jotto", targets="wordle-answers-2309", mode="hard", beam=4, first_guess="DEBAR"),
-    OptimalSpec("jotto", targets="wordle-answers-2309", mode="normal", beam=4,
-                first_guess="DEBAR"),
-    *(OptimalSpec("wordle", targets=answers, guesses="wordle-guesses-12972", mode=NYT_HARD,
-                  max_guesses=6, first_guess="SALET")
-      for answers in ("wordle-answers-2309", "wordle-answers-2315")),
-)  # fmt: skip
 
 
 def build_any(spec: PolicySpec | OptimalSpec, *, workers: int = 1) -> BuiltPolicy:
@@ -537,33 +500,10 @@ def build_any(spec: PolicySpec | OptimalSpec, *, workers: int = 1) -> BuiltPolic
     return build_policy(spec)
 
 
-#: The global normal-mode Wordle optima: no fixed first guess, every one of the
-#: 12972 openers settled (SALET is best: 7920 on the 2315 answers, 7897 on the
-#: 2309), each certificate recording what settled every opener. About 11 minutes
-#: each on one core, so `make catalog` builds them but the catalog test does not
-#: (see SLOW_SPECS).
-GLOBAL_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = tuple(
-    OptimalSpec("wordle", targets=answers, guesses="wordle-guesses-12972")
-    for answers in ("wordle-answers-2309", "wordle-answers-2315")
-)
-
-#: Every policy of the shipped catalog, in catalog-build order.
-CATALOG_SPECS: tuple[PolicySpec | OptimalSpec, ...] = (
-    *DEFAULT_SPECS,
-    *DEFAULT_OPTIMAL_SPECS,
-    *GLOBAL_OPTIMAL_SPECS,
-)
-
-#: Shipped policies that take minutes to build: the catalog test (and
-#: ``build-all --reuse``) takes them from a catalog file after checking them
-#: (:func:`reuse_policy`) instead of building them again.
-SLOW_SPECS: tuple[PolicySpec | OptimalSpec, ...] = (*LONG_WORD_SPECS, *GLOBAL_OPTIMAL_SPECS)
-
-
 def reuse_policy(catalog: Catalog, spec: PolicySpec | OptimalSpec) -> StoredPolicy:
     """Return ``spec``'s policy from ``catalog``, checked to be what a build would give.
 
-    Checks the name, the word lists and the strategy against the spec, replays
+    Checks the name, the word lists, the weights and the strategy against the spec, replays
     every target (:func:`verify_policy`) and checks the certificate of an
     optimised tree (:func:`verify_certificate`, without rerunning its search).
 
@@ -579,6 +519,17 @@ def reuse_policy(catalog: Catalog, spec: PolicySpec | OptimalSpec) -> StoredPoli
         raise SpecError(f"{where} was built with another strategy; build it again")
     if (policy.targets, policy.guesses) != (targets.words, guesses.words):
         raise SpecError(f"{where} was built from other word lists; build it again")
+    prior = spec.prior(targets)
+    stored_weights = policy.data.weights
+    if (None if prior is None else prior[0]) != policy.data.prior or (
+        prior is not None
+        and (stored_weights is None or not np.array_equal(prior[1], stored_weights))
+    ):
+        raise SpecError(f"{where} was built with other target weights; build it again")
+    if isinstance(spec, OptimalSpec):
+        lead = (policy.data.certificate or {}).get("lead_opener")
+        if lead != (spec.lead_opener.upper() if spec.lead_opener else None):
+            raise SpecError(f"{where} was searched with another lead opener; build it again")
     faults = verify_policy(policy) + verify_certificate(policy)
     if faults:
         raise SpecError(f"{where} fails verification: {faults[0]}")

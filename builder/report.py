@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from guesswork.builder.catalog_commands import Outcome, replace_file
+from guesswork.builder.optimal.certificate import node_masses
 from guesswork.builder.verify import subtree_values
 from guesswork.client.catalog import open_catalog
 from guesswork.client.games import Jotto, Wordle, code_to_colours
@@ -57,8 +58,20 @@ class Picture:
     height: int
 
 
-def _histogram(policy: Policy) -> dict[int, int]:
-    return {int(n): int(count) for n, count in policy.stats["histogram"]}
+def _histogram(policy: Policy) -> dict[int, float]:
+    """Return each score's share of the targets, or for a policy weighted by a prior
+    its probability (the chance a secret drawn by the prior takes that many guesses)."""
+    if "probabilities" in policy.stats and policy.data.prior is not None:
+        return {int(n): float(p) for n, p in policy.stats["probabilities"]}
+    return {int(n): float(count) for n, count in policy.stats["histogram"]}
+
+
+def _masses(policy: Policy) -> np.ndarray:
+    """Return each node's targets' weight (their number when every target is alike)."""
+    arrays = policy.data.arrays
+    return node_masses(
+        arrays["node_size"], arrays["node_first"], arrays["target_order"], policy.data.weights
+    )
 
 
 def _colour(index: int) -> str:
@@ -139,13 +152,14 @@ def draw_tree(axes: Any, policy: Policy) -> None:
     width_in, height_in = axes.figure.get_size_inches()
     x_per_inch = 100 / (box.width * width_in)
     y_per_inch = rows / (box.height * height_in)
-    totals = subtree_values(policy, "total")
+    # Weighted totals over the nodes' weights: means under a prior where there is one.
+    totals, masses = subtree_values(policy, "total"), _masses(policy)
     size = policy.remaining_count(policy.root)
     top = rows - 1
     middle = top - (len(shown) - 1) / 2
     axes.text(
         8, middle, f"{policy.guess(policy.root)}\n{plural(size, 'target', grouped=True)}\n"
-        f"mean {totals[0] / size:.3f}", ha="center", va="center", fontsize=13,
+        f"mean {totals[0] / masses[0]:.3f}", ha="center", va="center", fontsize=13,
         fontweight="bold", bbox={"boxstyle": "round,pad=0.6", "fc": "#EEF3FA", "ec": "#0072B2"},
     )  # fmt: skip
     largest = shown[0][2] if shown else 1
@@ -165,7 +179,7 @@ def draw_tree(axes: Any, policy: Policy) -> None:
             reply = game.format_reply(code) + (" in common" if isinstance(game, Jotto) else "")
             axes.text(24, y, reply, va="center", fontsize=10, family="monospace")
         # The targets of the branch need the root's guess and then its subtree's mean.
-        mean = 1 + totals[child] / child_size
+        mean = 1 + totals[child] / masses[child]
         axes.text(36, y, f"→ {policy.guess(child)}", va="center", fontsize=11, fontweight="bold")
         axes.barh(y, 40 * child_size / largest, height=0.55, left=50, color="#0072B2", alpha=0.35)
         axes.text(51, y, f"{plural(child_size, 'target')}, mean {mean:.2f} guesses",

@@ -46,12 +46,14 @@ from guesswork.client.catalog_sql import (
     server_url,
     sqlite_path,
 )
+from guesswork.client.policy_file import (
+    encode_file,
+    encode_words,
+)
 from guesswork.client.policy_format import (
     PolicyData,
     content_hash,
     encode_core,
-    encode_file,
-    encode_words,
 )
 from guesswork.client.probe import Policy
 from guesswork.client.spelling_bee import BeeTable

@@ -30,11 +30,12 @@ from guesswork.builder.optimal import (
     SearchOptions,
     make_problem,
     node_bounds_of,
+    node_masses,
     optimize,
 )
 from guesswork.builder.weighted_lists import WeightedList
 from guesswork.builder.wordlists import WordList
-from guesswork.client.games import Mastermind, Wordle
+from guesswork.client.games import GuessMyWord, Mastermind, Wordle
 from guesswork.client.probe import Policy
 from guesswork.client.replay import consistency_faults
 from guesswork.client.rules import NYT_HARD
@@ -45,7 +46,7 @@ def verify_policy(policy: Policy) -> list[str]:
     faults = consistency_faults(policy)
     if faults:
         return faults
-    if policy.data.weights is not None:
+    if policy.data.weights is not None and isinstance(policy.game, GuessMyWord):
         try:
             WeightedList(policy.targets, tuple(policy.data.weights.tolist()))
         except WeightedListError as error:
@@ -88,9 +89,13 @@ def nyt_hard_faults(policy: Policy) -> list[str]:
 
 def subtree_values(policy: Policy, objective: str) -> np.ndarray:
     """Return each node's subtree value: total guesses of its targets counted from
-    that node (``total``), or the guesses its worst target needs (``minimax``)."""
+    that node (``total``; each target counted by its weight in a weighted
+    policy), or the guesses its worst target needs (``minimax``)."""
     arrays = policy.data.arrays
-    offsets, children, size = arrays["edge_offsets"], arrays["edge_child"], arrays["node_size"]
+    offsets, children = arrays["edge_offsets"], arrays["edge_child"]
+    size = node_masses(
+        arrays["node_size"], arrays["node_first"], arrays["target_order"], policy.data.weights
+    )
     values = np.zeros(policy.data.node_count, dtype=np.int64)
     # Children always follow their parents, so one backward pass suffices.
     for node in range(policy.data.node_count - 1, -1, -1):
@@ -168,7 +173,7 @@ def _problem_of(policy: Policy) -> tuple[Problem, WordList, WordList]:
     data = policy.data
     targets = WordList(data.targets.name, policy.targets, data.targets.sha256)
     guesses = WordList(data.guesses.name, policy.guesses, data.guesses.sha256)
-    problem, _ = make_problem(policy.game, targets, guesses)
+    problem, _ = make_problem(policy.game, targets, guesses, policy.data.weights)
     return problem, targets, guesses
 
 
@@ -180,6 +185,7 @@ def _search_options(cert: dict[str, Any]) -> SearchOptions:
         max_guesses=cert.get("max_guesses"),
         first_guess=cert.get("first_guess"),
         beam=cert.get("beam"),
+        lead_opener=cert.get("lead_opener"),
     )
 
 
@@ -263,7 +269,9 @@ def _reprove(
     if isinstance(game, Mastermind):
         symmetry = CodeSymmetry(letter_array(targets.words, game.length), game.colours)
     options = dataclasses.replace(_search_options(cert), workers=workers, scheduler=scheduler)
-    result = optimize(game, targets, guesses, options, symmetry=symmetry)
+    result = optimize(
+        game, targets, guesses, options, symmetry=symmetry, weights=policy.data.weights
+    )
     found, bound = result.outcome.value, result.outcome.lower_bound
     faults = []
     if found != claimed:

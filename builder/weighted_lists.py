@@ -8,7 +8,7 @@ size are checked on every load so it never changes silently.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -116,6 +116,37 @@ class WeightedList:
         return np.asarray(counts / counts.sum(), dtype=np.float64)
 
 
+def count_lines(
+    lines: Iterable[str], source: str, error: type[Exception], expected: str = "word count"
+) -> Iterator[tuple[int, str, str, str]]:
+    """Yield ``(line number, "SOURCE line N", word, count)`` for each line of two
+    fields, as written; blank lines and ``#`` comments (whole or trailing) are skipped.
+
+    Shared by the readers of ``word count`` files (this module's and builder.priors').
+
+    Raises:
+        error: a line that is not two fields, naming ``source``, the line and
+            ``expected`` (the fields' names, e.g. ``word count``).
+    """
+    for number, line in enumerate(lines, start=1):
+        fields = line.split("#", 1)[0].split()
+        if not fields:
+            continue
+        where = f"{source} line {number}"
+        if len(fields) != 2:
+            raise error(f"{where}: expected {expected!r}, got {line.strip()!r}")
+        yield number, where, fields[0], fields[1]
+
+
+def is_positive_count(text: str) -> bool:
+    """Return whether ``text`` is a positive integer in plain ASCII digits.
+
+    int() would also accept ``+3``, `` 3``, ``3_000`` and other scripts' digits;
+    a count is none of those.
+    """
+    return text.isascii() and text.isdigit() and int(text) > 0
+
+
 def parse_weighted_list(lines: Iterable[str], source: str = "<lines>") -> WeightedList:
     """Return the weighted list written as ``word count`` lines.
 
@@ -130,19 +161,12 @@ def parse_weighted_list(lines: Iterable[str], source: str = "<lines>") -> Weight
     """
     counts: dict[str, int] = {}
     first_line: dict[str, int] = {}
-    for number, line in enumerate(lines, start=1):
-        fields = line.split("#", 1)[0].split()
-        if not fields:
-            continue
-        where = f"{source} line {number}"
-        if len(fields) != 2:
-            raise WeightedListError(f"{where}: expected 'word count', got {line.strip()!r}")
-        word, count_text = fields[0].lower(), fields[1]
+    for number, where, written, count_text in count_lines(lines, source, WeightedListError):
+        word = written.lower()
         problem = _word_problem(word)
         if problem is not None:
-            raise WeightedListError(f"{where}: word {fields[0]!r} {problem}")
-        # int() would accept '+3', ' 3' and '3_000'; a count is plain digits.
-        if not (count_text.isascii() and count_text.isdigit()) or int(count_text) == 0:
+            raise WeightedListError(f"{where}: word {written!r} {problem}")
+        if not is_positive_count(count_text):
             raise WeightedListError(
                 f"{where}: count {count_text!r} of {word!r} is not a positive integer"
             )

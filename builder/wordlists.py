@@ -42,6 +42,8 @@ class ShippedList:
     #: True for dictionaries of many word lengths (enable1): a game takes only
     #: its own length from them instead of refusing the other lengths.
     mixed_lengths: bool = False
+    #: For an official list: the date it took effect (ISO), or "" when not dated.
+    as_of: str = ""
 
 
 SHIPPED: dict[str, ShippedList] = {
@@ -59,6 +61,21 @@ SHIPPED: dict[str, ShippedList] = {
         "wordle-guesses-12972.txt",
         "1189f6673121519ae859d9e7009ab710d00584789a1825a8ca76c8691d0f2bac",
         12972,
+    ),
+    # The NYT's lists today (alex1770/wordle's wordlist_nyt20230701_hidden and
+    # wordlist_all): the answers as of 2023-07-01 and the guesses allowed
+    # since 2022-08-30.
+    "wordle-answers-3158": ShippedList(
+        "wordle-answers-3158.txt",
+        "56bf0c5c782ccc6a9877232af98882e6717bfbd8b5258f502f4e45d73bfc563e",
+        3158,
+        as_of="2023-07-01",
+    ),
+    "wordle-guesses-14855": ShippedList(
+        "wordle-guesses-14855.txt",
+        "48f15a8b12abdb143d74c20dbbed7e6535e7e7d87e2728067bbe3584b5ed1811",
+        14855,
+        as_of="2022-08-30",
     ),
     "sgb-words": ShippedList(
         "sgb-words.txt",
@@ -211,7 +228,8 @@ _shipped_lists: dict[tuple[str, Game], WordList] = {}
 
 
 def load_wordlist(spec: str, game: Game, rule: LetterRule = KEEP_ACCENTS) -> WordList:
-    """Return the list named ``spec`` (shipped name, path, or ``-``) for ``game``.
+    """Return the list named ``spec`` (shipped or registered name, path, or ``-``) for
+    ``game`` (a path that exists wins over a registered name).
 
     A user's list is read with the letter ``rule`` (client.letters); shipped
     lists are stored as their rule wrote them and are read as they are.
@@ -242,9 +260,18 @@ def load_wordlist(spec: str, game: Game, rule: LetterRule = KEEP_ACCENTS) -> Wor
             report = parse_words("\n".join(words), game, spec)
             name = spec
     else:
-        text, source = _read_source(spec)
-        report = parse_words(text, game, source, rule)
-        name = source
+        # A list registered by ``lists update`` (builder.list_registry, which reads
+        # lists through this module: imported here, where it is needed).
+        from guesswork.builder.list_registry import registered_words
+
+        registered = None if spec == "-" or Path(spec).exists() else registered_words(spec)
+        if registered is not None:
+            report = parse_words("\n".join(registered), game, spec)
+            name = spec
+        else:
+            text, source = _read_source(spec)
+            report = parse_words(text, game, source, rule)
+            name = source
     if report.invalid:
         raise WordListError(report.describe_invalid())
     if not report.kept:

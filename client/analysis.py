@@ -104,6 +104,11 @@ class GameAnalysis:
             expected_left)``: guesses the replies saved (negative: cost).
         skill: the mean of the moves' skill.
         luck: the mean of the moves' luck.
+        off_list_policy: the policy asked for, when the game left its answer list
+            (the secret is none of its targets) and the game was valued under
+            ``policy`` instead, whose targets are every allowed guess; else "".
+        weights: the prior that weighed the targets (how likely each is the
+            secret; E and luck are expectations under it), or "" for alike.
     """
 
     policy: str
@@ -117,6 +122,8 @@ class GameAnalysis:
     gained_by_luck: float
     skill: float
     luck: float
+    off_list_policy: str = ""
+    weights: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """Return the analysis as the CLI's JSON object (``moves`` a list of objects)."""
@@ -156,6 +163,14 @@ def analysis_table(analysis: GameAnalysis) -> list[str]:
     outcome = "solved" if analysis.solved else "not solved"
     played = len(analysis.moves)
     lines = [f"{analysis.policy} ({analysis.mode}): {plural(played, 'move')}, {outcome}{answer}"]
+    if analysis.off_list_policy:
+        lines.append(
+            f"the secret is outside {analysis.off_list_policy}'s answer list: moves valued "
+            f"with every allowed guess a possible secret"
+            + (f", weighted by the prior {analysis.weights}" if analysis.weights else "")
+        )
+    elif analysis.weights:
+        lines.append(f"targets weighted by the prior {analysis.weights}")
     lines += [line(header), *(line(row) for row in rows)]
     lines.append(
         "E: guesses still needed, this one included (= exact, t stored tree, ~ greedy estimate)"

@@ -79,15 +79,17 @@ from guesswork.client.errors import (
     PolicyNotFoundError,
     WordListNotFoundError,
 )
-from guesswork.client.policy_format import (
+from guesswork.client.policy_file import (
     FILE_MAGIC,
+    decode_file,
+    decode_words,
+    read_file_bytes,
+)
+from guesswork.client.policy_format import (
     ListRef,
     PolicyData,
     content_hash,
     decode_core,
-    decode_file,
-    decode_words,
-    read_file_bytes,
 )
 from guesswork.client.probe import Policy, PolicyInfo
 from guesswork.client.replay import check_consistency

@@ -1,7 +1,8 @@
 """``guesswork`` (also ``python -m guesswork``): suggestions for players and bots.
 
-    guesswork suggest --policy NAME --history "RAISE:.Y...,CLOUT:G...." [--json]
-    guesswork play --policy NAME          # an interactive helper (guesswork.client.play)
+    guesswork suggest [--policy NAME] --history "RAISE:.Y...,CLOUT:G...." [--json]
+    guesswork play [--hard]               # today's game (TODAY); --policy NAME: another
+                                          # (an interactive helper: guesswork.client.play)
     guesswork play --language es          # Wordle in Spanish (--length K: other lengths)
     guesswork policies [--json]
     guesswork analyze --policy NAME --history "..." [--answer WORD] [--json] [--plot FILE]
@@ -89,7 +90,7 @@ class RemoteBackend:
              "metric": p.metric, "targets": p.targets_list, "guesses": p.guesses_list,
              "count": p.target_count, "mean": p.mean, "worst": p.worst,
              "content_hash": p.content_hash, "catalog": p.catalog, "length": p.length,
-             "language": list_language(p.targets_list)}
+             "language": list_language(p.targets_list), "weights": p.weights or None}
             for p in self._client.list_policies()
         ]  # fmt: skip
 
@@ -150,7 +151,11 @@ def describe(answer: Suggestion) -> str:
 
 def _suggest(backend: Backend, args: argparse.Namespace) -> int:
     answer = backend.suggest(args.policy, parse_history(args.history), args.alternatives)
-    print(json.dumps(answer.to_json()) if args.json else describe(answer))
+    # The policy that answered: the one named, or the one today's game picked.
+    if args.json:
+        print(json.dumps({**answer.to_json(), "policy": args.policy}))
+    else:
+        print(describe(answer))
     return 0
 
 
@@ -222,8 +227,25 @@ def _bee(backend: Backend, args: argparse.Namespace) -> int:
     return 0
 
 
-#: The policy ``play`` follows when given neither --policy nor --length (and for --length 5).
-DEFAULT_PLAY_POLICY = "wordle-2309-normal-neg-entropy"
+#: Today's game, which ``play`` and ``suggest`` follow when given no policy: the
+#: NYT's answer list as of 2023-07-01 (3158 words) and the guesses it has allowed
+#: since 2022-08-30 (14855 words). Each tuple is best first: the first policy a
+#: catalog holds is followed (a proven optimum where one is shipped or built).
+TODAY = "the NYT's lists: 3158 answers as of 2023-07-01, 14855 guesses allowed since 2022-08-30"
+TODAY_POLICIES = (
+    "wordle-3158-g14855-normal-optimal",
+    "wordle-3158-g14855-normal-optimal-first-salet",
+    "wordle-3158-g14855-normal-neg-entropy",
+)
+#: The same in NYT hard mode (``--hard``): greens stay, yellows are used again.
+TODAY_HARD_POLICIES = (
+    "wordle-3158-g14855-nyt-hard-optimal-cap6",
+    "wordle-3158-g14855-nyt-hard-optimal-cap6-first-salet",
+    "wordle-3158-g14855-nyt-hard-neg-entropy",
+)
+#: The policy ``play`` followed before today's lists (the 2022 game): still
+#: shipped, and chosen by name.
+DEFAULT_PLAY_POLICY = TODAY_POLICIES[-1]
 LENGTH_HELP = (
     "Wordle with words of this many letters: the catalog's policy for that length "
     "(4 to 11 are shipped, over enable1; 5 is the default policy)"
@@ -253,7 +275,9 @@ def _language(text: str) -> str:
     return text
 
 
-def language_policy(backend: Backend, language: str, length: int | None) -> str:
+def language_policy(
+    backend: Backend, language: str, length: int | None, hard: bool = False
+) -> str:
     """Return the Wordle policy ``--language`` picks: of the catalogs' Wordle policies
     whose target list is of that language (client.letters.list_language) and of
     ``length`` letters (None: 5 first), normal mode first, then ``neg_entropy``,
@@ -266,9 +290,12 @@ def language_policy(backend: Backend, language: str, length: int | None) -> str:
         row for row in backend.policies()
         if row["game"] == "wordle" and row.get("language") == language
         and (length is None or row["length"] == length)
+        and (not hard or row["mode"] in ("nyt-hard", "hard"))
     ]  # fmt: skip
     if not fits:
         letters = "" if length is None else f" of {length}-letter words"
+        if hard:
+            letters += " in a hard mode"
         raise PolicyNotFoundError(
             f"no Wordle policy for {LANGUAGES[language].name} ({language}){letters} in the "
             f"catalog; make a list with `guesswork-build wordlist --language {language} "
@@ -277,7 +304,8 @@ def language_policy(backend: Backend, language: str, length: int | None) -> str:
     best = min(
         fits,
         key=lambda row: (
-            row["length"] != 5, row["mode"] != "normal", row["metric"] != "neg_entropy",
+            row["length"] != 5, row["mode"] != ("nyt-hard" if hard else "normal"),
+            row["metric"] != "neg_entropy",
             row["name"],
         ),
     )  # fmt: skip
@@ -285,42 +313,73 @@ def language_policy(backend: Backend, language: str, length: int | None) -> str:
     return name
 
 
-def chosen_policy(
-    backend: Backend, policy: str | None, length: int | None, language: str | None = None
-) -> str:
-    """Return the policy a command follows: ``--policy``, else the one ``--language``
-    (:func:`language_policy`) or ``--length`` picks.
-
-    For ``length`` letters that is, of the Wordle policies of that length in the
-    catalogs, the first of: the default policy (5 letters: the NYT answers);
-    ``wordle-K-enable1-normal-neg-entropy``, the shipped one; then the
-    normal-mode ``neg_entropy`` ones, the other normal-mode ones and the rest,
-    each by name. Neither given: the default policy.
+def today_policy(backend: Backend, hard: bool = False) -> str:
+    """Return the policy of today's game (:data:`TODAY`) that the catalogs hold: the
+    first of :data:`TODAY_POLICIES` (``hard``: :data:`TODAY_HARD_POLICIES`).
 
     Raises:
-        PolicyNotFoundError: the catalogs hold no Wordle policy of that length.
+        PolicyNotFoundError: the catalogs hold none of them.
+    """
+    preferred = TODAY_HARD_POLICIES if hard else TODAY_POLICIES
+    held = {row["name"] for row in backend.policies()}
+    for name in preferred:
+        if name in held:
+            return name
+    raise PolicyNotFoundError(
+        f"no policy of today's game ({TODAY}) in the catalog; build one with `guesswork-build "
+        f"build --targets wordle-answers-3158 --guesses wordle-guesses-14855"
+        f"{' --mode nyt-hard' if hard else ''}` or name one with --policy"
+    )
+
+
+def chosen_policy(
+    backend: Backend,
+    policy: str | None,
+    length: int | None,
+    language: str | None = None,
+    hard: bool = False,
+) -> str:
+    """Return the policy a command follows: ``--policy``, else the one ``--language``
+    (:func:`language_policy`) or ``--length`` picks, else today's game
+    (:func:`today_policy`).
+
+    For ``length`` letters that is, of the Wordle policies of that length in the
+    catalogs, the first of: today's policy (5 letters); ``wordle-K-enable1-normal-
+    neg-entropy``, the shipped one; then the normal-mode ``neg_entropy`` ones, the
+    other normal-mode ones and the rest, each by name. ``hard`` keeps only
+    policies of a hard mode (NYT hard first) and is refused with ``--policy``.
+
+    Raises:
+        UsageError: ``hard`` with ``policy``.
+        PolicyNotFoundError: the catalogs hold no such policy.
     """
     if policy is not None:
+        if hard:
+            raise UsageError("--hard picks a policy; a named policy (--policy) plays its own mode")
         return policy
     if language is not None:
-        return language_policy(backend, language, length)
-    if length is None:
-        return DEFAULT_PLAY_POLICY
-    game = "wordle" if length == 5 else f"wordle-{length}"
-    preferred = [DEFAULT_PLAY_POLICY, f"{game}-enable1-normal-neg-entropy"]
+        return language_policy(backend, language, length, hard)
+    if length is None or length == 5:
+        return today_policy(backend, hard)
+    game = f"wordle-{length}"
+    preferred = [f"{game}-enable1-normal-neg-entropy"]
     fits = [
-        row for row in backend.policies() if row["game"] == "wordle" and row["length"] == length
-    ]
+        row for row in backend.policies()
+        if row["game"] == "wordle" and row["length"] == length
+        and (not hard or row["mode"] in ("nyt-hard", "hard"))
+    ]  # fmt: skip
     if not fits:
+        mode = " --mode nyt-hard" if hard else ""
         raise PolicyNotFoundError(
-            f"no Wordle policy for {length}-letter words in the catalog; build one with "
-            f"`guesswork-build build --length {length} --targets enable1`"
+            f"no {'hard-mode ' if hard else ''}Wordle policy for {length}-letter words in the "
+            f"catalog; build one with `guesswork-build build --length {length} --targets enable1"
+            f"{mode}`"
         )
     best = min(
         fits,
         key=lambda row: (
             preferred.index(row["name"]) if row["name"] in preferred else len(preferred),
-            row["mode"] != "normal",
+            row["mode"] != ("nyt-hard" if hard else "normal"),
             row["metric"] != "neg_entropy",
             row["name"],
         ),
@@ -336,7 +395,12 @@ def build_parser() -> argparse.ArgumentParser:
         def error(self, message: str) -> NoReturn:
             raise UsageError(message)
 
-    parser = Parser(prog=PROG, description="Next-guess suggestions from Guesswork policies.")
+    parser = Parser(
+        prog=PROG,
+        description="Next-guess suggestions from Guesswork policies.",
+        epilog=f"With no --policy, play and suggest follow today's game: {TODAY} "
+        f"(--hard: in NYT hard mode). The 2022 game's policies stay, by name.",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
@@ -353,8 +417,8 @@ def build_parser() -> argparse.ArgumentParser:
         return subparser
 
     suggest = command("suggest", "suggest the next guess for a history")
-    which = suggest.add_mutually_exclusive_group(required=True)
-    which.add_argument("--policy", help="policy name (see `guesswork policies`)")
+    which = suggest.add_mutually_exclusive_group()
+    which.add_argument("--policy", help=f"policy name (default: today's game, {TODAY})")
     which.add_argument("--length", type=_length, help=LENGTH_HELP)
     which.add_argument("--language", type=_language, help=LANGUAGE_HELP)
     suggest.add_argument("--history", default="", help='turns "GUESS:REPLY,GUESS:REPLY"')
@@ -362,9 +426,15 @@ def build_parser() -> argparse.ArgumentParser:
     suggest.add_argument("--json", action="store_true", help="print one JSON object")
     interactive = command("play", "an interactive helper: it guesses, you type the replies")
     which = interactive.add_mutually_exclusive_group()
-    which.add_argument("--policy", help=f"policy name (default {DEFAULT_PLAY_POLICY})")
+    which.add_argument("--policy", help=f"policy name (default: today's game, {TODAY})")
     which.add_argument("--length", type=_length, help=LENGTH_HELP)
     which.add_argument("--language", type=_language, help=LANGUAGE_HELP)
+    for chooser in (suggest, interactive):
+        chooser.add_argument(
+            "--hard", action="store_true",
+            help="NYT hard mode (greens stay, yellows are used again): today's NYT-hard "
+            "policy, or with --length/--language a hard-mode one",
+        )  # fmt: skip
     policies = command("policies", "list the policies")
     analyze = command("analyze", "analyse a game: each move's skill and luck, and the totals")
     analyze.add_argument("--policy", required=True, help="policy name (see `guesswork policies`)")
@@ -446,7 +516,9 @@ def run(argv: Sequence[str] | None = None, local: LocalBackendFactory | None = N
                 "`python -m guesswork`, or give --server"
             )
         if args.command in ("suggest", "play"):
-            args.policy = chosen_policy(backend, args.policy, args.length, args.language)
+            args.policy = chosen_policy(
+                backend, args.policy, args.length, args.language, args.hard
+            )
         if args.command == "suggest":
             status = _suggest(backend, args)
         elif args.command == "bee":

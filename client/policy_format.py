@@ -3,7 +3,8 @@
 The core is what the catalog stores as a policy's blob and what a policy
 file carries; its SHA-256 is the policy's content hash. It is a msgpack map::
 
-    magic     "guesswork-policy"          format  2 (1 is still read)
+    magic     "guesswork-policy"          format  3 for a policy with a prior, else 2
+              (1 to 3 are read)
     name      "wordle-2309-normal-max"    builder "guesswork 0.1.0"
     game      {"id": "wordle", "length": 5}    ("colours": 6 too, for mastermind only;
               {"id": "guess-my-word", "length": 0, "variant": "deduce"|"live"})
@@ -14,14 +15,22 @@ file carries; its SHA-256 is the policy's content hash. It is a msgpack map::
               or {"kind": "optimal", ...} or {"kind": "word-tree", "tree": ...}:
               see client.strategy, which types them
     targets   {"name": ..., "sha256": ..., "count": N}      (a word list)
-    target_weights  (Guess My Word only; absent otherwise) little-endian int64[N]
-              as bin: each target's count in the weighted list it is drawn from
+    target_weights  (Guess My Word, and format 3 with a prior; absent otherwise)
+              little-endian int64[N] as bin: each target's weight, positive: its
+              count in Guess My Word's weighted list, or its likelihood of being
+              the secret under the prior (the trees minimise the weighted mean)
+    prior     (format 3, weighted Wordle-like policies only; absent otherwise)
+              {"name": ..., "sha256": ..., "params": {key: str|int|float}}:
+              the prior the target weights were read from (its name, the
+              SHA-256 of its normalised text, every parameter that made it)
     guesses   {"name": ..., "sha256": ..., "count": G}
     extra_words [targets missing from the guess list]
     stats     {"count", "mean", "stdev", "median", "worst", "best",
                "histogram": [[score, targets], ...]}, and "entropy" (bits) for
-              Guess My Word, whose mean, stdev and median are weighted by the
-              target weights: client.stats defines each
+              Guess My Word and prior-weighted policies, whose mean, stdev and
+              median are weighted by the target weights; a prior-weighted one
+              adds "uniform_mean" (every target alike) and "probabilities":
+              [[score, probability], ...]: client.stats defines each
     tree      {"nodes": n, "edges": m, and little-endian int32 arrays as bin:
                node_guess[n], node_size[n], node_first[n], edge_offsets[n+1],
                edge_reply[m], edge_child[m], target_order[N];
@@ -58,15 +67,7 @@ is a *deduced leaf*: its one target is its guess, the game is over there, and
 it counts no guess; every other node wins no target. (Elsewhere a node with
 no edges is a last guess, won by the winning reply.)
 
-A standalone file (``.gwp``, container version 2) is a 48-byte header and a msgpack body::
-
-    0   8 bytes  magic b"GWPOLICY"
-    8   uint16   container version (big-endian): 2 (1 is still read); the core has its own
-    10  uint16   reserved, 0
-    12  uint32   body length in bytes (big-endian)
-    16  32 bytes SHA-256 of the body
-    48  body     {"policy": bin(core), "words": {sha256: bin(each word + "\\n")},
-                  "content_hash": lower-case hex SHA-256 of the core (version 2 only)}
+The standalone policy file that carries a core is client.policy_file's.
 
 docs/policy-format.md is the specification for readers in any language (what
 to check, in which order, and the error class of each refusal);
@@ -82,20 +83,15 @@ refused (UnsupportedVersionError).
 from __future__ import annotations
 
 import hashlib
-import struct
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, NoReturn
 
 import msgpack
 import numpy as np
 
 from guesswork.client.errors import (
-    CorruptFileError,
-    InconsistentPolicyError,
     MalformedPolicyError,
     NotAPolicyFileError,
-    PolicyFormatError,
     UnsupportedVersionError,
 )
 from guesswork.client.games import Game, GuessMyWord, Mastermind, make_game
@@ -103,17 +99,14 @@ from guesswork.client.strategy import Strategy, strategy_from_map
 from guesswork.client.text import plural
 
 CORE_MAGIC = "guesswork-policy"
-FILE_MAGIC = b"GWPOLICY"
-#: The core's format: 2 added the per-node alternatives.
-FORMAT_VERSION = 2
+#: The core's format: 2 added the per-node alternatives, 3 target weights from a prior
+#: for any game (written only by policies that have one, so the others keep format 2
+#: and their bytes).
+FORMAT_VERSION = 3
+#: The format a policy without a prior is written in.
+PLAIN_FORMAT = 2
 #: Core formats this reader accepts.
-READABLE_FORMATS = (1, 2)
-#: The standalone file's container version (header and body), independent of the core's
-#: format: 2 added the body's ``content_hash``.
-FILE_FORMAT_VERSION = 2
-#: Container versions this reader accepts.
-READABLE_FILE_VERSIONS = (1, 2)
-HEADER = struct.Struct(">8sHHI32s")
+READABLE_FORMATS = (1, 2, 3)
 #: Largest policy file or blob accepted (far above any real policy).
 MAX_POLICY_BYTES = 256 << 20
 _MAX_WORDS = 1 << 21
@@ -141,6 +134,16 @@ class ListRef:
 
 
 @dataclass(frozen=True)
+class PriorRef:
+    """The prior a weighted policy's target weights come from: its name, the SHA-256
+    of its normalised text and every parameter that made it (see builder.priors)."""
+
+    name: str
+    sha256: str
+    params: dict[str, Any] = field(default_factory=dict, hash=False, compare=True)
+
+
+@dataclass(frozen=True)
 class PolicyData:
     """A decoded policy: identity, statistics and the flat tree arrays."""
 
@@ -157,8 +160,11 @@ class PolicyData:
     arrays: dict[str, np.ndarray] = field(repr=False)
     #: What proves an optimised tree (see builder.optimal); None for other trees.
     certificate: dict[str, Any] | None = field(default=None, repr=False)
-    #: Guess My Word only: each target's weight (int64), in target-list order.
+    #: Each target's weight (int64), in target-list order: Guess My Word's counts, or
+    #: how likely each target is under :attr:`prior`; None: every target alike.
     weights: np.ndarray | None = field(default=None, repr=False)
+    #: The prior the weights come from (weighted Wordle-like policies); None otherwise.
+    prior: PriorRef | None = None
 
     @property
     def metric(self) -> str:
@@ -190,7 +196,7 @@ def encode_core(policy: PolicyData) -> bytes:
     arrays = policy.arrays
     core = {
         "magic": CORE_MAGIC,
-        "format": FORMAT_VERSION,
+        "format": FORMAT_VERSION if policy.prior is not None else PLAIN_FORMAT,
         "name": policy.name,
         "builder": policy.builder,
         "game": _game_map(policy.game),
@@ -211,6 +217,12 @@ def encode_core(policy: PolicyData) -> bytes:
         core["certificate"] = policy.certificate
     if policy.weights is not None:
         core["target_weights"] = np.ascontiguousarray(policy.weights, dtype="<i8").tobytes()
+    if policy.prior is not None:
+        core["prior"] = {
+            "name": policy.prior.name,
+            "sha256": policy.prior.sha256,
+            "params": dict(sorted(policy.prior.params.items())),
+        }
     packed: bytes = msgpack.packb(core, use_bin_type=True)
     return packed
 
@@ -321,6 +333,7 @@ def decode_core(core: bytes, where: str) -> PolicyData:
         raise MalformedPolicyError(f"{where}: {error}") from None
     tree = _need(top.get("tree"), dict, "tree", where)
     extra = _need(top.get("extra_words"), list, "extra_words", where)
+    prior = _prior(top.get("prior"), version, where)
     policy = PolicyData(
         name=_need(top.get("name"), str, "name", where),
         game=game,
@@ -336,7 +349,8 @@ def decode_core(core: bytes, where: str) -> PolicyData:
             **_alternatives(tree, version, where),
         },
         certificate=_certificate(top.get("certificate"), tree.get("nodes"), where),
-        weights=_weights(top.get("target_weights"), game, where),
+        weights=_weights(top.get("target_weights"), game, where, prior, version),
+        prior=prior,
     )
     _check_tree(policy, tree, where)
     if policy.weights is not None and len(policy.weights) != policy.targets.count:
@@ -356,17 +370,45 @@ def _int32_array(tree: dict[str, Any], name: str, where: str) -> np.ndarray:
     return np.frombuffer(data, "<i4")
 
 
-def _weights(value: Any, game: Game, where: str) -> np.ndarray | None:
-    """Return the target weights, which a Guess My Word policy needs and no other has."""
-    if not isinstance(game, GuessMyWord):
+def _weights(
+    value: Any, game: Game, where: str, prior: PriorRef | None = None, version: int = PLAIN_FORMAT
+) -> np.ndarray | None:
+    """Return the target weights: a Guess My Word policy needs them, a format-3 policy
+    with a prior needs them, and no other has them."""
+    weighted = isinstance(game, GuessMyWord) or (version >= 3 and prior is not None)
+    if not weighted:
         if value is not None:
-            raise MalformedPolicyError(f"{where}: only Guess My Word policies have target weights")
+            raise MalformedPolicyError(
+                f"{where}: only Guess My Word policies and policies with a prior have "
+                f"target weights"
+            )
         return None
     data = _need(value, bytes, "target_weights", where)
     weights = np.frombuffer(data, "<i8") if len(data) % 8 == 0 else np.zeros(0, "<i8")
     if len(weights) * 8 != len(data) or (weights < 1).any():
         raise MalformedPolicyError(f"{where}: target_weights are not positive int64s")
     return weights
+
+
+def _prior(value: Any, version: int, where: str) -> PriorRef | None:
+    """Return the prior of a format-3 weighted policy (None if absent).
+
+    Raises:
+        MalformedPolicyError: a prior in an older format, or one of the wrong shape.
+    """
+    if value is None:
+        return None
+    if version < 3:
+        raise MalformedPolicyError(f"{where}: a prior needs policy format 3, not {version}")
+    prior = _need(value, dict, "prior", where)
+    params = _need(prior.get("params"), dict, "prior.params", where)
+    for key, item in params.items():
+        _need(item, (str, int, float), f"prior.params.{key}", where)
+    return PriorRef(
+        name=_need(prior.get("name"), str, "prior.name", where),
+        sha256=_need(prior.get("sha256"), str, "prior.sha256", where),
+        params=params,
+    )
 
 
 def _alternatives(tree: dict[str, Any], version: int, where: str) -> dict[str, np.ndarray]:
@@ -404,6 +446,7 @@ def _certificate(value: Any, nodes: Any, where: str) -> dict[str, Any] | None:
     optional: dict[str, type | tuple[type, ...]] = {
         "beam": (int, type(None)), "max_guesses": (int, type(None)),
         "first_guess": (str, type(None)), "hard": bool, "nyt_hard": bool,
+        "lead_opener": str,
     }  # fmt: skip
     for name, kind in optional.items():
         if name in cert:
@@ -471,109 +514,3 @@ def _check_tree(policy: PolicyData, tree: dict[str, Any], where: str) -> None:
         fail("node sizes do not add up along the edges")
     if policy.game.deduces and (won_here != (np.diff(offsets) == 0)).any():
         fail("a node of a deduced tree wins a target, or a leaf wins none")
-
-
-def encode_file(core: bytes, words: dict[str, bytes], version: int = FILE_FORMAT_VERSION) -> bytes:
-    """Return a standalone policy file holding ``core`` and its word lists.
-
-    ``version`` 2 (the default) carries the core's content hash; 1 is the
-    older container, which readers still read (tests and conformance vectors
-    write it).
-    """
-    body_map: dict[str, Any] = {"policy": core, "words": dict(sorted(words.items()))}
-    if version >= 2:
-        body_map["content_hash"] = content_hash(core)
-    body: bytes = msgpack.packb(body_map, use_bin_type=True)
-    digest = hashlib.sha256(body).digest()
-    return HEADER.pack(FILE_MAGIC, version, 0, len(body), digest) + body
-
-
-def decode_file(data: bytes, where: str) -> tuple[bytes, dict[str, bytes]]:
-    """Return (core, {sha256: words bytes}) from the bytes of a policy file.
-
-    Raises:
-        NotAPolicyFileError: too short, or the wrong magic.
-        UnsupportedVersionError: a container version this reader does not read.
-        CorruptFileError: reserved bytes set, a length or checksum that does not match.
-        MalformedPolicyError: a body that is not msgpack, or lacks a field.
-        InconsistentPolicyError: the body's content hash is not the core's.
-    """
-    if len(data) < HEADER.size:
-        raise NotAPolicyFileError(f"{where}: too short to be a policy file ({len(data)} bytes)")
-    magic, version, reserved, length, digest = HEADER.unpack_from(data)
-    if magic != FILE_MAGIC:
-        raise NotAPolicyFileError(f"{where}: not a Guesswork policy file (wrong magic)")
-    if version not in READABLE_FILE_VERSIONS:
-        newer = " newer" if version > FILE_FORMAT_VERSION else ""
-        raise UnsupportedVersionError(
-            f"{where}: policy file format {version} is{newer} not supported; this Guesswork "
-            f"reads formats {', '.join(map(str, READABLE_FILE_VERSIONS))}"
-        )
-    if reserved != 0:
-        raise CorruptFileError(f"{where}: reserved header bytes are not zero (the file is corrupt)")
-    body = data[HEADER.size :]
-    if len(body) != length:
-        raise CorruptFileError(
-            f"{where}: truncated or extended: header says {length} body bytes, found {len(body)}"
-        )
-    if hashlib.sha256(body).digest() != digest:
-        raise CorruptFileError(f"{where}: checksum mismatch (the file is corrupt)")
-    top = _need(unpack_untrusted(body, where), dict, "file body", where)
-    core = _need(top.get("policy"), bytes, "policy", where)
-    words = _need(top.get("words"), dict, "words", where)
-    for key, value in words.items():
-        _need(value, bytes, f"word list {key}", where)
-    if version >= 2:
-        stored = _need(top.get("content_hash"), str, "content_hash", where)
-        if stored != content_hash(core):
-            raise InconsistentPolicyError(
-                f"{where}: content hash mismatch: the body says {stored[:64]!r}, the policy's "
-                f"SHA-256 is {content_hash(core)}"
-            )
-    return core, words
-
-
-def read_file_bytes(path: Path) -> bytes:
-    """Return the bytes of a policy file, refusing absurd sizes before reading.
-
-    Raises:
-        PolicyFormatError: missing or unreadable (the base class: not a fault
-            of the bytes); MalformedPolicyError: larger than the limit.
-    """
-    try:
-        size = path.stat().st_size
-        if size > MAX_POLICY_BYTES + HEADER.size:
-            raise MalformedPolicyError(f"{path}: {size} bytes is too large for a policy file")
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise PolicyFormatError(f"{path}: no such policy file") from None
-    except IsADirectoryError:
-        raise PolicyFormatError(f"{path}: is a directory, not a policy file") from None
-    except OSError as error:
-        raise PolicyFormatError(f"{path}: cannot read ({error.strerror})") from None
-
-
-def decode_words(data: bytes, ref: ListRef, where: str) -> tuple[str, ...]:
-    """Return the words of a stored list after checking them against ``ref``.
-
-    Lists are UTF-8: A-Z lists are the ASCII they always were, and lists of
-    other alphabets (client.letters) hold their letters in NFC.
-
-    Raises:
-        InconsistentPolicyError: the SHA-256 or the count is not the reference's.
-        MalformedPolicyError: not UTF-8.
-    """
-    if hashlib.sha256(data).hexdigest() != ref.sha256:
-        raise InconsistentPolicyError(f"{where}: word list {ref.name!r} fails its SHA-256")
-    try:
-        words = tuple(data.decode("utf-8").split("\n")[:-1]) if data else ()
-    except UnicodeDecodeError:
-        raise MalformedPolicyError(f"{where}: word list {ref.name!r} is not UTF-8") from None
-    if len(words) != ref.count:
-        raise InconsistentPolicyError(f"{where}: word list {ref.name!r} has the wrong word count")
-    return words
-
-
-def encode_words(words: tuple[str, ...] | list[str]) -> bytes:
-    """Return the stored form of a word list, UTF-8 (its SHA-256 is the list's identity)."""
-    return "".join(f"{word}\n" for word in words).encode("utf-8")

@@ -81,6 +81,10 @@ class PolicyInfo:
     #: The language of its target list (client.letters.list_language), e.g.
     #: "es"; "" for lists that name none.
     language: str = ""
+    #: What weighs its targets: the prior's name (a weighted policy), the weighted
+    #: list's name (Guess My Word, whose list counts are its weights), or None
+    #: when every target is alike.
+    weights: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the summary as a JSON-ready dict."""
@@ -150,6 +154,13 @@ class Policy:
             worst=int(self.stats["worst"]),
             content_hash=self.content_hash,
             language=list_language(self.data.targets.name),
+            weights=(
+                self.data.prior.name
+                if self.data.prior is not None
+                else self.data.targets.name
+                if self.data.weights is not None
+                else None
+            ),
         )
 
     @property

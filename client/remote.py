@@ -200,6 +200,8 @@ class RemoteClient:
             expected_start=response.expected_start, expected_left=response.expected_left,
             lost_to_choices=response.lost_to_choices, gained_by_luck=response.gained_by_luck,
             skill=response.skill, luck=response.luck,
+            off_list_policy=response.off_list_policy.removeprefix("policies/"),
+            weights=response.weights,
         )  # fmt: skip
 
     def top_honeycombs(

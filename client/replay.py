@@ -256,7 +256,11 @@ def consistency_faults(policy: Policy) -> list[str]:
     if scores is None:
         return faults
     weights = policy.data.weights
-    recomputed = policy_stats(scores.tolist(), None if weights is None else weights.tolist())
+    recomputed = policy_stats(
+        scores.tolist(),
+        None if weights is None else weights.tolist(),
+        prior=policy.data.prior is not None,
+    )
     return stats_faults(policy.stats, recomputed)
 
 

@@ -23,6 +23,9 @@ its parent, since naming the known word costs no guess. The stored map is::
     histogram  [[score, targets], ...] for every score that occurs, in
                increasing score order (targets counted, not weighted)
     entropy    weighted only: -sum(p * log2(p)) in bits over p = weight / W
+    uniform_mean   prior-weighted only: the unweighted mean (sum / count)
+    probabilities  prior-weighted only: [[score, weight(score) / W], ...], the
+               chance a secret drawn by the weights takes that many guesses
 
 Readers compare ``count``, ``worst``, ``best``, ``histogram``, ``median`` and
 ``mean`` exactly, and ``stdev`` and ``entropy`` (a square root and a sum of
@@ -109,15 +112,38 @@ def weighted_stats(scores: Sequence[int], weights: Sequence[int]) -> dict[str, A
     }
 
 
-def policy_stats(scores: Sequence[int], weights: Sequence[int] | None = None) -> dict[str, Any]:
+def prior_stats(scores: Sequence[int], weights: Sequence[int]) -> dict[str, Any]:
+    """Return the statistics of a policy whose targets are weighted by a prior: the
+    weighted ones (:func:`weighted_stats`), then ``uniform_mean`` (every target
+    alike, as an unweighted policy's mean) and ``probabilities``: for each score,
+    the probability that a secret drawn by the weights takes that many guesses
+    (``[[score, probability], ...]``, ascending).
+
+    Raises:
+        ValueError: as :func:`weighted_stats`.
+    """
+    stats = weighted_stats(scores, weights)
+    total = sum(weights)
+    by_score = Counter[int]()
+    for weight, score in zip(weights, scores, strict=True):
+        by_score[score] += weight
+    stats["uniform_mean"] = sum(scores) / len(scores)
+    stats["probabilities"] = [[score, by_score[score] / total] for score in sorted(by_score)]
+    return stats
+
+
+def policy_stats(
+    scores: Sequence[int], weights: Sequence[int] | None = None, prior: bool = False
+) -> dict[str, Any]:
     """Return the statistics a policy stores for its targets' ``scores`` (in target
-    order), weighted by ``weights`` when given (Guess My Word).
+    order), weighted by ``weights`` when given (Guess My Word's counts; with
+    ``prior``, a prior's likelihoods: :func:`prior_stats`).
 
     Raises:
         ValueError: no scores, or weights that do not pair up with them.
     """
     if weights is not None:
-        return weighted_stats(scores, weights)
+        return prior_stats(scores, weights) if prior else weighted_stats(scores, weights)
     summary = score_summary(scores)
     return {**summary, "median": float(summary["median"])}
 

@@ -24,7 +24,11 @@ from typing import Any
 import msgpack
 import numpy as np
 
-from guesswork.builder.greedy import build_greedy_tree, step_of, warm_up
+from guesswork.builder.greedy import step_of
+from guesswork.builder.greedy_tree import (
+    build_greedy_tree,
+    warm_up,
+)
 from guesswork.builder.guess_my_word import word_tree_policy
 from guesswork.builder.optimal import SearchOptions, optimize
 from guesswork.builder.policies import PolicySpec, policy_data
@@ -34,12 +38,15 @@ from guesswork.builder.wordlists import WordList, jotto_allowable, shipped_words
 from guesswork.client.catalog import load_policy_bytes
 from guesswork.client.errors import OffTreeError
 from guesswork.client.games import make_game
-from guesswork.client.policy_format import (
+from guesswork.client.policy_file import (
     FILE_MAGIC,
     HEADER,
-    content_hash,
     encode_file,
     encode_words,
+)
+from guesswork.client.policy_format import (
+    PriorRef,
+    content_hash,
 )
 from guesswork.client.probe import Policy
 from guesswork.client.strategy import GreedyStrategy, OptimalStrategy
@@ -84,6 +91,27 @@ def _optimal(name: str, targets: WordList) -> StoredPolicy:
         fallback=GreedyStrategy(metric="neg_entropy", window=(4, 125), arithmetic="2022"),
     )
     data = policy_data(name, "normal", strategy, result.tree)
+    data = dataclasses.replace(data, certificate=result.certificate.to_map())
+    return StoredPolicy.from_data(data, targets.words, targets.words)
+
+
+#: The made-up prior the weighted vector names (format 3's ``prior`` map).
+_PRIOR = {"name": "vectors-prior", "sha256": "0" * 64, "params": {"scale": 23, "source": "made up"}}
+
+
+def _prior_weighted(name: str, targets: WordList) -> StoredPolicy:
+    """Build an exact tree of least expected guesses under a made-up prior (format 3:
+    target weights, the prior's reference, weighted statistics and certificate)."""
+    game = make_game("wordle")
+    warm_up(game)
+    weights = np.array([1 + (7 * i) % 23 for i in range(len(targets))], dtype=np.int64)
+    prior = PriorRef(_PRIOR["name"], _PRIOR["sha256"], dict(_PRIOR["params"]))
+    result = optimize(game, targets, targets, SearchOptions(objective="total"), weights=weights)
+    strategy = OptimalStrategy(
+        objective="total",
+        fallback=GreedyStrategy(metric="neg_entropy", window=(4, 125), arithmetic="2022"),
+    )
+    data = policy_data(name, "normal", strategy, result.tree, (prior, weights))
     data = dataclasses.replace(data, certificate=result.certificate.to_map())
     return StoredPolicy.from_data(data, targets.words, targets.words)
 
@@ -133,6 +161,10 @@ def build_policies() -> dict[str, StoredPolicy]:
         "mastermind": _greedy("vectors-mastermind-4x3", mastermind, mm_targets, mm_guesses),
         # UTF-8 word lists: Greek words (two bytes a letter), a slice of a language list.
         "wordle-greek": _greedy("vectors-wordle-greek", PolicySpec(), greek, greek),
+        # Format 3: targets weighted by a prior (an exact tree of least expected guesses).
+        "wordle-weighted": _prior_weighted(
+            "vectors-wordle-weighted", _list("vectors-wordle-answers-e", ANSWERS[33::60])
+        ),
         "guess-my-word-deduce": _weighted("vectors-guess-my-word-deduce", "deduce"),
         "guess-my-word-live": _weighted("vectors-guess-my-word-live", "live"),
     }  # fmt: skip
@@ -228,6 +260,7 @@ def damaged_files(stored: StoredPolicy) -> list[tuple[str, str, str, bytes]]:
         changed = _repack(core, change)
         return _seal(_body(changed, words))
 
+    weights = np.ones(stored.data.targets.count, "<i8").tobytes()
     flipped = bytearray(good)
     flipped[-5] ^= 0x01
     guess = int(a["node_guess"][leaf])
@@ -250,8 +283,15 @@ def damaged_files(stored: StoredPolicy) -> list[tuple[str, str, str, bytes]]:
         ("newer-container", "UnsupportedVersionError",
          "container version 3 (header otherwise valid)", _seal(body, version=3)),
         ("newer-core-format", "UnsupportedVersionError",
-         "core format 3 (re-sealed, content_hash recomputed)",
-         resealed(lambda top: top.update(format=3))),
+         "core format 4 (re-sealed, content_hash recomputed)",
+         resealed(lambda top: top.update(format=4))),
+        ("prior-in-format-2", "MalformedPolicyError",
+         "a prior (and target weights) in a format-2 core (re-sealed, content_hash recomputed)",
+         resealed(lambda top: top.update(prior=_PRIOR, target_weights=weights))),
+        ("weights-without-prior", "MalformedPolicyError",
+         "target weights in a format-3 Wordle core with no prior (re-sealed, content_hash "
+         "recomputed)",
+         resealed(lambda top: top.update(format=3, target_weights=weights))),
         ("reserved-bytes", "CorruptFileError", "reserved header field 1 instead of 0",
          _seal(body, reserved=1)),
         ("truncated", "CorruptFileError", "the last 100 bytes of the body cut off",

@@ -31,7 +31,7 @@ import grpc
 from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from guesswork.builder.greedy import warm_up
+from guesswork.builder.greedy_tree import warm_up
 from guesswork.client.analysis import EXACT, GREEDY_ESTIMATE, TREE, GameAnalysis
 from guesswork.client.catalog import Catalog, open_catalog
 from guesswork.client.errors import (
@@ -91,6 +91,8 @@ def _analysis_message(analysis: GameAnalysis) -> Any:
         moves.append(pb.MoveAnalysis(**fields))
     totals = analysis.to_json()
     totals.update(policy=f"policies/{analysis.policy}", moves=moves)
+    if analysis.off_list_policy:
+        totals["off_list_policy"] = f"policies/{analysis.off_list_policy}"
     return pb.AnalyzeGameResponse(**totals)
 
 
@@ -170,6 +172,8 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
             builder=data.builder,
             catalog=catalog.origin(policy.name),
             colours=getattr(policy.game, "colours", 0),
+            weights=policy.info.weights or "",
+            uniform_mean=float(stats.get("uniform_mean", 0.0)),
         )
 
     def ListPolicies(self, request: Any, context: grpc.ServicerContext) -> Any:  # noqa: N802

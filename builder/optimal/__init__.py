@@ -22,7 +22,12 @@ from guesswork.builder.optimal.bounds import (
     total_bound_table,
 )
 from guesswork.builder.optimal.build import Optimized, build_tree, optimize
-from guesswork.builder.optimal.certificate import Certificate, node_bounds_of, node_values
+from guesswork.builder.optimal.certificate import (
+    Certificate,
+    node_bounds_of,
+    node_masses,
+    node_values,
+)
 from guesswork.builder.optimal.checkpoint import Checkpoint, fingerprint
 from guesswork.builder.optimal.problem import (
     MAX_MATRIX_CELLS,
@@ -61,6 +66,7 @@ __all__ = [
     "fingerprint",
     "make_problem",
     "node_bounds_of",
+    "node_masses",
     "node_values",
     "optimize",
     "total_bound_table",

@@ -188,6 +188,121 @@ def scan_kernel(
 
 
 @numba.njit(cache=True)
+def weighted_class_bound(mass: int, heaviest: int, lightest: int, size: int, table_m: int) -> int:
+    """Return the least weighted total any tree spends on a class: ``size`` targets of
+    total weight ``mass``, the heaviest ``heaviest``, the lightest ``lightest``, whose
+    unweighted bound (least sum of guesses) is ``table_m``.
+
+    With the targets' depths sorted ``d1 <= d2 <= ...`` (at most one target is
+    solved by the first guess, so ``d1 >= 1`` and ``di >= 2`` after it), the
+    cheapest assignment puts the heaviest target first (rearrangement), and
+    ``sum w*d >= w_max + 2 (W - w_max) + w_min * (sum d - 2 size + 1)``, where
+    ``sum d >= table_m``. Equal weights of 1 give ``table_m`` exactly; one or
+    two targets give their exact value (``w``; ``2W - w_max``).
+    """
+    if table_m >= INFEASIBLE:
+        return INFEASIBLE
+    return 2 * mass - heaviest + lightest * (table_m - 2 * size + 1)
+
+
+@numba.njit(cache=True)
+def weighted_scan_kernel(
+    by_guess: np.ndarray,
+    by_target: np.ndarray,
+    candidates: np.ndarray,
+    targets: np.ndarray,
+    weights: np.ndarray,
+    win: int,
+    table: np.ndarray,
+    plogp_table: np.ndarray,
+    max_class: int,
+    budget: int,
+    stop_at: int,
+    counts: np.ndarray,
+    mass: np.ndarray,
+    heaviest: np.ndarray,
+    lightest: np.ndarray,
+    touched: np.ndarray,
+    out_index: np.ndarray,
+    out_bound: np.ndarray,
+    out_closed: np.ndarray,
+    out_squares: np.ndarray,
+    out_plogp: np.ndarray,
+) -> tuple[int, int]:
+    """:func:`scan_kernel` for the total objective with target ``weights``: each guess's
+    static bound is the node's weight plus each non-winning class's
+    :func:`weighted_class_bound`. Everything else (closed, squares, the m*log(m)
+    ranking, feasibility, ``stop_at``, the returned pair) is as there, over
+    target counts, so equal weights give the same scan, bound for bound.
+    """
+    n = targets.shape[0]
+    node_mass = 0
+    for j in range(n):
+        node_mass += weights[targets[j]]
+    kept = 0
+    excluded = INFEASIBLE
+    guess_major = n > GUESS_MAJOR_FROM
+    for i in range(candidates.shape[0]):
+        guess = candidates[i]
+        k = 0
+        row = by_guess[guess]
+        for j in range(n):
+            target = targets[j]
+            code = row[target] if guess_major else by_target[target, guess]
+            w = weights[target]
+            if counts[code] == 0:
+                touched[k] = code
+                k += 1
+                mass[code] = w
+                heaviest[code] = w
+                lightest[code] = w
+            else:
+                mass[code] += w
+                if w > heaviest[code]:
+                    heaviest[code] = w
+                if w < lightest[code]:
+                    lightest[code] = w
+            counts[code] += 1
+        green = False
+        parts = 0
+        worst = 0
+        bound = node_mass
+        squares = 0
+        plogp = 0.0
+        closed = 1
+        for c in range(k):
+            code = touched[c]
+            m = counts[code]
+            counts[code] = 0
+            squares += m * m
+            plogp += plogp_table[m]
+            if code == win:
+                green = True
+                continue
+            parts += 1
+            if m > worst:
+                worst = m
+            if m > 2:
+                closed = 0
+            bound += weighted_class_bound(mass[code], heaviest[code], lightest[code], m, table[m])
+        if (parts == 1 and not green) or worst > max_class:
+            continue
+        if bound >= budget:
+            if bound < excluded:
+                excluded = bound
+                if excluded <= stop_at:
+                    break
+            continue
+        out_index[kept] = i
+        out_bound[kept] = bound
+        out_closed[kept] = closed
+        out_squares[kept] = squares
+        out_plogp[kept] = plogp
+        kept += 1
+    return kept, excluded
+
+
+@numba.njit(cache=True)
 def distinct_replies_kernel(
     by_guess: np.ndarray,
     by_target: np.ndarray,
@@ -268,6 +383,13 @@ class ScanKernel:
     closed: np.ndarray
     squares: np.ndarray
     plogp: np.ndarray
+    #: The targets' weights (int64), or None: every target counts once.
+    weights: np.ndarray | None = None
+    #: Per reply code: the weight, heaviest and lightest target of its class
+    #: (scratch for the weighted scan).
+    mass: np.ndarray | None = None
+    heaviest: np.ndarray | None = None
+    lightest: np.ndarray | None = None
 
     @classmethod
     def for_problem(cls, problem: Problem, minimax: bool) -> ScanKernel:
@@ -299,6 +421,10 @@ class ScanKernel:
             closed=np.zeros(rows, dtype=np.int8),
             squares=np.zeros(rows, dtype=np.int64),
             plogp=np.zeros(rows, dtype=np.float64),
+            weights=problem.weights,
+            mass=np.zeros(codes, dtype=np.int64),
+            heaviest=np.zeros(codes, dtype=np.int64),
+            lightest=np.zeros(codes, dtype=np.int64),
         )
 
     def run(
@@ -318,6 +444,16 @@ class ScanKernel:
             (kept count, least bound among feasible guesses not kept for
             reaching ``budget``), as :func:`scan_kernel`.
         """
+        if self.weights is not None:
+            assert self.mass is not None and self.heaviest is not None
+            assert self.lightest is not None
+            kept, excluded = weighted_scan_kernel(
+                self.by_guess, self.by_target, candidates, targets, self.weights, self.win,
+                self.table, self.plogp_table, max_class, budget, stop_at, self.counts,
+                self.mass, self.heaviest, self.lightest, self.touched, self.index,
+                self.bound, self.closed, self.squares, self.plogp,
+            )  # fmt: skip
+            return int(kept), int(excluded)
         kept, excluded = scan_kernel(
             self.by_guess, self.by_target, candidates, targets, self.win, self.table,
             self.plogp_table, self.minimax, max_class, budget, stop_at, self.counts,

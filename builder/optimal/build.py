@@ -39,8 +39,13 @@ def optimize(
     symmetry: SymmetryHook | None = None,
     checkpoint: Path | None = None,
     progress: Progress | None = None,
+    weights: np.ndarray | None = None,
 ) -> Optimized:
     """Search for the best tree for ``targets`` guessed from ``guesses``.
+
+    ``weights`` (one positive integer per target, the total objective only) makes
+    the objective the weighted total: the tree of least expected guesses when the
+    secret is drawn by the weights (see :mod:`.search`).
 
     Returns:
         The tree, its certificate and the search outcome.
@@ -51,7 +56,7 @@ def optimize(
         BoundStoreError: ``options.bound_store`` names a file that cannot be used.
     """
     options.check()
-    problem, vocabulary = make_problem(game, targets, guesses)
+    problem, vocabulary = make_problem(game, targets, guesses, weights)
     first: int | None = None
     if options.first_guess is not None:
         word = options.first_guess.upper()
@@ -64,7 +69,9 @@ def optimize(
         problem,
         options,
         symmetry=symmetry,
-        checkpoint=Checkpoint(checkpoint, fingerprint(game, targets, guesses, options)),
+        checkpoint=Checkpoint(
+            checkpoint, fingerprint(game, targets, guesses, options, problem.weights)
+        ),
         progress=progress,
         words=vocabulary.words,
     )
@@ -94,6 +101,7 @@ def optimize(
         node_bounds=bounds,
         roots=[(names[r.guess], r.value, r.exact) for r in roots],
         settled_by=settled_by,
+        lead_opener=options.lead_opener.upper() if everything and options.lead_opener else None,
     )
     return Optimized(tree, certificate, outcome)
 
@@ -123,7 +131,7 @@ def build_tree(
     layout = lay_out_tree(game, targets, guesses, vocabulary.words, search.problem.matrix, choose)
     tree = layout.tree
     left = [root_depth - depth + 1 for depth in tree.node_depth.tolist()]
-    values = node_values(tree, search.minimax)
+    values = node_values(tree, search.minimax, search.weights)
     bounds = node_bounds_of(
         search.problem, search.options, layout.node_targets, left, search.static, states
     )

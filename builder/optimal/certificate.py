@@ -51,6 +51,9 @@ class Certificate:
     #: order ("search", "static" or "one-level"; see :class:`.root.RootResult`).
     #: Empty when every root was searched (then the key is not written).
     settled_by: tuple[str, ...] = ()
+    #: A search over every opener led by this opener (SearchOptions.lead_opener),
+    #: or None (the key is then not written).
+    lead_opener: str | None = None
 
     def to_map(self) -> dict[str, Any]:
         """Return the certificate as a msgpack-ready map (int32 arrays as bytes)."""
@@ -69,16 +72,40 @@ class Certificate:
             # Only where set, so other modes' certificates keep their bytes.
             **({"nyt_hard": True} if self.nyt_hard else {}),
             **({"settled_by": list(self.settled_by)} if self.settled_by else {}),
+            **({"lead_opener": self.lead_opener} if self.lead_opener else {}),
         }
 
 
-def node_values(tree: GuessTree, minimax: bool) -> np.ndarray:
-    """Return each node's subtree value: its worst case (minimax) or total guesses.
+def node_masses(
+    node_size: np.ndarray,
+    node_first: np.ndarray,
+    target_order: np.ndarray,
+    weights: np.ndarray | None,
+) -> np.ndarray:
+    """Return each node's total target weight (its size when ``weights`` is None).
+
+    Returns:
+        An int64 array, one entry per node.
+    """
+    sizes = np.asarray(node_size, dtype=np.int64)
+    if weights is None:
+        return sizes
+    # Prefix sums over the targets in tree order: a node's targets are one run of it.
+    running = np.concatenate(([0], np.cumsum(weights[np.asarray(target_order)], dtype=np.int64)))
+    first = np.asarray(node_first, dtype=np.int64)
+    masses: np.ndarray = running[first + sizes] - running[first]
+    return masses
+
+
+def node_values(tree: GuessTree, minimax: bool, weights: np.ndarray | None = None) -> np.ndarray:
+    """Return each node's subtree value: its worst case (minimax) or total guesses
+    (weighted by each target's weight when ``weights`` is given).
 
     Returns:
         An int64 array, one value per node.
     """
     count = tree.node_count
+    masses = node_masses(tree.node_size, tree.node_first, tree.target_order, weights)
     values = np.zeros(count, dtype=np.int64)
     for node in range(count - 1, -1, -1):
         start, stop = int(tree.edge_offsets[node]), int(tree.edge_offsets[node + 1])
@@ -86,7 +113,7 @@ def node_values(tree: GuessTree, minimax: bool) -> np.ndarray:
         if minimax:
             values[node] = 1 + max(below, default=0)
         else:
-            values[node] = int(tree.node_size[node]) + sum(below)
+            values[node] = int(masses[node]) + sum(below)
     return values
 
 
@@ -114,7 +141,7 @@ def node_bounds_of(
     out = np.zeros(len(node_targets), dtype=np.int64)
     for i, (targets, depth, state) in enumerate(zip(node_targets, depths, states, strict=True)):
         if len(targets) <= 2:
-            out[i] = plain.trivial(len(targets))
+            out[i] = plain.trivial_of(targets)
             continue
         recorded = known.get(plain.key(targets, depth, state))
         if recorded is not None:

@@ -24,16 +24,29 @@ from guesswork.client.games import Game
 _SPEED_ONLY = ("workers", "bound_store", "memo_limit", "scheduler")
 
 
-def fingerprint(game: Game, targets: WordList, guesses: WordList, options: SearchOptions) -> str:
+def fingerprint(
+    game: Game,
+    targets: WordList,
+    guesses: WordList,
+    options: SearchOptions,
+    weights: np.ndarray | None = None,
+) -> str:
     """Return a digest identifying a search (for checkpoints); what only changes how
     fast a result comes (workers, a bound store, the memo limit, the cluster) does not
-    count, so a run may resume with other settings of those, on another cluster."""
-    # nyt_hard counts only when set, so older checkpoints keep their fingerprints.
+    count, so a run may resume with other settings of those, on another cluster.
+    Target ``weights`` count when given (unweighted searches keep their digests)."""
+    # nyt_hard and lead_opener count only when set, so older checkpoints keep their
+    # fingerprints. A lead opener changes no tree, but it changes the bounds that
+    # refuted openers are recorded with, so a run resumes only under its own lead.
     settings = {
         k: v
         for k, v in vars(options).items()
-        if k not in _SPEED_ONLY and not (k == "nyt_hard" and not v)
+        if k not in _SPEED_ONLY and not (k in ("nyt_hard", "lead_opener") and not v)
     }
+    if weights is not None:
+        settings["weights"] = hashlib.sha256(
+            np.ascontiguousarray(weights, "<i8").tobytes()
+        ).hexdigest()
     text = json.dumps(
         [game.name, targets.sha256, guesses.sha256, settings, "optimal-v1"], sort_keys=True
     )

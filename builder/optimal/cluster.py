@@ -121,6 +121,8 @@ class ClusterRootSearch(RootSearch):
         self._sent = False
         #: The best (value, rank) the root has settled, for the survivors' budgets.
         self._best = (INFEASIBLE, 0)
+        #: The rank (static order) of the opener searched first (RootSearch.lead_rank).
+        self._lead = 0
 
     @property
     def engine(self) -> str:
@@ -155,7 +157,11 @@ class ClusterRootSearch(RootSearch):
         results: list[Any],
     ) -> tuple[int, int]:
         self._openers, self._statics = roots.tolist(), bounds.tolist()
+        self._lead = self.lead_rank(self._openers)
         return super()._search_openers(roots, bounds, everything, depth, results)
+
+    def _lead_settled(self, value: int, rank: int) -> None:
+        self._best = (value, rank)
 
     # -- the first pass ---------------------------------------------------------------
 
@@ -163,7 +169,6 @@ class ClusterRootSearch(RootSearch):
         """Return ``guess``'s first-pass bound, all openers' made at once on the cluster."""
         if self._levels is None:
             self._levels = self._first_pass_on_cluster(best, depth)
-            self._best = (best, 0)
         return self._levels[guess]
 
     def _first_pass_on_cluster(self, best: int, depth: int) -> dict[int, int]:
@@ -175,7 +180,9 @@ class ClusterRootSearch(RootSearch):
         """
         levels: dict[int, int] = {}
         todo: list[int] = []
-        for guess, static in zip(self._openers[1:], self._statics[1:], strict=True):
+        for rank, (guess, static) in enumerate(zip(self._openers, self._statics, strict=True)):
+            if rank == self._lead:
+                continue  # searched first, for the value to beat
             if static >= best:
                 break
             # The record RootSearch._one_level_bound keeps.

@@ -8,7 +8,7 @@ import numba
 import numpy as np
 
 from guesswork.builder.errors import SearchError
-from guesswork.builder.greedy import guess_vocabulary
+from guesswork.builder.greedy_tree import guess_vocabulary
 from guesswork.builder.matrices import letter_array, reply_matrix
 from guesswork.builder.optimal.memo import DEFAULT_MEMO_LIMIT
 from guesswork.builder.wordlists import WordList
@@ -45,6 +45,12 @@ class SearchOptions:
             :mod:`.memo`); None: no limit. Eviction costs time, never changes a result.
         scheduler: the address of a Dask scheduler to run the units on (see
             :mod:`.dask_engine`); None: a local cluster when ``workers`` > 1.
+        lead_opener: a search over every opener searches this word first, for a
+            value to beat (default: the opener of least static bound). A good one
+            (the best known) makes the first pass refute far more openers; the
+            tree and its value, ties included, are the same with any lead or none,
+            but the bounds that refuted the other openers (the certificate's
+            ``roots``) depend on it, so a certificate records its lead.
     """
 
     objective: str = "total"
@@ -57,6 +63,7 @@ class SearchOptions:
     bound_store: str | None = None
     memo_limit: int | None = DEFAULT_MEMO_LIMIT
     scheduler: str | None = None
+    lead_opener: str | None = None
 
     def check(self) -> None:
         """Check that the options agree with each other.
@@ -78,6 +85,10 @@ class SearchOptions:
             raise SearchError(f"the memo limit must be at least 1 byte, not {self.memo_limit}")
         if self.hard and self.nyt_hard:
             raise SearchError("hard and NYT hard mode exclude each other")
+        if self.lead_opener is not None and self.first_guess is not None:
+            raise SearchError(
+                "--lead-opener leads a search over every opener; --first-guess fixes one"
+            )
 
     @property
     def root_depth(self) -> int:
@@ -99,6 +110,10 @@ class Problem:
     #: The vocabulary's letters (words x length, A=0..Z=25) for Wordle-like
     #: games, which NYT hard mode needs; None for other games.
     letters: np.ndarray | None = None
+    #: Each target's weight (how likely it is the secret; positive int64), or None:
+    #: every target equally likely. The total objective is then the weighted sum
+    #: of guesses (:func:`check_weights` bounds it below 2**31).
+    weights: np.ndarray | None = None
 
     @property
     def n_targets(self) -> int:
@@ -214,12 +229,49 @@ def _non_winning_replies(game: Game) -> int:
     return max(int(distinct) - 1, 1)
 
 
-def make_problem(game: Game, targets: WordList, guesses: WordList) -> tuple[Problem, WordList]:
-    """Return the search problem for ``targets`` guessed from ``guesses``, and the vocabulary.
+#: A weighted total must fit the certificate's int32 node values with room to spare:
+#: the weights times the deepest tree any search here builds stay below 2**31.
+MAX_WEIGHTED_DEPTH = 16
+
+
+def check_weights(weights: np.ndarray | None, count: int) -> np.ndarray | None:
+    """Return ``weights`` as a read-only int64 array after checking them, or None when
+    there are none or they are all equal (equal weights are the unweighted problem,
+    whose trees and values they give exactly).
 
     Raises:
-        SearchError: the lists are too large for the reply matrix to fit in memory.
+        SearchError: not one positive weight per target, or weights so large that a
+            weighted total could overflow (scale them down).
     """
+    if weights is None:
+        return None
+    array = np.asarray(weights, dtype=np.int64)
+    if array.shape != (count,) or (array < 1).any():
+        raise SearchError(f"the weights must be {count:,} positive integers, one per target")
+    if len(array) and (array == array[0]).all():
+        return None
+    if int(array.sum()) * MAX_WEIGHTED_DEPTH >= 2**31:
+        raise SearchError(
+            f"the weights add up to {int(array.sum()):,}: scale them down below "
+            f"{2**31 // MAX_WEIGHTED_DEPTH:,} in all so that weighted totals fit"
+        )
+    array = array.copy()
+    array.setflags(write=False)
+    return array
+
+
+def make_problem(
+    game: Game, targets: WordList, guesses: WordList, weights: np.ndarray | None = None
+) -> tuple[Problem, WordList]:
+    """Return the search problem for ``targets`` guessed from ``guesses``, and the vocabulary.
+
+    ``weights``: each target's weight (see :func:`check_weights`), or None.
+
+    Raises:
+        SearchError: the lists are too large for the reply matrix to fit in memory,
+            or the weights are not usable.
+    """
+    checked = check_weights(weights, len(targets))
     vocabulary, target_guess = guess_vocabulary(targets, guesses)
     cells = len(vocabulary) * len(targets)
     if cells > MAX_MATRIX_CELLS:
@@ -237,5 +289,6 @@ def make_problem(game: Game, targets: WordList, guesses: WordList) -> tuple[Prob
         replies=_non_winning_replies(game),
         search_guesses=len(vocabulary),
         letters=letter_array(vocabulary.words, game.length) if isinstance(game, Wordle) else None,
+        weights=checked,
     )
     return problem, vocabulary

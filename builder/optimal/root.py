@@ -197,39 +197,52 @@ class RootSearch:
         an equal value is found exactly.
         """
         guesses, statics = roots.tolist(), bounds.tolist()
-        value, exact = self._evaluate_root(guesses[0], everything, INFEASIBLE, depth)
-        results.append(RootResult(guesses[0], value, exact))
+        lead = self.lead_rank(guesses)
+        value, exact = self._evaluate_root(guesses[lead], everything, INFEASIBLE, depth)
+        results.append(RootResult(guesses[lead], value, exact))
         if not exact:
             # No tree under this opener meets the cap: nothing to beat yet, so
             # no first pass; the rest in static order, as without one.
             best, best_guess = INFEASIBLE, -1
-            for guess in guesses[1:]:
+            for rank, guess in enumerate(guesses):
+                if rank == lead:
+                    continue
                 value, exact = self._evaluate_root(guess, everything, best, depth)
                 results.append(RootResult(guess, value, exact))
                 if exact and value < best:
                     best, best_guess = value, guess
             return best, best_guess
-        best, best_rank = value, 0
+        best, best_rank = value, lead
+        self._lead_settled(value, lead)
+        # An opener before the lead in static order wins a tie with it: with a lead, the
+        # first pass keeps every opener whose bound reaches no more than its value.
+        cut = best + 1 if lead else best
         ranked: list[tuple[int, int]] = []
-        # Openers whose static bound is below the best: the rest are refuted already.
-        bounded = next((r for r in range(1, len(guesses)) if statics[r] >= best), len(guesses))
-        self._phase("first pass: one-level bounds", "opener", bounded - 1)
-        for rank in range(1, len(guesses)):
-            if statics[rank] >= best:
+        # Openers whose static bound is below the cut: the rest are refuted already.
+        bounded = next((r for r in range(len(guesses)) if statics[r] >= cut), len(guesses))
+        self._phase("first pass: one-level bounds", "opener", bounded - (lead < bounded))
+        done = 0
+        for rank in range(len(guesses)):
+            if rank == lead:
+                continue  # searched already
+            if statics[rank] >= cut:
                 # Sorted by static bound: this and every later opener is refuted,
                 # each recorded with its own bound (the certificate covers them all).
                 results.extend(
                     RootResult(g, b, False, "static")
-                    for g, b in zip(guesses[rank:], statics[rank:], strict=True)
+                    for r, (g, b) in enumerate(zip(guesses, statics, strict=True))
+                    if r >= rank and r != lead
                 )
                 break
             guess = guesses[rank]
-            level = self._one_level_bound(guess, everything, best, depth)
-            if level < best:
+            level = self._one_level_bound(guess, everything, cut, depth)
+            if level < cut:
                 ranked.append((level, rank))
             else:
                 results.append(RootResult(guess, level, False, "one-level"))
-            self._report(rank, f"{len(ranked):,} survive; best {best} ({self._word(guesses[0])})")
+            done += 1
+            lead_word = self._word(guesses[lead])
+            self._report(done, f"{len(ranked):,} survive; best {best} ({lead_word})")
         self.survivors = len(ranked)
         ranked.sort()
         self._phase("openers that survived the first pass", "opener", len(ranked))
@@ -246,6 +259,26 @@ class RootSearch:
             self._report(settled, f"best {best} ({self._word(guesses[best_rank])}){left}")
         self._phase_total = None
         return best, guesses[best_rank]
+
+    def _lead_settled(self, value: int, rank: int) -> None:
+        """Note that the lead opener (``rank`` in static order) is worth ``value``
+        (a cluster keeps it for the survivors' budgets)."""
+
+    def lead_rank(self, guesses: list[int]) -> int:
+        """Return the position in ``guesses`` (openers in static order) of the opener
+        searched first: ``options.lead_opener``'s when it is among them, else 0.
+
+        Raises:
+            SearchError: the lead opener is no word of the guess list.
+        """
+        word = self.options.lead_opener
+        if word is None:
+            return 0
+        words = self.words
+        if words is None or word.upper() not in words:
+            raise SearchError(f"lead opener {word!r} is not in the guess list")
+        index = list(words).index(word.upper())
+        return guesses.index(index) if index in guesses else 0
 
     def _one_level_bound(self, guess: int, everything: np.ndarray, best: int, depth: int) -> int:
         """Return opener ``guess``'s first-pass bound: the sum of its classes' least

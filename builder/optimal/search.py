@@ -47,6 +47,18 @@ perfect-target shortcut hold too. Other modes pass ``b""`` throughout.
 
 With ``options.bound_store``, the memo is backed by a store kept between runs
 (:mod:`.store`): :meth:`Search.flush` writes what it buffered.
+
+Weighted targets (``problem.weights``, total objective only): a target of
+weight ``w`` solved by its ``d``-th guess adds ``w * d``, so the value is the
+weighted total and value / total weight the expected number of guesses when
+the secret is drawn by the weights. Every size-based rule has its weighted
+form: a set's floor and each class's static bound come from
+:func:`.bounds.weighted_class_bound` (the unweighted table with the heaviest
+target first), one target costs ``w``, two ``2W - w_max`` (the heavier is
+guessed first, ties to the first in list order), the perfect-target shortcut
+needs a heaviest target, and the distinct-reply count (an unweighted
+identity) is not used. Equal weights give the unweighted search's values,
+order and tree exactly.
 """
 
 from __future__ import annotations
@@ -56,15 +68,14 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from guesswork.builder.errors import SearchError
-from guesswork.builder.nyt_hard import NytRule
 from guesswork.builder.optimal.bounds import (
     INFEASIBLE,
-    ScanKernel,
     capacity,
     distinct_replies_kernel,
 )
 from guesswork.builder.optimal.memo import Memo, MemoAccount
 from guesswork.builder.optimal.problem import NO_CAP, Problem, SearchOptions
+from guesswork.builder.optimal.set_values import SetValues
 from guesswork.builder.optimal.stats import NodeScan, SearchStats
 from guesswork.builder.optimal.store import open_link
 from guesswork.builder.optimal.symmetry import SymmetryHook
@@ -74,7 +85,7 @@ from guesswork.builder.partitions import smallest
 _LEGAL_KEPT = 256
 
 
-class Search:
+class Search(SetValues):
     """Branch and bound over target sets; see the module docstring."""
 
     def __init__(
@@ -83,25 +94,18 @@ class Search:
         options: SearchOptions,
         symmetry: SymmetryHook | None = None,
     ) -> None:
-        self.problem = problem
-        self.options = options
-        self.minimax = options.objective == "minimax"
-        self.capped = options.max_guesses is not None
+        super().__init__(problem, options)
         self.symmetry = symmetry
-        self.kernel = ScanKernel.for_problem(problem, self.minimax)
         #: Whether least bounds of small sets may be found by counting distinct
         #: replies (see bounds.distinct_replies_kernel): the total objective with
         #: no cap, and reply codes that fit its 256-bit sets.
         self.linear = (
-            not self.minimax and not self.capped and int(problem.matrix.max(initial=0)) < 256
+            not self.minimax
+            and not self.capped
+            and self.weights is None
+            and int(problem.matrix.max(initial=0)) < 256
         )
-        self.table = self.kernel.table
         self.all_guesses = np.arange(problem.search_guesses, dtype=np.int64)
-        self.rule: NytRule | None = None
-        if options.nyt_hard:
-            if problem.letters is None:
-                raise SearchError("NYT hard mode applies to Wordle-like games only")
-            self.rule = NytRule(problem.letters)
         self._legal: dict[bytes, np.ndarray] = {}
         self.stats = SearchStats()
         memo = MemoAccount(options.memo_limit, self.stats)  # the three tables' shared limit
@@ -119,60 +123,6 @@ class Search:
         """Write what the bound store buffered (if any); raises BoundStoreError if it cannot."""
         if self.store is not None:
             self.store.flush()
-
-    # -- small sets -----------------------------------------------------------
-
-    def trivial(self, size: int) -> int:
-        """Return the exact value of a set of one or two targets."""
-        if self.minimax:
-            return size
-        return 1 if size == 1 else 3
-
-    def key(self, targets: np.ndarray, depth: int, state: bytes = b"") -> bytes:
-        """Return the memo key of ``targets`` with ``depth`` guesses left (depth only if
-        capped) in constraint ``state`` (NYT hard mode; ``b""`` otherwise)."""
-        body = targets.astype(np.int32).tobytes()
-        return (body + bytes([depth]) if self.capped else body) + state
-
-    def child_state(self, state: bytes, guess: int, part: np.ndarray) -> bytes:
-        """Return the constraint state of class ``part`` after ``guess`` (``b""``: no rule)."""
-        if self.rule is None:
-            return b""
-        return self.rule.child(state, guess, int(self.problem.matrix[guess, part[0]]))
-
-    def path_state(self, path: tuple[tuple[int, int], ...]) -> bytes:
-        """Return the constraint state after ``path``, (guess, reply) pairs from the root."""
-        return b"" if self.rule is None else self.rule.path_state(path)
-
-    def floor(self, size: int) -> int:
-        """Return the least static bound any guess can have for a set of ``size`` targets."""
-        return int(self.table[size])
-
-    def combine(self, targets: np.ndarray, bounds: list[int]) -> int:
-        """Return a guess's value (or bound) from its classes' values (or bounds)."""
-        if self.minimax:
-            return 1 + max(bounds, default=0)
-        return len(targets) + sum(bounds)
-
-    def _max_class(self, depth: int) -> int:
-        """Return the largest class a guess may leave with ``depth`` guesses left."""
-        if not self.capped:
-            return 1 << 40
-        return capacity(depth - 1, self.problem.replies)
-
-    def known_bound(self, targets: np.ndarray, depth: int, state: bytes = b"") -> int:
-        """Return the best lower bound known for ``targets`` without searching."""
-        size = len(targets)
-        if size <= 2:
-            if self.capped and size > capacity(depth, self.problem.replies):
-                return INFEASIBLE
-            return self.trivial(size)
-        key = self.key(targets, depth, state)
-        if key in self.exact:
-            return self.exact[key][0]
-        return max(self.lower.get(key, 0), int(self.table[size]))
-
-    # -- one node ---------------------------------------------------------------
 
     def candidates(
         self, targets: np.ndarray, history: tuple[int, ...] | None, state: bytes = b""
@@ -321,7 +271,7 @@ class Search:
         else:
             # No guess's bound is below the set's own table bound: stop at the first
             # that reaches it.
-            floor = self.floor(size)
+            floor = self.floor(targets)
             _, least = self.kernel.run(guesses, targets, self._max_class(depth), 0, stop_at=floor)
         self.lower[key] = least
         self.static[key] = least
@@ -341,6 +291,8 @@ class Search:
         size = len(targets)
         if self.options.hard or self.minimax or int(self.table[size]) != 2 * size - 1:
             return None
+        if self.weights is not None:
+            return self._perfect_heaviest(targets, depth, state)
         # Each target is its own vocabulary word, so these are distinct: a sort suffices.
         inside = np.sort(self.problem.target_guess[targets])
         kept, _ = self.kernel.run(inside, targets, self._max_class(depth), 2 * size)
@@ -349,6 +301,24 @@ class Search:
             return None
         self.static[self.key(targets, depth, state)] = 2 * size - 1
         return 2 * size - 1, int(inside[self.kernel.index[:kept]].min())
+
+    def _perfect_heaviest(
+        self, targets: np.ndarray, depth: int, state: bytes
+    ) -> tuple[int, int] | None:
+        """Return :meth:`_perfect_target`'s answer for weighted targets: only a target
+        of the set's greatest weight that splits the rest into singletons reaches
+        the least value any tree can have, ``2W - w_max``."""
+        assert self.weights is not None
+        weights = self.weights[targets]
+        heaviest = targets[weights == weights.max()]
+        inside = np.sort(self.problem.target_guess[heaviest])
+        floor = self.floor(targets)
+        kept, _ = self.kernel.run(inside, targets, self._max_class(depth), floor + 1)
+        self.stats.scanned += len(inside) * len(targets)
+        if kept == 0:
+            return None
+        self.static[self.key(targets, depth, state)] = floor
+        return floor, int(inside[self.kernel.index[:kept]].min())
 
     # Budget contract (solve and _evaluate): return the exact value v if
     # v < budget, else some number >= budget that is a proven lower bound.
@@ -374,7 +344,7 @@ class Search:
         if size <= 2:
             if self.capped and size > capacity(depth, self.problem.replies):
                 return INFEASIBLE
-            return self.trivial(size)
+            return self.trivial_of(targets)
         key = self.key(targets, depth, state)
         hit = self.exact.get(key)
         if hit is not None:
@@ -506,7 +476,7 @@ class Search:
                     return found
                 value = max(value, found)
             return value
-        value = len(targets) + sum(bounds)
+        value = self.mass(targets) + sum(bounds)
         if value >= best:
             return value
         for part, part_state, bound in zip(classes, states, bounds, strict=True):
@@ -529,7 +499,8 @@ class Search:
         """
         size = len(targets)
         if size <= 2:
-            return self.trivial(size), int(self.problem.target_guess[targets[0]])
+            first = self.first_of_pair(targets)
+            return self.trivial_of(targets), int(self.problem.target_guess[first])
         key = self.key(targets, depth, state)
         if key not in self.exact:
             value = self.solve(targets, INFEASIBLE, depth, None, state)
@@ -576,7 +547,7 @@ class Search:
         """
         size = len(targets)
         if size <= 2:
-            return self.trivial(size)
+            return self.trivial_of(targets)
         guess = next(guesses, -1)
         if not 0 <= guess < self.problem.search_guesses:
             raise SearchError("a recorded subtree names no valid guess (damaged checkpoint?)")
@@ -589,6 +560,6 @@ class Search:
             self.install(part, depth - 1, guesses, self.child_state(state, guess, part))
             for part in classes
         ]
-        value = 1 + max(values, default=0) if self.minimax else size + sum(values)
+        value = 1 + max(values, default=0) if self.minimax else self.mass(targets) + sum(values)
         self.exact[self.key(targets, depth, state)] = (value, guess)
         return value

@@ -319,6 +319,8 @@ def identity(problem: Problem, options: SearchOptions, symmetry: bool) -> tuple[
     arrays = [problem.matrix, problem.target_guess]
     if problem.letters is not None:
         arrays.append(problem.letters)
+    if problem.weights is not None:  # weighted values are other values
+        arrays.append(problem.weights)
     settings = {
         "format": IDENTITY_FORMAT,
         "objective": options.objective,

@@ -40,7 +40,7 @@ const HEADER_SIZE = 48;
 const CONTAINER_VERSIONS = [1, 2];
 const CORE_MAGIC = 'guesswork-policy';
 /** Core formats read: 1 (no alternatives) and 2. */
-const CORE_FORMATS = [1, 2];
+const CORE_FORMATS = [1, 2, 3];
 /** Largest file accepted (far above any real policy). */
 const MAX_POLICY_BYTES = 256 * 1024 * 1024;
 const MAX_WORDS = 1 << 21;
@@ -290,6 +290,7 @@ function decodeCore(core, where) {
     arrays: {},
     certificate: null,
     weights: null,
+    prior: null,
   };
   for (const name of TREE_ARRAYS) {
     policy.arrays[name] = int32s(need(get(tree, name), isBin, `tree.${name}`, where), name, where);
@@ -307,7 +308,8 @@ function decodeCore(core, where) {
     policy.arrays.alt_value = new Float64Array(0);
   }
   policy.certificate = checkCertificate(get(top, 'certificate'), get(tree, 'nodes'), where);
-  policy.weights = checkWeights(get(top, 'target_weights'), game, where);
+  policy.prior = checkPrior(get(top, 'prior'), format, where);
+  policy.weights = checkWeights(get(top, 'target_weights'), game, where, policy.prior !== null);
   checkTree(policy, tree, where);
   if (policy.weights !== null && policy.weights.length !== policy.targetsRef.count) {
     throw new MalformedPolicyError(`${where}: target_weights does not cover every target`);
@@ -315,11 +317,29 @@ function decodeCore(core, where) {
   return policy;
 }
 
-/** Guess My Word needs its target weights (positive little-endian int64s); no other game has them. */
-function checkWeights(value, game, where) {
-  if (game.id !== 'guess-my-word') {
+/** Format 3's prior: {name, sha256, params: {key: str|int|float}}, or null when absent. */
+function checkPrior(value, format, where) {
+  if (value === undefined || value === null) return null;
+  if (format < 3) throw new MalformedPolicyError(`${where}: a prior needs policy format 3, not ${format}`);
+  const prior = need(value, isMap, 'prior', where);
+  const params = need(get(prior, 'params'), isMap, 'prior.params', where);
+  for (const [key, item] of Object.entries(params)) {
+    need(item, (v) => isStr(v) || isNumber(v), `prior.params.${key}`, where);
+  }
+  return {
+    name: need(get(prior, 'name'), isStr, 'prior.name', where),
+    sha256: need(get(prior, 'sha256'), isStr, 'prior.sha256', where),
+  };
+}
+
+/** Target weights (positive little-endian int64s): Guess My Word needs them, and so does a
+ * policy with a prior; no other has them. */
+function checkWeights(value, game, where, hasPrior) {
+  if (game.id !== 'guess-my-word' && !hasPrior) {
     if (value !== undefined && value !== null) {
-      throw new MalformedPolicyError(`${where}: only Guess My Word policies have target weights`);
+      throw new MalformedPolicyError(
+        `${where}: only Guess My Word policies and policies with a prior have target weights`,
+      );
     }
     return null;
   }
@@ -628,7 +648,7 @@ function verifyPolicy(policy, where) {
   for (let i = 0; i < policy.nodeCount; i++) {
     if (visits[i] !== a.node_size[i]) fail('node sizes disagree with the targets that reach them');
   }
-  const recomputed = policyStats(scores, policy.weights);
+  const recomputed = policyStats(scores, policy.weights, policy.prior !== null);
   const faults = statsFaults(policy.stats, recomputed);
   if (faults.length) fail(faults[0]);
   return recomputed;

@@ -13,6 +13,8 @@
 //   stdev                 unweighted: the sample standard deviation (divisor count - 1);
 //                         weighted: sqrt(W*S2 - S1*S1) / W (the population one)
 //   entropy               weighted only: -sum p log2 p over p = weight / W, in bits
+//   uniform_mean          prior-weighted only: the unweighted mean (sum / count)
+//   probabilities         prior-weighted only: [[score, weight(score) / W], ...]
 // stdev and entropy are compared within a relative 1e-9; everything else exactly.
 
 const { MsgpackFloat } = require('./msgpack');
@@ -41,8 +43,9 @@ function divide(a, b) {
 
 const float = (value) => new MsgpackFloat(value);
 
-/** The statistics a policy stores for its targets' scores (weights: BigInt64Array or null). */
-function policyStats(scores, weights) {
+/** The statistics a policy stores for its targets' scores (weights: BigInt64Array or null;
+ * prior: the weights are a prior's, which adds uniform_mean and probabilities). */
+function policyStats(scores, weights, prior = false) {
   const counts = new Map();
   for (const s of scores) counts.set(s, (counts.get(s) || 0) + 1);
   const order = [...counts.keys()].sort((x, y) => x - y);
@@ -93,13 +96,20 @@ function policyStats(scores, weights) {
     const p = Number(w) / W;
     entropy -= p * Math.log2(p);
   }
-  return {
+  const stats = {
     ...base,
     mean: float(divide(first, total)),
     stdev: float(Math.sqrt(Number(total * second - first * first)) / W),
     median: float(median),
     entropy: float(entropy),
   };
+  if (prior) {
+    let sum = 0n;
+    for (const s of scores) sum += BigInt(s);
+    stats.uniform_mean = float(divide(sum, BigInt(scores.length)));
+    stats.probabilities = order.map((s) => [s, float(divide(byScore.get(s), total))]);
+  }
+  return stats;
 }
 
 function isClose(a, b) {

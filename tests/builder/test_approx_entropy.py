@@ -12,7 +12,11 @@ import pytest
 from guesswork.builder.alternatives import node_alternatives
 from guesswork.builder.cli import run
 from guesswork.builder.errors import SpecError
-from guesswork.builder.greedy import GreedyOptions, build_greedy_tree, step_of
+from guesswork.builder.greedy import (
+    GreedyOptions,
+    step_of,
+)
+from guesswork.builder.greedy_tree import build_greedy_tree
 from guesswork.builder.live import GreedyLiveSolver
 from guesswork.builder.matrices import letter_array
 from guesswork.builder.partitions import position_entropies, retried_candidates, retry_count

@@ -85,7 +85,7 @@ def test_first_guesses_and_lists(capsys: pytest.CaptureFixture[str]) -> None:
     names = [row["name"] for row in json.loads(out)]
     assert status == 0
     assert names == ["wordle-answers-2309", "wordle-answers-2315", "wordle-guesses-12972",
-                     "sgb-words", "enable1", "es-5-top2000", "de-5-top2000", "fr-5-top2000",
+                     "wordle-answers-3158", "wordle-guesses-14855", "sgb-words", "enable1", "es-5-top2000", "de-5-top2000", "fr-5-top2000",
                      "el-5-top2000", "ru-5-top2000"]  # fmt: skip
 
 

@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from guesswork.builder.errors import SpecError
+from guesswork.builder.catalog_specs import GLOBAL_OPTIMAL_SPECS
+from guesswork.builder.errors import SearchError, SpecError
 from guesswork.builder.optimal import SearchOptions, optimize
 from guesswork.builder.policies import (
-    GLOBAL_OPTIMAL_SPECS,
     BuiltPolicy,
     OptimalSpec,
     build_optimal_policy,
@@ -155,3 +155,37 @@ def test_build_all_reuses_a_slow_policy_only_if_it_is_what_its_spec_builds(
 def lists_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
     targets, guesses = lists()
     return targets.words, guesses.words
+
+
+@pytest.mark.parametrize("lead", ["NIGHT", "ZZZZZ"])
+def test_a_lead_opener_changes_nothing_but_the_order(
+    built: BuiltPolicy, tmp_path: Path, lead: str
+) -> None:
+    """`--lead-opener` searches one opener first for a value to beat: the tree, its
+    value and proof are the same as without one (NIGHT, a target, ranks far from
+    first statically); the certificate still settles every opener, and records the
+    lead (the bounds that refuted the others depend on it)."""
+    targets, guesses = lists()
+    (tmp_path / "rhymes.txt").write_text("\n".join(targets.words) + "\n")
+    (tmp_path / "some.txt").write_text("\n".join(guesses.words) + "\n")
+    spec = OptimalSpec(
+        "wordle", targets=str(tmp_path / "rhymes.txt"), guesses=str(tmp_path / "some.txt"),
+        lead_opener=lead,
+    )  # fmt: skip
+    if lead not in guesses.words:
+        with pytest.raises(SearchError, match="not in the guess list"):
+            build_optimal_policy(spec)
+        return
+    again = build_optimal_policy(spec)[0]
+    assert spec.name() == again.data.name == built.data.name
+    for name in ("node_guess", "node_size", "edge_child", "edge_reply", "target_order"):
+        assert np.array_equal(again.data.arrays[name], built.data.arrays[name])
+    cert, plain = again.data.certificate or {}, built.data.certificate or {}
+    assert [cert[key] for key in ("value", "lower_bound", "proven")] == [
+        plain[key] for key in ("value", "lower_bound", "proven")
+    ]
+    assert cert["lead_opener"] == lead and "lead_opener" not in plain
+    assert cert["roots"][0][0] == lead != plain["roots"][0][0]
+    assert sorted(r[0] for r in cert["roots"]) == sorted(r[0] for r in plain["roots"])
+    policy = as_policy(again)
+    assert verify_policy(policy) == [] and verify_certificate(policy) == []

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from guesswork.builder.errors import IndistinguishableTargetsError
-from guesswork.builder.greedy import GreedyOptions, build_greedy_tree
+from guesswork.builder.greedy import GreedyOptions
+from guesswork.builder.greedy_tree import build_greedy_tree
 from guesswork.builder.matrices import reply_matrix
 from guesswork.builder.partitions import (
     ARITHMETIC,

@@ -17,11 +17,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from guesswork.builder.catalog_specs import LANGUAGE_SPECS
 from guesswork.builder.cli import run
 from guesswork.builder.errors import WordListError
-from guesswork.builder.greedy import build_greedy_tree, step_of
+from guesswork.builder.greedy import step_of
+from guesswork.builder.greedy_tree import build_greedy_tree
 from guesswork.builder.matrices import alphabet_of, compute_reply_matrix, letter_array
-from guesswork.builder.policies import LANGUAGE_SPECS, PolicySpec, build_policy
+from guesswork.builder.policies import (
+    PolicySpec,
+    build_policy,
+)
 from guesswork.builder.wordlists import (
     SHIPPED,
     WordList,

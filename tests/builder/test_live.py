@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from guesswork.builder.live import GreedyLiveSolver
+from guesswork.builder.live import GreedyLiveSolver, _ranked
+from guesswork.builder.priors import open_word_weights
 from guesswork.client.catalog import open_catalog
 from guesswork.client.lookup import CatalogLookup
 from guesswork.client.probe import Policy
@@ -61,20 +62,28 @@ def test_optimal_policy_alternatives_follow_its_live_step() -> None:
 @pytest.mark.parametrize("name", GREEDY[:4])
 def test_ranking_over_words_is_the_same_step(name: str) -> None:
     """rank_words over the vocabulary, the targets' words as the possible secrets, is
-    rank itself: one step, whatever the set of possible secrets is made of."""
+    rank's step with those words weighted by the shipped prior (off the answer list
+    a word is as likely as the prior says): the same as rank over the same targets
+    weighted alike, and as the step itself given those weights."""
     solver = GreedyLiveSolver()
     with open_catalog() as catalog:
         policy = catalog.policy(name)
         position = {word: i for i, word in enumerate(policy.vocabulary)}
         vocabulary = tuple(policy.vocabulary)
+        weights = open_word_weights(policy.data.prior, vocabulary)
+        assert weights is not None
+        step, letters, _, alphabet = solver._prepare(policy)
+        differs = 0
         for node in range(0, policy.data.node_count, 211):
             remaining = remaining_of(policy, node)
             if len(remaining) < 2:
                 continue
             words = np.array([position[policy.targets[t]] for t in remaining], dtype=np.int64)
-            assert list(solver.rank_words(policy, vocabulary, words, 6)) == list(
-                solver.rank(policy, remaining, 6)
-            )
+            ranked = list(solver.rank_words(policy, vocabulary, words, 6))
+            expected = _ranked(policy, step, (letters, alphabet), words, 6, (), weights[words])
+            assert ranked == expected
+            differs += ranked != list(solver.rank(policy, remaining, 6))
+        assert differs  # the prior changes some rankings
 
 
 def test_off_list_answers_rank_the_guess_list_words_that_fit() -> None:

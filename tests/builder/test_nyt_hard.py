@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from guesswork.builder.catalog_specs import CATALOG_SPECS
 from guesswork.builder.cli import run
 from guesswork.builder.errors import SpecError
 from guesswork.builder.live import GreedyLiveSolver
@@ -24,7 +25,6 @@ from guesswork.builder.matrices import letter_array
 from guesswork.builder.nyt_hard import NytRule, legal_after, node_states
 from guesswork.builder.optimal import SearchOptions, optimize
 from guesswork.builder.policies import (
-    CATALOG_SPECS,
     OptimalSpec,
     PolicySpec,
     build_optimal_policy,

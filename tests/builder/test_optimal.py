@@ -20,7 +20,14 @@ from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.catalog import open_policy_file
 from guesswork.client.games import Game, Jotto, Wordle
-from guesswork.client.policy_format import decode_core, encode_core, encode_file, encode_words
+from guesswork.client.policy_file import (
+    encode_file,
+    encode_words,
+)
+from guesswork.client.policy_format import (
+    decode_core,
+    encode_core,
+)
 from guesswork.client.probe import Policy
 
 WORDLE = Wordle()

@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from guesswork.builder.catalog_specs import (
+    CATALOG_SPECS,
+    SLOW_SPECS,
+)
 from guesswork.builder.cli import run
 from guesswork.builder.commands import default_word_tree
 from guesswork.builder.guess_my_word import DEFAULT_WORD_TREES
 from guesswork.builder.policies import (
-    CATALOG_SPECS,
-    SLOW_SPECS,
     PolicySpec,
     build_any,
     build_policy,

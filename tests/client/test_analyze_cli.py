@@ -50,7 +50,9 @@ def test_json_has_every_move_and_total(capsys: pytest.CaptureFixture[str]) -> No
     assert status == 0
     analysis = json.loads(out)
     assert {"policy", "mode", "answer", "solved", "moves", "expected_start", "expected_left",
-            "lost_to_choices", "gained_by_luck", "skill", "luck"} == set(analysis)  # fmt: skip
+            "lost_to_choices", "gained_by_luck", "skill", "luck", "off_list_policy",
+            "weights"} == set(analysis)  # fmt: skip
+    assert (analysis["off_list_policy"], analysis["weights"]) == ("", "")
     assert (analysis["answer"], analysis["solved"], len(analysis["moves"])) == ("MOUNT", False, 2)
     move = analysis["moves"][0]
     assert move["guess"] == "SOUTH" and move["reply"] == "3" and move["legal"] is True

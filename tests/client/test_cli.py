@@ -106,7 +106,7 @@ def test_suggest_from_a_policy_file(capsys: pytest.CaptureFixture[str], tmp_path
             1,
             "unavailable",
         ),
-        (["suggest"], 2, "--policy"),
+        (["suggest", "--policy", "wordle-2309-hard-max", "--hard"], 2, "--hard picks a policy"),
     ],
 )
 def test_errors_are_one_line(
@@ -191,7 +191,7 @@ JSON_ERRORS = [
     (["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise:GGGGY", "--json"], 1, "IMPOSSIBLE_REPLY", {"turn": "1", "field": "history[0].reply"}),
     (["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise:.....,arise:GGGGG", "--json"], 1, "CONTRADICTORY_HISTORY", {"turn": "2", "policy": "wordle-2309-hard-max"}),
     (["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise", "--json"], 2, "USAGE", None),
-    (["suggest", "--json"], 2, "USAGE", None),
+    (["suggest", "--length", "5", "--policy", "wordle-2309-hard-max", "--json"], 2, "USAGE", None),
     (["policies", "--json", "--store", "/nonexistent/catalog.sqlite"], 1, "BAD_POLICY_DATA", None),
 ]  # fmt: skip
 

@@ -1,7 +1,7 @@
 """``--length K`` (every word length out of the box) and the seed's blank-line skip in ``play``.
 
 The ``--length`` tests read the shipped catalog, which holds greedy enable1
-policies for 4 to 11 letters (builder.policies.ENABLE1_SPECS).
+policies for 4 to 11 letters (builder.catalog_specs.ENABLE1_SPECS).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from guesswork.__main__ import run
 from guesswork.builder.policies import PolicySpec, build_policy
 from guesswork.builder.store import StoredPolicy, publish_catalog
 from guesswork.client.catalog import open_catalog
-from guesswork.client.cli import DEFAULT_PLAY_POLICY, chosen_policy
+from guesswork.client.cli import DEFAULT_PLAY_POLICY, TODAY_POLICIES, chosen_policy
 from guesswork.client.probe import Policy
 from guesswork.service.local import LocalBackend
 
@@ -54,12 +54,20 @@ def test_play_length_11_wins_a_game() -> None:
 @pytest.mark.parametrize(
     ("length", "expected"),
     [
-        (5, DEFAULT_PLAY_POLICY),
         *((k, f"wordle-{k}-enable1-normal-neg-entropy") for k in (4, 6, 7, 8, 9, 10, 11)),
     ],
 )
 def test_each_length_picks_its_shipped_policy(length: int, expected: str) -> None:
     assert chosen_policy(LocalBackend(None), None, length) == expected
+
+
+def test_five_letters_and_no_length_pick_the_best_policy_of_todays_game() -> None:
+    """The shipped catalog's first of TODAY_POLICIES (best first): both for --length 5
+    and for no option at all."""
+    held = {row["name"] for row in LocalBackend(None).policies()}
+    best = next(name for name in TODAY_POLICIES if name in held)
+    assert chosen_policy(LocalBackend(None), None, 5) == best
+    assert chosen_policy(LocalBackend(None), None, None) == best
 
 
 def test_suggest_length_and_its_errors(capsys: pytest.CaptureFixture[str]) -> None:

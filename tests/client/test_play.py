@@ -47,7 +47,9 @@ def mistyped(backend: LocalBackend, first: tuple[str, str], guess: str, right: s
 
 
 def play(lines: list[str], *options: str) -> str:
-    """Return what `python -m guesswork play` prints for ``lines`` typed (exit status 0)."""
+    """Return what `python -m guesswork play` prints for ``lines`` typed (exit status 0);
+    with no ``options``, playing the 2022 game's ``DEFAULT`` policy."""
+    options = options or ("--policy", DEFAULT)
     result = subprocess.run(
         [sys.executable, "-m", "guesswork", "play", *options],
         input="\n".join(lines) + "\n", env=ENV, capture_output=True, text=True, timeout=300,

@@ -22,8 +22,9 @@ import grpc
 import pytest
 
 from guesswork.__main__ import run
+from guesswork.builder.catalog_specs import LANGUAGE_SPECS
 from guesswork.builder.cli import run as build_run
-from guesswork.builder.policies import LANGUAGE_SPECS, build_policy
+from guesswork.builder.policies import build_policy
 from guesswork.builder.store import StoredPolicy, export_bytes, publish_catalog
 from guesswork.client.catalog import open_catalog
 from guesswork.client.probe import Policy

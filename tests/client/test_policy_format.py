@@ -19,13 +19,15 @@ from guesswork.client.errors import (
     PolicyFormatError,
     UnsupportedVersionError,
 )
-from guesswork.client.policy_format import (
+from guesswork.client.policy_file import (
     FILE_MAGIC,
     HEADER,
-    decode_core,
-    encode_core,
     encode_file,
     encode_words,
+)
+from guesswork.client.policy_format import (
+    decode_core,
+    encode_core,
 )
 from guesswork.client.probe import Policy
 
@@ -184,8 +186,8 @@ def test_guess_my_word_cores_carry_their_variant_and_weights() -> None:
     assert gmw.data.weights is not None and len(gmw.data.weights) == len(gmw.targets)
     assert np.frombuffer(core["target_weights"], "<i8").tolist() == gmw.data.weights.tolist()
     assert encode_core(gmw.data) == gmw.core
-    # Weights are Guess My Word's only, and it must have them, one per target.
-    with pytest.raises(PolicyFormatError, match="only Guess My Word policies have target"):
+    # Weights are Guess My Word's (and a prior's) only, and it must have them, one per target.
+    with pytest.raises(PolicyFormatError, match="only Guess My Word policies and policies with"):
         decode_core(msgpack.packb({**core, "game": {"id": "wordle", "length": 5}}), "core")
     without = {key: value for key, value in core.items() if key != "target_weights"}
     with pytest.raises(PolicyFormatError, match="target_weights is missing"):
@@ -205,3 +207,32 @@ def test_guess_my_word_cores_carry_their_variant_and_weights() -> None:
         decode_core(msgpack.packb(deduced), "core")
     leaf = int(np.flatnonzero(np.diff(gmw.data.arrays["edge_offsets"]) == 0)[0])
     assert gmw.known(leaf) and not gmw.known(0) and not key_tree.known(leaf)
+
+
+def test_a_prior_weighted_core_is_format_3_and_names_its_prior() -> None:
+    """A policy weighted by a prior is written in format 3 with its target weights and
+    the prior's reference, read back equal; every other core keeps format 2. A prior
+    in an older format, a prior of the wrong shape, or weights without one are refused."""
+    with open_catalog() as catalog:
+        weighted = catalog.policy("wordle-3158-g14855-weighted-wordfreq-normal-neg-entropy")
+        plain = catalog.policy("wordle-3158-g14855-normal-neg-entropy")
+    core = msgpack.unpackb(weighted.core, raw=False)
+    assert (core["format"], msgpack.unpackb(plain.core, raw=False)["format"]) == (3, 2)
+    assert core["prior"]["name"] == "wordfreq" and core["prior"]["params"]["scale"] == 10000
+    prior = weighted.data.prior
+    assert prior is not None and prior.name == "wordfreq" and len(prior.sha256) == 64
+    assert weighted.data.weights is not None and len(weighted.data.weights) == 3158
+    assert encode_core(weighted.data) == weighted.core
+    assert decode_core(weighted.core, "core").prior == prior
+    older = {**core, "format": 2}
+    with pytest.raises(PolicyFormatError, match="a prior needs policy format 3"):
+        decode_core(msgpack.packb(older), "core")
+    without_prior = {key: value for key, value in core.items() if key != "prior"}
+    with pytest.raises(PolicyFormatError, match="policies with a prior have target weights"):
+        decode_core(msgpack.packb(without_prior), "core")
+    bad_params = {**core, "prior": {**core["prior"], "params": {"scale": [1]}}}
+    with pytest.raises(PolicyFormatError, match=r"prior\.params\.scale"):
+        decode_core(msgpack.packb(bad_params), "core")
+    without_weights = {key: value for key, value in core.items() if key != "target_weights"}
+    with pytest.raises(PolicyFormatError, match="target_weights is missing"):
+        decode_core(msgpack.packb(without_weights), "core")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from guesswork.builder.catalog_specs import CATALOG_SPECS
+from guesswork.builder.guess_my_word import DEFAULT_WORD_TREES
 from guesswork.client.catalog import Catalog, open_catalog
 from guesswork.client.errors import (
     GameOverError,
@@ -28,10 +30,14 @@ def evil_tree(catalog: Catalog) -> Policy:
 
 def test_catalog_lists_every_policy(catalog: Catalog) -> None:
     infos = catalog.list()
-    # 39 greedy (24 for the seed tables and 12972 guesses, 2 NYT hard, 8 enable1 lengths,
-    # 5 languages), 10 optimised (builder.policies: 8 with a fixed first guess, 2 global),
-    # 6 Guess My Word trees (builder.guess_my_word)
-    assert len(infos) == len(catalog) == 55
+    # Every spec of the shipped catalog (builder.catalog_specs) and the Guess My Word
+    # trees (builder.guess_my_word), each listed once.
+    expected = {spec.name() for spec in CATALOG_SPECS} | {
+        f"guess-my-word-common-words-{strategy}-{variant}"
+        for strategy, variant in DEFAULT_WORD_TREES
+    }
+    assert len(infos) == len(catalog) == len(expected)
+    assert {info.name for info in infos} == expected
     assert [info.name for info in infos] == catalog.names() == sorted(catalog.names())
     by_name = {info.name: info for info in infos}
     jotto = by_name["jotto-2309-hard-max"]

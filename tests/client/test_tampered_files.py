@@ -28,7 +28,11 @@ from guesswork.builder.store import export_bytes
 from guesswork.client import open_policy_file, open_store
 from guesswork.client.catalog import load_policy_bytes, open_catalog
 from guesswork.client.errors import InconsistentPolicyError
-from guesswork.client.policy_format import FILE_FORMAT_VERSION, HEADER, content_hash
+from guesswork.client.policy_file import (
+    FILE_FORMAT_VERSION,
+    HEADER,
+)
+from guesswork.client.policy_format import content_hash
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "wordle-2309-hard-max"

@@ -53,7 +53,7 @@ def test_the_vectors_cover_every_kind_of_policy_and_damage() -> None:
     ]:  # fmt: skip
         assert kind in kinds
     assert {p["container_version"] for p in POLICIES} == {1, 2}
-    assert {p["core_format"] for p in POLICIES} == {1, 2}
+    assert {p["core_format"] for p in POLICIES} == {1, 2, 3}  # 3: weighted by a prior
     errors_named = {d["error"] for d in DAMAGED}
     assert errors_named == {
         "NotAPolicyFileError", "UnsupportedVersionError", "CorruptFileError",

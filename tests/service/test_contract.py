@@ -277,8 +277,9 @@ def test_a_history_off_the_answer_list_is_the_same_position_in_every_rpc(
     stub: pb_grpc.GuessworkStub,
 ) -> None:
     """TACOS (allowed, not an answer): SuggestGuess answers over the guess list, and
-    CheckGuess and EvilReply see the same one possible secret instead of a contradiction."""
-    history = turns(("raise", ".G.Y."), ("tonal", "GY.Y."))
+    CheckGuess and EvilReply see the same one possible secret instead of a contradiction
+    (TABOS, TACOS and TASTO fit the first two turns; TABOS's reply leaves TACOS)."""
+    history = turns(("raise", ".G.Y."), ("tonal", "GY.Y."), ("tabos", "GG.GG"))
     suggested = stub.SuggestGuess(pb.SuggestGuessRequest(policy=W, history=history))
     checked = stub.CheckGuess(pb.CheckGuessRequest(policy=W, history=history, guess="tacos"))
     evil = stub.EvilReply(pb.EvilReplyRequest(policy=W, history=history, guess="tacos"))

@@ -11,8 +11,8 @@ import grpc
 import numpy as np
 import pytest
 
+from guesswork.builder.catalog_specs import DEFAULT_OPTIMAL_SPECS
 from guesswork.builder.cli import run as build_run
-from guesswork.builder.policies import DEFAULT_OPTIMAL_SPECS
 from guesswork.client.catalog import Catalog, open_catalog
 from guesswork.client.games import Mastermind
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb

@@ -39,7 +39,7 @@ VALUE_SOURCE_TREE: ValueSource
 VALUE_SOURCE_GREEDY_ESTIMATE: ValueSource
 
 class Policy(_message.Message):
-    __slots__ = ("name", "game", "length", "mode", "metric", "targets_list", "targets_sha256", "guesses_list", "guesses_sha256", "target_count", "guess_count", "mean", "stdev", "median", "worst", "best", "histogram", "content_hash", "builder", "catalog", "colours")
+    __slots__ = ("name", "game", "length", "mode", "metric", "targets_list", "targets_sha256", "guesses_list", "guesses_sha256", "target_count", "guess_count", "mean", "stdev", "median", "worst", "best", "histogram", "content_hash", "builder", "catalog", "colours", "weights", "uniform_mean")
     class HistogramEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -68,6 +68,8 @@ class Policy(_message.Message):
     BUILDER_FIELD_NUMBER: _ClassVar[int]
     CATALOG_FIELD_NUMBER: _ClassVar[int]
     COLOURS_FIELD_NUMBER: _ClassVar[int]
+    WEIGHTS_FIELD_NUMBER: _ClassVar[int]
+    UNIFORM_MEAN_FIELD_NUMBER: _ClassVar[int]
     name: str
     game: str
     length: int
@@ -89,7 +91,9 @@ class Policy(_message.Message):
     builder: str
     catalog: str
     colours: int
-    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., length: _Optional[int] = ..., mode: _Optional[str] = ..., metric: _Optional[str] = ..., targets_list: _Optional[str] = ..., targets_sha256: _Optional[str] = ..., guesses_list: _Optional[str] = ..., guesses_sha256: _Optional[str] = ..., target_count: _Optional[int] = ..., guess_count: _Optional[int] = ..., mean: _Optional[float] = ..., stdev: _Optional[float] = ..., median: _Optional[float] = ..., worst: _Optional[int] = ..., best: _Optional[int] = ..., histogram: _Optional[_Mapping[int, int]] = ..., content_hash: _Optional[str] = ..., builder: _Optional[str] = ..., catalog: _Optional[str] = ..., colours: _Optional[int] = ...) -> None: ...
+    weights: str
+    uniform_mean: float
+    def __init__(self, name: _Optional[str] = ..., game: _Optional[str] = ..., length: _Optional[int] = ..., mode: _Optional[str] = ..., metric: _Optional[str] = ..., targets_list: _Optional[str] = ..., targets_sha256: _Optional[str] = ..., guesses_list: _Optional[str] = ..., guesses_sha256: _Optional[str] = ..., target_count: _Optional[int] = ..., guess_count: _Optional[int] = ..., mean: _Optional[float] = ..., stdev: _Optional[float] = ..., median: _Optional[float] = ..., worst: _Optional[int] = ..., best: _Optional[int] = ..., histogram: _Optional[_Mapping[int, int]] = ..., content_hash: _Optional[str] = ..., builder: _Optional[str] = ..., catalog: _Optional[str] = ..., colours: _Optional[int] = ..., weights: _Optional[str] = ..., uniform_mean: _Optional[float] = ...) -> None: ...
 
 class ListPoliciesRequest(_message.Message):
     __slots__ = ("game",)
@@ -260,7 +264,7 @@ class MoveAnalysis(_message.Message):
     def __init__(self, turn: _Optional[int] = ..., guess: _Optional[str] = ..., reply: _Optional[str] = ..., legal: _Optional[bool] = ..., remaining_before: _Optional[int] = ..., remaining_after: _Optional[int] = ..., best_guess: _Optional[str] = ..., best_expected: _Optional[float] = ..., best_source: _Optional[_Union[ValueSource, str]] = ..., expected: _Optional[float] = ..., source: _Optional[_Union[ValueSource, str]] = ..., skill: _Optional[float] = ..., luck: _Optional[float] = ..., expected_remaining: _Optional[float] = ..., best_expected_remaining: _Optional[float] = ..., best_remaining: _Optional[int] = ...) -> None: ...
 
 class AnalyzeGameResponse(_message.Message):
-    __slots__ = ("policy", "mode", "answer", "solved", "moves", "expected_start", "expected_left", "lost_to_choices", "gained_by_luck", "skill", "luck")
+    __slots__ = ("policy", "mode", "answer", "solved", "moves", "expected_start", "expected_left", "lost_to_choices", "gained_by_luck", "skill", "luck", "off_list_policy", "weights")
     POLICY_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
     ANSWER_FIELD_NUMBER: _ClassVar[int]
@@ -272,6 +276,8 @@ class AnalyzeGameResponse(_message.Message):
     GAINED_BY_LUCK_FIELD_NUMBER: _ClassVar[int]
     SKILL_FIELD_NUMBER: _ClassVar[int]
     LUCK_FIELD_NUMBER: _ClassVar[int]
+    OFF_LIST_POLICY_FIELD_NUMBER: _ClassVar[int]
+    WEIGHTS_FIELD_NUMBER: _ClassVar[int]
     policy: str
     mode: str
     answer: str
@@ -283,7 +289,9 @@ class AnalyzeGameResponse(_message.Message):
     gained_by_luck: float
     skill: float
     luck: float
-    def __init__(self, policy: _Optional[str] = ..., mode: _Optional[str] = ..., answer: _Optional[str] = ..., solved: _Optional[bool] = ..., moves: _Optional[_Iterable[_Union[MoveAnalysis, _Mapping]]] = ..., expected_start: _Optional[float] = ..., expected_left: _Optional[float] = ..., lost_to_choices: _Optional[float] = ..., gained_by_luck: _Optional[float] = ..., skill: _Optional[float] = ..., luck: _Optional[float] = ...) -> None: ...
+    off_list_policy: str
+    weights: str
+    def __init__(self, policy: _Optional[str] = ..., mode: _Optional[str] = ..., answer: _Optional[str] = ..., solved: _Optional[bool] = ..., moves: _Optional[_Iterable[_Union[MoveAnalysis, _Mapping]]] = ..., expected_start: _Optional[float] = ..., expected_left: _Optional[float] = ..., lost_to_choices: _Optional[float] = ..., gained_by_luck: _Optional[float] = ..., skill: _Optional[float] = ..., luck: _Optional[float] = ..., off_list_policy: _Optional[str] = ..., weights: _Optional[str] = ...) -> None: ...
 
 class TopHoneycombsRequest(_message.Message):
     __slots__ = ("word_list", "allow_s", "count")

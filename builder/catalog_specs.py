@@ -1,0 +1,176 @@
+"""The shipped catalog's policies: every spec ``build-all`` (``make catalog``) builds.
+
+``CATALOG_SPECS`` is the shipped catalog in build order: the policies behind
+the seed tables of REFERENCE.md, the full-guess-list trees (normal and NYT
+hard mode; today's lists and the 2022 game's), the weighted ones, every word
+length over enable1, the languages, and the optimised trees. ``SLOW_SPECS``
+are those the catalog test (and ``build-all --reuse``) take from a catalog
+file after checking them instead of building them again
+(builder.policies.reuse_policy).
+"""
+
+from __future__ import annotations
+
+from guesswork.builder.policies import OptimalSpec, PolicySpec
+from guesswork.client.rules import NYT_HARD
+
+
+def _seed_table_specs() -> list[PolicySpec]:
+    specs = []
+    for mode in ("hard", "normal"):
+        for metric in ("max", "expectation", "neg_entropy"):
+            specs.append(
+                PolicySpec("wordle", targets="wordle-answers-2309", mode=mode, metric=metric)
+            )
+            specs.append(
+                PolicySpec("jotto", targets="wordle-answers-2309", mode=mode, metric=metric)
+            )
+            specs.append(
+                PolicySpec(
+                    "jotto",
+                    targets="sgb-words",
+                    mode=mode,
+                    metric=metric,
+                    window=(4, None),
+                    jotto_order="first-seen",
+                )
+            )
+    return specs
+
+
+#: Word lengths shipped over enable1: the Wordle-player seed's, 4 to 11 letters.
+ENABLE1_LENGTHS = tuple(range(4, 12))
+#: Every length out of the box (``guesswork play --length K``): greedy normal-mode
+#: ``neg_entropy`` trees over enable1's words of each length, guessing from them.
+ENABLE1_SPECS: tuple[PolicySpec, ...] = tuple(
+    PolicySpec("wordle", length=length, targets="enable1") for length in ENABLE1_LENGTHS
+)
+#: The shipped policies the catalog test does not rebuild (enable1's 6 to 11
+#: letters: minutes of building, reply matrices of 0.5 to 1.6 GB); it takes them
+#: from the shipped file and replays every target instead (builder.verify).
+LONG_WORD_SPECS: tuple[PolicySpec, ...] = tuple(s for s in ENABLE1_SPECS if s.length >= 6)
+
+#: NYT hard mode's greedy trees: neg_entropy over the guesses the NYT rule allows,
+#: inside normal mode's window (4 <= remaining <= 125; outside it the remaining
+#: targets, which the rule always allows). The window measured best of 4:125, 4:
+#: and 1: (means 3.619, 3.628 and 3.752 for the 2315 answers).
+NYT_HARD_SPECS: tuple[PolicySpec, ...] = tuple(
+    PolicySpec("wordle", targets=answers, guesses="wordle-guesses-12972", mode=NYT_HARD)
+    for answers in ("wordle-answers-2309", "wordle-answers-2315")
+)
+
+#: Today's game: the NYT's answers as of 2023-07-01 (3158) and the guesses it has
+#: allowed since 2022-08-30 (14855), greedy neg_entropy in normal and NYT hard mode.
+TODAY_SPECS: tuple[PolicySpec, ...] = tuple(
+    PolicySpec("wordle", targets="wordle-answers-3158", guesses="wordle-guesses-14855", mode=mode)
+    for mode in ("normal", NYT_HARD)
+)
+
+#: Answer likelihoods (the shipped prior ``wordfreq``, builder.priors): today's
+#: answers weighted as likely as the NYT's editors would pick them (fast: in the
+#: catalog test), and every allowed word a possible secret, weighted (the policy
+#: for a player who trusts no answer list, and what values a game whose secret
+#: left a policy's answer list: service.engine), in normal and NYT hard mode.
+WEIGHTED_SPECS: tuple[PolicySpec, ...] = (
+    PolicySpec(
+        "wordle", targets="wordle-answers-3158", guesses="wordle-guesses-14855", weights="wordfreq"
+    ),
+)
+EVERY_WORD_SPECS: tuple[PolicySpec, ...] = tuple(
+    PolicySpec("wordle", targets="wordle-guesses-14855", weights="wordfreq", mode=mode)
+    for mode in ("normal", NYT_HARD)
+)
+
+#: Wordle in other languages: greedy normal-mode neg_entropy trees over each shipped
+#: language list (builder.language_lists), guessing from the same list.
+LANGUAGE_SPECS: tuple[PolicySpec, ...] = tuple(
+    PolicySpec("wordle", targets=f"{language}-5-top2000")
+    for language in ("es", "de", "fr", "el", "ru")
+)
+
+#: The shipped catalog: the seed tables' policies, the full-guess-list trees
+#: (normal and NYT hard mode), then every word length over enable1.
+DEFAULT_SPECS: tuple[PolicySpec, ...] = (
+    *_seed_table_specs(),
+    PolicySpec("wordle", targets="wordle-answers-2309", mode="hard", metric="random"),
+    PolicySpec(
+        "jotto", targets="sgb-words", mode="hard", metric="random", jotto_order="first-seen"
+    ),
+    PolicySpec("antiwordle", targets="wordle-answers-2309", mode="hard", metric="entropy"),
+    PolicySpec("wordle", targets="sgb-words", metric="neg_entropy", window=(4, None)),
+    PolicySpec("wordle", targets="wordle-answers-2309", guesses="wordle-guesses-12972"),
+    PolicySpec("wordle", targets="wordle-answers-2315", guesses="wordle-guesses-12972"),
+    *NYT_HARD_SPECS,
+    *TODAY_SPECS,
+    *WEIGHTED_SPECS,
+    *EVERY_WORD_SPECS,
+    *ENABLE1_SPECS,
+    *LANGUAGE_SPECS,
+)
+
+
+#: Optimised trees in the shipped catalog: the best found for Wordle (both
+#: answer lists; the 12972-word guess list in normal mode, while hard mode
+#: guesses only remaining targets) and Jotto. First guesses are fixed so that
+#: `make catalog` (and the test that rebuilds it) stays quick; each was chosen
+#: by a search over every first guess: for Wordle hard mode an exact one
+#: (SLATE is optimal for both lists), for Jotto the lookahead's own, and
+#: SALET is the best known Wordle opener with the full guess list. NYT hard
+#: mode's trees are capped at six guesses, as the game is (uncapped, SALET's
+#: optimum is 6 guesses less in total but leaves targets to a seventh): 8122
+#: and 8099 in total, Alex Selby's published optima for SALET.
+DEFAULT_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
+    OptimalSpec("wordle", targets="wordle-answers-2309", guesses="wordle-guesses-12972",
+                first_guess="SALET"),
+    OptimalSpec("wordle", targets="wordle-answers-2315", guesses="wordle-guesses-12972",
+                first_guess="SALET"),
+    OptimalSpec("wordle", targets="wordle-answers-2309", mode="hard", first_guess="SLATE"),
+    OptimalSpec("wordle", targets="wordle-answers-2315", mode="hard", first_guess="SLATE"),
+    OptimalSpec("jotto", targets="wordle-answers-2309", mode="hard", beam=4, first_guess="DEBAR"),
+    OptimalSpec("jotto", targets="wordle-answers-2309", mode="normal", beam=4,
+                first_guess="DEBAR"),
+    *(OptimalSpec("wordle", targets=answers, guesses="wordle-guesses-12972", mode=NYT_HARD,
+                  max_guesses=6, first_guess="SALET")
+      for answers in ("wordle-answers-2309", "wordle-answers-2315")),
+)  # fmt: skip
+
+
+#: The global normal-mode Wordle optima: no fixed first guess, every opener
+#: settled, each certificate recording what settled every opener. With the 12972
+#: guesses of 2022 SALET is best (7920 on the 2315 answers, 7897 on the 2309;
+#: about 11 minutes each on one core); with the 14855 allowed since, TARSE (7883
+#: on the 2309 answers, 16 minutes). `make catalog` builds them but the catalog
+#: test does not (see SLOW_SPECS).
+GLOBAL_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
+    *(
+        OptimalSpec("wordle", targets=answers, guesses="wordle-guesses-12972")
+        for answers in ("wordle-answers-2309", "wordle-answers-2315")
+    ),
+    OptimalSpec("wordle", targets="wordle-answers-2309", guesses="wordle-guesses-14855"),
+)
+
+#: Today's game optimised given SALET (the best opener of the 2022 lists): 11235 in
+#: total (mean 3.5576, worst 6) over the 3158 answers; about a minute to prove.
+TODAY_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
+    OptimalSpec(
+        "wordle", targets="wordle-answers-3158", guesses="wordle-guesses-14855", first_guess="SALET"
+    ),
+)
+
+#: Every policy of the shipped catalog, in catalog-build order.
+CATALOG_SPECS: tuple[PolicySpec | OptimalSpec, ...] = (
+    *DEFAULT_SPECS,
+    *DEFAULT_OPTIMAL_SPECS,
+    *TODAY_OPTIMAL_SPECS,
+    *GLOBAL_OPTIMAL_SPECS,
+)
+
+#: Shipped policies that take minutes to build (or reply matrices of hundreds of
+#: MB): the catalog test (and ``build-all --reuse``) takes them from a catalog file
+#: after checking them (:func:`reuse_policy`) instead of building them again.
+SLOW_SPECS: tuple[PolicySpec | OptimalSpec, ...] = (
+    *LONG_WORD_SPECS,
+    *EVERY_WORD_SPECS,
+    *TODAY_OPTIMAL_SPECS,
+    *GLOBAL_OPTIMAL_SPECS,
+)

@@ -1,0 +1,1 @@
+"""The shipped priors: answer likelihoods per word (builder.priors)."""

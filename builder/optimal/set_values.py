@@ -1,0 +1,136 @@
+"""What a target set is worth before any search: the exact values of one or two
+targets, each set's least static bound, and how class values add up.
+
+:class:`SetValues` holds these rules for one search problem, weighted or not
+(see :mod:`.search` for the weighted forms); :class:`~.search.Search` builds
+its branch and bound on them, and certificates (:mod:`.certificate`) and
+verification recompute node values and bounds with them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from guesswork.builder.errors import SearchError
+from guesswork.builder.nyt_hard import NytRule
+from guesswork.builder.optimal.bounds import (
+    INFEASIBLE,
+    ScanKernel,
+    capacity,
+    weighted_class_bound,
+)
+from guesswork.builder.optimal.problem import Problem, SearchOptions
+
+
+class SetValues:
+    """The values and bounds of target sets that need no search, for one problem.
+
+    Raises (on construction):
+        SearchError: weights with the minimax objective, or NYT hard mode for a
+            game that is not Wordle-like.
+    """
+
+    # The memo tables a search keeps (see Search); known_bound reads them.
+    exact: dict[bytes, tuple[int, int]]
+    lower: dict[bytes, int]
+
+    def __init__(self, problem: Problem, options: SearchOptions) -> None:
+        self.problem = problem
+        self.options = options
+        self.minimax = options.objective == "minimax"
+        self.capped = options.max_guesses is not None
+        self.weights = problem.weights
+        if self.weights is not None and self.minimax:
+            raise SearchError("target weights apply to the total objective, not minimax")
+        self.kernel = ScanKernel.for_problem(problem, self.minimax)
+        self.table = self.kernel.table
+        self.rule: NytRule | None = None
+        if options.nyt_hard:
+            if problem.letters is None:
+                raise SearchError("NYT hard mode applies to Wordle-like games only")
+            self.rule = NytRule(problem.letters)
+        self.exact = {}
+        self.lower = {}
+
+    def trivial(self, size: int) -> int:
+        """Return the exact value of a set of one or two unweighted targets."""
+        if self.minimax:
+            return size
+        return 1 if size == 1 else 3
+
+    def trivial_of(self, targets: np.ndarray) -> int:
+        """Return the exact value of a set of one or two targets (weighted: ``w``, or
+        ``2W - w_max`` with the heavier guessed first)."""
+        if self.weights is None:
+            return self.trivial(len(targets))
+        weights = self.weights[targets]
+        return int(2 * weights.sum() - weights.max())
+
+    def first_of_pair(self, targets: np.ndarray) -> int:
+        """Return the target guessed first in a set of one or two: the first in list
+        order, or weighted the heavier (ties: the first)."""
+        if self.weights is None or len(targets) == 1:
+            return int(targets[0])
+        weights = self.weights[targets]
+        return int(targets[int(np.argmax(weights))])
+
+    def mass(self, targets: np.ndarray) -> int:
+        """Return the total weight of ``targets`` (their number when unweighted)."""
+        if self.weights is None:
+            return len(targets)
+        return int(self.weights[targets].sum())
+
+    def key(self, targets: np.ndarray, depth: int, state: bytes = b"") -> bytes:
+        """Return the memo key of ``targets`` with ``depth`` guesses left (depth only if
+        capped) in constraint ``state`` (NYT hard mode; ``b""`` otherwise)."""
+        body = targets.astype(np.int32).tobytes()
+        return (body + bytes([depth]) if self.capped else body) + state
+
+    def child_state(self, state: bytes, guess: int, part: np.ndarray) -> bytes:
+        """Return the constraint state of class ``part`` after ``guess`` (``b""``: no rule)."""
+        if self.rule is None:
+            return b""
+        return self.rule.child(state, guess, int(self.problem.matrix[guess, part[0]]))
+
+    def path_state(self, path: tuple[tuple[int, int], ...]) -> bytes:
+        """Return the constraint state after ``path``, (guess, reply) pairs from the root."""
+        return b"" if self.rule is None else self.rule.path_state(path)
+
+    def floor(self, targets: np.ndarray) -> int:
+        """Return the least static bound any guess can have for the set ``targets``."""
+        size = len(targets)
+        if self.weights is None:
+            return int(self.table[size])
+        weights = self.weights[targets]
+        return int(
+            weighted_class_bound(
+                int(weights.sum()), int(weights.max()), int(weights.min()), size,
+                int(self.table[size]),
+            )
+        )  # fmt: skip
+
+    def combine(self, targets: np.ndarray, bounds: list[int]) -> int:
+        """Return a guess's value (or bound) from its classes' values (or bounds)."""
+        if self.minimax:
+            return 1 + max(bounds, default=0)
+        return self.mass(targets) + sum(bounds)
+
+    def _max_class(self, depth: int) -> int:
+        """Return the largest class a guess may leave with ``depth`` guesses left."""
+        if not self.capped:
+            return 1 << 40
+        return capacity(depth - 1, self.problem.replies)
+
+    def known_bound(self, targets: np.ndarray, depth: int, state: bytes = b"") -> int:
+        """Return the best lower bound known for ``targets`` without searching."""
+        size = len(targets)
+        if size <= 2:
+            if self.capped and size > capacity(depth, self.problem.replies):
+                return INFEASIBLE
+            return self.trivial_of(targets)
+        key = self.key(targets, depth, state)
+        if key in self.exact:
+            return self.exact[key][0]
+        return max(self.lower.get(key, 0), self.floor(targets))
+
+    # -- one node ---------------------------------------------------------------

@@ -1,0 +1,194 @@
+"""``guesswork-build optimize``: the exact (or lookahead) search's command.
+
+It reads the search's options, runs builder.policies.build_optimal_policy (in
+process or on a Dask cluster, with a checkpoint, a bound store and a memo
+limit as asked), optionally stores the tree in a catalog, and reports the
+value, its proof and the search's figures (see builder.commands for the
+Outcome every command returns).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from guesswork.builder.catalog_commands import (
+    Outcome,
+    _check_name_free,
+    _existing_catalog,
+    _renamed,
+    _write_atomically,
+    _write_location,
+)
+from guesswork.builder.optimal import SearchStats, default_workers
+from guesswork.builder.optimal import cluster as search_engines
+from guesswork.builder.optimal.store import BOUND_STORE_VARIABLE, BoundStore
+from guesswork.builder.policies import OptimalSpec, build_optimal_policy
+from guesswork.builder.progress import Progress
+from guesswork.builder.store import (
+    StoredPolicy,
+    export_bytes,
+    kept_bee_tables,
+    merged,
+    publish_catalog,
+)
+from guesswork.client.errors import UsageError
+from guesswork.client.text import plural
+
+
+def optimize(args: argparse.Namespace) -> Outcome:
+    """Search for an optimal, capped, minimax or lookahead tree; optionally store it."""
+    game_id = args.game
+    length = args.length
+    if game_id == "mastermind":
+        length = args.pegs if args.pegs is not None else (4 if length is None else length)
+    elif args.pegs is not None or args.colours is not None:
+        raise UsageError("--colors and --pegs apply to --game mastermind only")
+    spec = OptimalSpec(
+        game=game_id,
+        length=5 if length is None else length,
+        targets=args.targets,
+        guesses=args.guesses,
+        mode=args.mode,
+        objective=args.objective,
+        max_guesses=args.max_guesses,
+        first_guess=args.first_guess,
+        beam=args.beam,
+        colours=args.colours,
+        jotto_order=args.jotto_order,
+        language=args.language,
+        fold_accents=args.fold_accents,
+        weights=args.weights,
+        lead_opener=args.lead_opener,
+    )
+    spec.check()
+    # By default only a search over every first guess (the long runs) spreads
+    # over every core, and only on Dask: fixed-first-guess and lookahead runs
+    # take seconds, less than starting workers costs, and the process pool
+    # (no Dask) shares no first pass, so it is slower than one process there.
+    long_run = spec.first_guess is None and spec.beam is None and search_engines.dask_installed()
+    workers = args.workers if args.workers is not None else (default_workers() if long_run else 1)
+    checkpoint = Path(args.checkpoint) if args.checkpoint else None
+    bound_store = args.bound_store or os.environ.get(BOUND_STORE_VARIABLE) or None
+    name = args.name or spec.name()
+    location = _write_location(args) if args.store else ""
+    catalog = _existing_catalog(location) if args.store else None
+    if args.store:
+        _check_name_free(catalog, location, name, args.replace)
+    progress = Progress(spec.name(), enabled=not args.quiet, unit="root branch", open_ended=True)
+    started = time.perf_counter()
+    try:
+        built, result = build_optimal_policy(
+            spec, workers=workers, checkpoint=checkpoint, progress=progress,
+            bound_store=bound_store, memo_limit=args.memo_limit, scheduler=args.scheduler,
+        )  # fmt: skip
+    finally:
+        progress.close()
+    seconds = time.perf_counter() - started
+    cert, outcome = result.certificate, result.outcome
+    scores = built.tree.target_scores
+    total, count = int(scores.sum()), len(scores)
+    info: dict[str, Any] = {
+        "name": name,
+        "objective": spec.objective,
+        "first_guess": built.tree.first_guess,
+        "total": total,
+        "mean": total / count,
+        "worst": int(scores.max()),
+        "count": count,
+        "value": cert.value,
+        "lower_bound": cert.lower_bound,
+        "gap": cert.value - cert.lower_bound,
+        "proven": cert.proven,
+        "beam": spec.beam,
+        "max_guesses": spec.max_guesses,
+        "fixed_first_guess": spec.first_guess,
+        "seconds": round(seconds, 3),
+        "search_seconds": round(outcome.seconds, 3),
+        "sets_expanded": outcome.stats.expanded,
+        # A search over every opener: how many survived the first pass (else null).
+        "openers_surviving": outcome.survivors,
+        # What ran the units: in-process, processes (a local pool), dask-local or
+        # dask (--scheduler), and on how many workers (a cluster's: its own count).
+        "engine": outcome.engine,
+        "workers": outcome.workers,
+        # Each process's memo: its limit, the most it held (largest process) and
+        # the entries evicted to stay within it (all processes).
+        "memo_limit": args.memo_limit,
+        "memo_peak_bytes": outcome.stats.memo_peak_bytes,
+        "memo_peak_entries": outcome.stats.memo_peak_entries,
+        "memo_evictions": outcome.stats.memo_evictions,
+        **_store_report(bound_store, outcome.stats),
+        # A weighted search: the prior, and its expected guesses (value / total weight).
+        "weights": built.data.prior.name if built.data.prior is not None else None,
+        "weighted_mean": built.data.stats["mean"] if built.data.prior is not None else None,
+    }
+    lines = [
+        f"{name}: first guess {info['first_guess']}, total {total} "
+        f"(mean {info['mean']:.4f}), worst {info['worst']}"
+        + (
+            f"; weighted by {info['weights']}: value {cert.value}, expected guesses "
+            f"{info['weighted_mean']:.4f}"
+            if info["weights"] else ""
+        ),
+        f"{'proven optimal' if cert.proven else 'not proven'}: lower bound {cert.lower_bound}"
+        + (f" (gap {info['gap']})" if not cert.proven else "")
+        + (f", given first guess {spec.first_guess}" if spec.first_guess else "")
+        + f"; {seconds:.2f} s",
+    ]
+    lines.append(
+        f"ran {outcome.engine}"
+        + (f" on {plural(outcome.workers, 'worker')}" if outcome.engine != "in-process" else "")
+        + f"; memo peak {outcome.stats.memo_peak_bytes / (1 << 20):,.1f} MiB"
+        + f" ({plural(outcome.stats.memo_evictions, 'entry', grouped=True)} evicted)"
+        + f", limit {'none' if args.memo_limit is None else f'{args.memo_limit >> 20:,} MiB'}"
+    )
+    if outcome.survivors is not None:
+        lines.append(
+            f"{outcome.survivors} openers survived the first pass's one-level bounds "
+            "and were searched"
+        )
+    if bound_store is not None:
+        rate = info["store_hit_rate"]
+        lines.append(
+            f"bound store {bound_store}: {info['store_hits']:,} of {info['store_lookups']:,} "
+            f"sets found ({0.0 if rate is None else rate:.1%}); {info['store_rows']:,} rows"
+        )
+    stored = StoredPolicy.from_data(built.data, built.tree.targets.words, built.tree.guesses.words)
+    stored = _renamed(stored, args.name)
+    if args.store:
+        path = publish_catalog(location, merged(catalog, [stored]), kept_bee_tables(catalog))
+        info["catalog"] = str(path)
+        lines.append(f"stored {name} in {path}")
+    if args.output:
+        path = Path(args.output)
+        _write_atomically(path, export_bytes(stored))
+        info["file"] = str(path)
+        lines.append(f"wrote {path}")
+    return Outcome(info, lines)
+
+
+def _store_report(path: str | None, stats: SearchStats) -> dict[str, Any]:
+    """Return optimize's bound-store figures: the file, lookups, hits, hit rate, rows.
+
+    Raises:
+        BoundStoreError: the store cannot be read to count its rows.
+    """
+    rows = None
+    if path is not None:
+        store = BoundStore(path)
+        try:
+            rows = store.rows()
+        finally:
+            store.close()
+    lookups, hits = stats.store_lookups, stats.store_hits
+    return {
+        "bound_store": path,
+        "store_lookups": lookups,
+        "store_hits": hits,
+        "store_hit_rate": round(hits / lookups, 4) if lookups else None,
+        "store_rows": rows,
+    }
