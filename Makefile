@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_approx_entropy.py
 	$(BIN)/python benchmarks/bench_optimal.py
 	$(BIN)/python benchmarks/bench_dask.py
+	$(BIN)/python benchmarks/bench_prior.py
 
 # Regenerate the gRPC code from protos/guesswork/v1/guesswork.proto (a test checks it).
 protos: $(STAMP)
