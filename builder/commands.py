@@ -166,9 +166,12 @@ def evaluate(args: argparse.Namespace) -> Outcome:
         f"worst: {stats.worst}, best: {stats.best}",
         f"cumulative: {format_cumulative(stats)}",
         *(
-            [f"weighted by the prior {built.data.prior.name}: expected guesses "
-             f"{built.data.stats['mean']:.4f} (the mean above counts every target alike)"]
-            if built.data.prior is not None else []
+            [
+                f"weighted by the prior {built.data.prior.name}: expected guesses "
+                f"{built.data.stats['mean']:.4f} (the mean above counts every target alike)"
+            ]
+            if built.data.prior is not None
+            else []
         ),
         "evil replier's game: " + ", ".join(f"{guess} {reply}" for guess, reply in evil),
         f"built in {built.seconds:.3f} s ({plural(tree.node_count, 'node', grouped=True)})",
@@ -405,9 +408,9 @@ def priors(args: argparse.Namespace) -> Outcome:
     from guesswork.builder.catalog_commands import replace_file
     from guesswork.builder.errors import PriorError
     from guesswork.builder.prior_making import (
-    DEFAULT_NAME,
-    generate_prior,
-)
+        DEFAULT_NAME,
+        generate_prior,
+    )
     from guesswork.builder.wordlists import load_wordlist
     from guesswork.client.letters import KEEP_ACCENTS, LANGUAGES
 

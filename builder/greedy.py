@@ -43,7 +43,6 @@ from guesswork.client.strategy import GreedyStrategy
 DEFAULT_WINDOW = (4, 125)
 
 
-
 @dataclass(frozen=True)
 class GreedyOptions:
     """How a greedy tree chooses guesses.
@@ -213,7 +212,13 @@ class GreedyStep:
             )  # fmt: skip
         else:
             values = metric_values(
-                matrix, rows, columns, metric, self.options.arithmetic, self.reply_space, weights,
+                matrix,
+                rows,
+                columns,
+                metric,
+                self.options.arithmetic,
+                self.reply_space,
+                weights,
                 self.win_reply,
             )
         best = smallest(values, count)

@@ -122,9 +122,7 @@ def _has_stem(
     BORED (0.54) are past tenses, but GREED is no form of the rare GREE (0.04),
     nor CHAOS (0.06), KUDOS (0.10) or WICKED (0.22) plurals or past tenses)."""
     floor = STEM_SHARE * frequency(word) if frequency is not None else 0.0
-    return any(
-        stem in known and (frequency is None or frequency(stem) >= floor) for stem in stems
-    )
+    return any(stem in known and (frequency is None or frequency(stem) >= floor) for stem in stems)
 
 
 def is_plural(
@@ -185,9 +183,7 @@ def judge_inflections(
     known = extra | frozenset(canonical)
     return Inflections(
         plurals=frozenset(word for word in canonical if is_plural(word, known, frequency)),
-        past_tenses=frozenset(
-            word for word in canonical if is_past_tense(word, known, frequency)
-        ),
+        past_tenses=frozenset(word for word in canonical if is_past_tense(word, known, frequency)),
         lexicon=label,
     )
 

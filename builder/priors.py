@@ -356,9 +356,7 @@ def shipped_prior(name: str) -> Prior:
     """
     entry = SHIPPED_PRIORS.get(name)
     if entry is None:
-        raise PriorError(
-            f"no shipped prior {name!r}; shipped: {', '.join(sorted(SHIPPED_PRIORS))}"
-        )
+        raise PriorError(f"no shipped prior {name!r}; shipped: {', '.join(sorted(SHIPPED_PRIORS))}")
     text = resources.files(_DATA_PACKAGE).joinpath(entry.file).read_text(encoding="utf-8")
     prior = parse_prior(text.splitlines(), entry.file)
     if len(prior) != entry.count or prior.sha256 != entry.sha256:

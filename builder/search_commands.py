@@ -132,7 +132,8 @@ def optimize(args: argparse.Namespace) -> Outcome:
         + (
             f"; weighted by {info['weights']}: value {cert.value}, expected guesses "
             f"{info['weighted_mean']:.4f}"
-            if info["weights"] else ""
+            if info["weights"]
+            else ""
         ),
         f"{'proven optimal' if cert.proven else 'not proven'}: lower bound {cert.lower_bound}"
         + (f" (gap {info['gap']})" if not cert.proven else "")

@@ -275,9 +275,7 @@ def _language(text: str) -> str:
     return text
 
 
-def language_policy(
-    backend: Backend, language: str, length: int | None, hard: bool = False
-) -> str:
+def language_policy(backend: Backend, language: str, length: int | None, hard: bool = False) -> str:
     """Return the Wordle policy ``--language`` picks: of the catalogs' Wordle policies
     whose target list is of that language (client.letters.list_language) and of
     ``length`` letters (None: 5 first), normal mode first, then ``neg_entropy``,
@@ -516,9 +514,7 @@ def run(argv: Sequence[str] | None = None, local: LocalBackendFactory | None = N
                 "`python -m guesswork`, or give --server"
             )
         if args.command in ("suggest", "play"):
-            args.policy = chosen_policy(
-                backend, args.policy, args.length, args.language, args.hard
-            )
+            args.policy = chosen_policy(backend, args.policy, args.length, args.language, args.hard)
         if args.command == "suggest":
             status = _suggest(backend, args)
         elif args.command == "bee":

@@ -83,7 +83,9 @@ class Engine(CatalogLookup):
         chosen = min(
             fits,
             key=lambda other: (
-                other.policy.data.prior is None, other.policy.data.targets.count, other.name
+                other.policy.data.prior is None,
+                other.policy.data.targets.count,
+                other.name,
             ),
             default=None,
         )

@@ -70,7 +70,6 @@ import numpy as np
 from guesswork.builder.errors import SearchError
 from guesswork.builder.optimal.bounds import (
     INFEASIBLE,
-    capacity,
     distinct_replies_kernel,
 )
 from guesswork.builder.optimal.memo import Memo, MemoAccount
@@ -340,11 +339,10 @@ class Search(SetValues):
         :attr:`lower`, and both kept in the bound store if there is one.
         INFEASIBLE means no tree meets the cap.
         """
+        exact = self.small(targets, depth)
+        if exact is not None:
+            return exact
         size = len(targets)
-        if size <= 2:
-            if self.capped and size > capacity(depth, self.problem.replies):
-                return INFEASIBLE
-            return self.trivial_of(targets)
         key = self.key(targets, depth, state)
         hit = self.exact.get(key)
         if hit is not None:

@@ -121,13 +121,21 @@ class SetValues:
             return 1 << 40
         return capacity(depth - 1, self.problem.replies)
 
+    def small(self, targets: np.ndarray, depth: int) -> int | None:
+        """Return the exact value of a set of one or two targets with ``depth`` guesses
+        left (INFEASIBLE past a cap), or None for a larger set."""
+        size = len(targets)
+        if size > 2:
+            return None
+        if self.capped and size > capacity(depth, self.problem.replies):
+            return INFEASIBLE
+        return self.trivial_of(targets)
+
     def known_bound(self, targets: np.ndarray, depth: int, state: bytes = b"") -> int:
         """Return the best lower bound known for ``targets`` without searching."""
-        size = len(targets)
-        if size <= 2:
-            if self.capped and size > capacity(depth, self.problem.replies):
-                return INFEASIBLE
-            return self.trivial_of(targets)
+        exact = self.small(targets, depth)
+        if exact is not None:
+            return exact
         key = self.key(targets, depth, state)
         if key in self.exact:
             return self.exact[key][0]

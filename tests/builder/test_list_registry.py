@@ -35,7 +35,9 @@ def test_a_newer_list_is_registered_and_used_by_name(
     words = shipped_words("wordle-answers-3158")[::7]
     source = home / "answers-2026.txt"
     source.write_text("\n".join(w.lower() for w in words) + "\n")
-    (row,) = _json(capsys, "lists", "update", str(source), "--kind", "answers", "--as-of", "2026-11-01")  # type: ignore[misc]
+    (row,) = _json(
+        capsys, "lists", "update", str(source), "--kind", "answers", "--as-of", "2026-11-01"
+    )  # type: ignore[misc]
     name = f"wordle-answers-{len(words)}"
     assert (row["name"], row["count"], row["new"]) == (name, len(words), True)
     assert row["sha256"] == content_sha256(words) and row["as_of"] == "2026-11-01"
@@ -43,12 +45,16 @@ def test_a_newer_list_is_registered_and_used_by_name(
     assert load_wordlist(name, WORDLE).words == words
     listed = _json(capsys, "lists")
     assert {"name": name, "source": "registered", "as_of": "2026-11-01"}.items() <= next(
-        r for r in listed if r["name"] == name  # type: ignore[union-attr]
+        r
+        for r in listed
+        if r["name"] == name  # type: ignore[union-attr]
     ).items()
     shipped = next(r for r in listed if r["name"] == "wordle-answers-3158")  # type: ignore[union-attr]
     assert (shipped["source"], shipped["as_of"]) == ("shipped", "2023-07-01")
     # Registering the same words again changes nothing; a build takes the name.
-    again = _json(capsys, "lists", "update", str(source), "--kind", "answers", "--as-of", "2026-11-01")
+    again = _json(
+        capsys, "lists", "update", str(source), "--kind", "answers", "--as-of", "2026-11-01"
+    )
     assert again[0]["new"] is False  # type: ignore[index]
     built = _json(
         capsys, "build", "--targets", name, "--guesses", "wordle-guesses-14855",
@@ -115,5 +121,6 @@ def test_list_json_says_lists_mode_and_weights(capsys: pytest.CaptureFixture[str
     )  # fmt: skip
     assert all(set(row) >= {"targets", "guesses", "mode", "weights"} for row in rows.values())
     assert "wordle-3158-g14855-normal-neg-entropy" in rows and set(SHIPPED) >= {
-        "wordle-answers-3158", "wordle-guesses-14855"
+        "wordle-answers-3158",
+        "wordle-guesses-14855",
     }

@@ -59,7 +59,9 @@ def test_the_weighted_optimum_equals_brute_force(seed: int) -> None:
     chosen = sorted(rng.choice(len(ANSWERS), size, replace=False).tolist())
     targets = WordList.from_words("t", [ANSWERS[i] for i in chosen])
     others = [GUESSES[i] for i in rng.choice(len(GUESSES), 10, replace=False).tolist()]
-    guesses = WordList.from_words("g", [*targets.words, *(w for w in others if w not in targets.words)])
+    guesses = WordList.from_words(
+        "g", [*targets.words, *(w for w in others if w not in targets.words)]
+    )
     weights = rng.integers(1, 30, size=size)
     problem, _ = make_problem(WORDLE, targets, guesses, weights)
     assert problem.weights is not None
@@ -145,7 +147,9 @@ def _with_weights(policy: Policy, weights: np.ndarray) -> Policy:
     data = dataclasses.replace(policy.data, weights=weights)
     core = encode_core(data)
     stored = StoredPolicy.from_data(data, policy.targets, policy.guesses)
-    return Policy(decode_core(core, "test"), policy.targets, policy.guesses, core, stored.content_hash)
+    return Policy(
+        decode_core(core, "test"), policy.targets, policy.guesses, core, stored.content_hash
+    )
 
 
 def test_a_weighted_certificate_checks_out_and_names_its_prior(weighted_policy: Policy) -> None:

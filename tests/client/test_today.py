@@ -64,7 +64,9 @@ def test_help_says_which_list_and_as_of_when() -> None:
     out = guesswork("--help")
     assert out.returncode == 0
     text = " ".join(out.stdout.split())
-    assert "3158 answers as of 2023-07-01" in text and "14855 guesses allowed since 2022-08-30" in text
+    assert (
+        "3158 answers as of 2023-07-01" in text and "14855 guesses allowed since 2022-08-30" in text
+    )
     assert "3158 answers as of 2023-07-01" in TODAY
     play_help = " ".join(guesswork("play", "--help").stdout.split())
     assert "3158 answers as of 2023-07-01" in play_help and "--hard" in play_help
