@@ -105,6 +105,10 @@ def scan_kernel(
     out_closed: np.ndarray,
     out_squares: np.ndarray,
     out_plogp: np.ndarray,
+    weights: np.ndarray,
+    mass: np.ndarray,
+    heaviest: np.ndarray,
+    lightest: np.ndarray,
 ) -> tuple[int, int]:
     """Partition ``targets`` by each candidate; keep those whose bound is below ``budget``.
 
@@ -125,6 +129,13 @@ def scan_kernel(
     first guess not kept whose bound is at most ``stop_at``: callers that want
     only the least bound (``budget`` 0) get it without scanning the rest.
 
+    With target ``weights`` (the total objective; an empty array: every target
+    alike) the bound is the node's weight plus each non-winning class's
+    :func:`weighted_class_bound`, from its weight, heaviest and lightest target
+    (``mass``, ``heaviest``, ``lightest``: scratch per reply code); the rest
+    (closed, squares, the m*log(m) ranking, feasibility) is over target counts,
+    so equal weights give the same scan, bound for bound.
+
     Returns:
         (kept count, least bound among feasible guesses not kept for reaching
         ``budget``; INFEASIBLE if none).
@@ -133,16 +144,31 @@ def scan_kernel(
     kept = 0
     excluded = INFEASIBLE
     guess_major = n > GUESS_MAJOR_FROM
+    weighted = weights.shape[0] > 0
+    node_mass = 0
+    if weighted:
+        for j in range(n):
+            node_mass += weights[targets[j]]
     for i in range(candidates.shape[0]):
         guess = candidates[i]
         k = 0
         row = by_guess[guess]
         for j in range(n):
-            code = row[targets[j]] if guess_major else by_target[targets[j], guess]
+            target = targets[j]
+            code = row[target] if guess_major else by_target[target, guess]
             if counts[code] == 0:
                 touched[k] = code
                 k += 1
+                if weighted:
+                    mass[code] = 0
+                    heaviest[code] = 0
+                    lightest[code] = INFEASIBLE
             counts[code] += 1
+            if weighted:
+                w = weights[target]
+                mass[code] += w
+                heaviest[code] = max(heaviest[code], w)
+                lightest[code] = min(lightest[code], w)
         green = False
         parts = 0
         worst = 0
@@ -167,9 +193,13 @@ def scan_kernel(
             if minimax:
                 if table[m] > bound:
                     bound = table[m]
+            elif weighted:
+                bound += weighted_class_bound(
+                    mass[code], heaviest[code], lightest[code], m, table[m]
+                )
             else:
                 bound += table[m]
-        bound += 1 if minimax else n
+        bound += 1 if minimax else node_mass if weighted else n
         if (parts == 1 and not green) or worst > max_class:
             continue
         if bound >= budget:
@@ -203,103 +233,6 @@ def weighted_class_bound(mass: int, heaviest: int, lightest: int, size: int, tab
     if table_m >= INFEASIBLE:
         return INFEASIBLE
     return 2 * mass - heaviest + lightest * (table_m - 2 * size + 1)
-
-
-@numba.njit(cache=True)
-def weighted_scan_kernel(
-    by_guess: np.ndarray,
-    by_target: np.ndarray,
-    candidates: np.ndarray,
-    targets: np.ndarray,
-    weights: np.ndarray,
-    win: int,
-    table: np.ndarray,
-    plogp_table: np.ndarray,
-    max_class: int,
-    budget: int,
-    stop_at: int,
-    counts: np.ndarray,
-    mass: np.ndarray,
-    heaviest: np.ndarray,
-    lightest: np.ndarray,
-    touched: np.ndarray,
-    out_index: np.ndarray,
-    out_bound: np.ndarray,
-    out_closed: np.ndarray,
-    out_squares: np.ndarray,
-    out_plogp: np.ndarray,
-) -> tuple[int, int]:
-    """:func:`scan_kernel` for the total objective with target ``weights``: each guess's
-    static bound is the node's weight plus each non-winning class's
-    :func:`weighted_class_bound`. Everything else (closed, squares, the m*log(m)
-    ranking, feasibility, ``stop_at``, the returned pair) is as there, over
-    target counts, so equal weights give the same scan, bound for bound.
-    """
-    n = targets.shape[0]
-    node_mass = 0
-    for j in range(n):
-        node_mass += weights[targets[j]]
-    kept = 0
-    excluded = INFEASIBLE
-    guess_major = n > GUESS_MAJOR_FROM
-    for i in range(candidates.shape[0]):
-        guess = candidates[i]
-        k = 0
-        row = by_guess[guess]
-        for j in range(n):
-            target = targets[j]
-            code = row[target] if guess_major else by_target[target, guess]
-            w = weights[target]
-            if counts[code] == 0:
-                touched[k] = code
-                k += 1
-                mass[code] = w
-                heaviest[code] = w
-                lightest[code] = w
-            else:
-                mass[code] += w
-                if w > heaviest[code]:
-                    heaviest[code] = w
-                if w < lightest[code]:
-                    lightest[code] = w
-            counts[code] += 1
-        green = False
-        parts = 0
-        worst = 0
-        bound = node_mass
-        squares = 0
-        plogp = 0.0
-        closed = 1
-        for c in range(k):
-            code = touched[c]
-            m = counts[code]
-            counts[code] = 0
-            squares += m * m
-            plogp += plogp_table[m]
-            if code == win:
-                green = True
-                continue
-            parts += 1
-            if m > worst:
-                worst = m
-            if m > 2:
-                closed = 0
-            bound += weighted_class_bound(mass[code], heaviest[code], lightest[code], m, table[m])
-        if (parts == 1 and not green) or worst > max_class:
-            continue
-        if bound >= budget:
-            if bound < excluded:
-                excluded = bound
-                if excluded <= stop_at:
-                    break
-            continue
-        out_index[kept] = i
-        out_bound[kept] = bound
-        out_closed[kept] = closed
-        out_squares[kept] = squares
-        out_plogp[kept] = plogp
-        kept += 1
-    return kept, excluded
 
 
 @numba.njit(cache=True)
@@ -383,13 +316,13 @@ class ScanKernel:
     closed: np.ndarray
     squares: np.ndarray
     plogp: np.ndarray
-    #: The targets' weights (int64), or None: every target counts once.
-    weights: np.ndarray | None = None
+    #: The targets' weights (int64; empty: every target counts once).
+    weights: np.ndarray
     #: Per reply code: the weight, heaviest and lightest target of its class
     #: (scratch for the weighted scan).
-    mass: np.ndarray | None = None
-    heaviest: np.ndarray | None = None
-    lightest: np.ndarray | None = None
+    mass: np.ndarray
+    heaviest: np.ndarray
+    lightest: np.ndarray
 
     @classmethod
     def for_problem(cls, problem: Problem, minimax: bool) -> ScanKernel:
@@ -421,7 +354,7 @@ class ScanKernel:
             closed=np.zeros(rows, dtype=np.int8),
             squares=np.zeros(rows, dtype=np.int64),
             plogp=np.zeros(rows, dtype=np.float64),
-            weights=problem.weights,
+            weights=np.zeros(0, np.int64) if problem.weights is None else problem.weights,
             mass=np.zeros(codes, dtype=np.int64),
             heaviest=np.zeros(codes, dtype=np.int64),
             lightest=np.zeros(codes, dtype=np.int64),
@@ -444,20 +377,10 @@ class ScanKernel:
             (kept count, least bound among feasible guesses not kept for
             reaching ``budget``), as :func:`scan_kernel`.
         """
-        if self.weights is not None:
-            assert self.mass is not None and self.heaviest is not None
-            assert self.lightest is not None
-            kept, excluded = weighted_scan_kernel(
-                self.by_guess, self.by_target, candidates, targets, self.weights, self.win,
-                self.table, self.plogp_table, max_class, budget, stop_at, self.counts,
-                self.mass, self.heaviest, self.lightest, self.touched, self.index,
-                self.bound, self.closed, self.squares, self.plogp,
-            )  # fmt: skip
-            return int(kept), int(excluded)
         kept, excluded = scan_kernel(
             self.by_guess, self.by_target, candidates, targets, self.win, self.table,
             self.plogp_table, self.minimax, max_class, budget, stop_at, self.counts,
             self.touched, self.index, self.bound, self.closed, self.squares,
-            self.plogp,
+            self.plogp, self.weights, self.mass, self.heaviest, self.lightest,
         )  # fmt: skip
         return int(kept), int(excluded)
