@@ -50,9 +50,14 @@ _VALUE_SOURCES = {
 }
 
 
-def error_from_rpc(error: grpc.RpcError) -> GuessworkError:
+def error_from_rpc(error: grpc.RpcError, timeout: float | None = None) -> GuessworkError:
     """Return the typed error a failed call stands for, with the ErrorInfo's metadata
-    as its ``metadata`` (the turn, field, limit ... the proto lists per reason)."""
+    as its ``metadata`` (the turn, field, limit ... the proto lists per reason).
+
+    A call whose deadline (``timeout`` seconds, when known) passed is a
+    ServiceUnavailableError that says so and how to raise the deadline: the
+    server may be up but slow (a first answer it computes live, a loaded machine).
+    """
     code = error.code() if hasattr(error, "code") else None
     message = error.details() if hasattr(error, "details") else str(error)
     status = rpc_status.from_call(error) if hasattr(error, "trailing_metadata") else None
@@ -60,7 +65,13 @@ def error_from_rpc(error: grpc.RpcError) -> GuessworkError:
         info = error_details_pb2.ErrorInfo()
         if detail.Unpack(info):
             return error_for_reason(info.reason)(message, metadata=dict(info.metadata))
-    if code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED):
+    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        after = f" after {timeout:g} s" if timeout is not None else ""
+        return ServiceUnavailableError(
+            f"deadline exceeded{after}: the service did not answer in time; raise the "
+            f"deadline (--timeout SECONDS on the command line, RemoteClient(timeout=...))"
+        )
+    if code == grpc.StatusCode.UNAVAILABLE:
         return ServiceUnavailableError(f"service unavailable ({code.name}): {message}")
     return GuessworkError(f"{code.name if code else 'error'}: {message}")
 
@@ -99,7 +110,7 @@ class RemoteClient:
         try:
             return getattr(self._stub, method)(request, timeout=self.timeout)
         except grpc.RpcError as error:
-            raise error_from_rpc(error) from None
+            raise error_from_rpc(error, self.timeout) from None
 
     @staticmethod
     def _turns(history: History) -> list[Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -19,7 +20,11 @@ from guesswork.builder.greedy_tree import build_greedy_tree
 from guesswork.builder.partitions import ARITHMETIC
 from guesswork.builder.wordlists import WordList
 from guesswork.client.catalog import Catalog
-from guesswork.client.errors import ContradictoryHistoryError, PolicyNotFoundError
+from guesswork.client.errors import (
+    ContradictoryHistoryError,
+    PolicyNotFoundError,
+    ServiceUnavailableError,
+)
 from guesswork.client.probe import Policy
 from guesswork.client.remote import RemoteClient
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
@@ -299,3 +304,31 @@ def test_a_history_off_the_answer_list_is_answered_over_the_guess_list(
     )
     assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "CONTRADICTORY_HISTORY")
     assert "no word of its guess list and wordle-guesses-14855" in message
+
+
+def test_a_passed_deadline_says_so_and_how_to_raise_it(
+    server: tuple[GuessworkServer, int],
+) -> None:
+    """A call whose deadline passes is no 'service unavailable': the error names the
+    deadline and the option that raises it. The peer here accepts the connection
+    and never answers (a server busy past the deadline looks the same)."""
+    silent = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+    accepting = threading.Thread(target=lambda: held.append(silent.accept()[0]), daemon=True)
+    accepting.start()
+    try:
+        address = f"127.0.0.1:{silent.getsockname()[1]}"
+        with (
+            RemoteClient(address, timeout=0.5) as remote,
+            pytest.raises(ServiceUnavailableError) as caught,
+        ):
+            remote.suggest("wordle-2309-normal-neg-entropy", [])
+    finally:
+        for connection in held:
+            connection.close()
+        silent.close()
+    message = str(caught.value)
+    assert message.startswith("deadline exceeded after 0.5 s")
+    assert "--timeout SECONDS" in message and "RemoteClient(timeout=...)" in message
+    with RemoteClient(f"127.0.0.1:{server[1]}") as remote:
+        assert remote.suggest("wordle-2309-normal-neg-entropy", []).guess == "RAISE"
