@@ -166,8 +166,10 @@ def _policies(backend: Backend, args: argparse.Namespace) -> int:
     else:
         for row in rows:
             language = f"  {row['language']}" if row.get("language") else ""
+            # A weighted policy's mean is its expected guesses under its weights.
+            weights = f"  weighted by {row['weights']}" if row.get("weights") else ""
             print(f"{row['name']:<48} {plural(row['count'], 'target'):>13}  mean {row['mean']:.2f} "
-                  f"worst {row['worst']}  {row['catalog']}{language}")  # fmt: skip
+                  f"worst {row['worst']}  {row['catalog']}{language}{weights}")  # fmt: skip
     return 0
 
 

@@ -165,3 +165,16 @@ def test_the_weighted_analysis_expects_under_the_prior(backend: LocalBackend) ->
     weighted_mean = float(scores @ weights / weights.sum())
     assert first.guess == policy.guess(policy.root)
     assert weighted_mean - 0.3 < first.expected <= weighted_mean + 1e-9 < scores.mean() - 0.2
+
+
+def test_policies_lists_say_what_weighs_a_policy(backend: LocalBackend) -> None:
+    """`guesswork policies`: a weighted policy's line names its prior (its mean is the
+    expected guesses under it); --json has `weights` for every policy."""
+    out = guesswork("policies")
+    assert out.returncode == 0, out.stderr
+    lines = {line.split()[0]: line for line in out.stdout.splitlines()}
+    assert lines[EVERY_WORD].endswith("weighted by wordfreq")
+    assert "weighted" not in lines[OLD_GAME]
+    rows = json.loads(guesswork("policies", "--json").stdout)
+    assert {row["name"]: row["weights"] for row in rows}[EVERY_WORD] == "wordfreq"
+    assert all("weights" in row for row in rows)
