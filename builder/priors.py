@@ -392,7 +392,9 @@ def open_word_weights(prior: PriorRef | None, words: tuple[str, ...]) -> np.ndar
     The weights are a shipped prior's: the policy's own ``prior`` when it is a
     shipped one (same name and SHA-256), else :data:`DEFAULT_PRIOR`. A word the
     prior lacks gets the prior's least weight (a word nobody ranked is taken
-    for a rare one); if it knows none of the words (another language), None.
+    for a rare one); if it knows fewer than half of the words (another
+    language, whose few words that are English too would count for more than
+    the rest), None.
     """
     chosen = DEFAULT_PRIOR
     shipped = SHIPPED_PRIORS.get(prior.name) if prior is not None else None
@@ -411,7 +413,7 @@ def _open_word_weights(name: str, words: tuple[str, ...]) -> np.ndarray | None:
     mapping = prior.mapping
     least = min(prior.weights)
     weights = np.array([mapping.get(word, 0) for word in words], dtype=np.int64)
-    if not weights.any():
+    if 2 * np.count_nonzero(weights) < len(weights):
         return None
     weights[weights == 0] = least
     weights.setflags(write=False)

@@ -6,7 +6,10 @@ included, is answered by :class:`guesswork.client.lookup.CatalogLookup` (the
 probe's walk, stored alternatives), with :class:`GreedyLiveSolver` for the
 histories that leave a stored tree, and for those that leave the answer list
 (ranked over the policy's guess list as possible secrets; see client.lookup).
-Finished games are analysed by builder.analysis over the same lookups.
+Finished games are analysed by builder.analysis over the same lookups; a game
+whose secret is none of the policy's targets is analysed under the catalog's
+policy of the same game and mode whose targets are every word live answers
+take for possible there, a weighted one first (:meth:`Engine.off_list_policy`).
 """
 
 from __future__ import annotations

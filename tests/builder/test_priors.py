@@ -26,6 +26,7 @@ from guesswork.builder.priors import (
     HEADER,
     Prior,
     load_prior,
+    open_word_weights,
     parse_prior,
     prior_label,
     resolve_prior,
@@ -354,3 +355,20 @@ def test_bad_options_are_one_line(
     got, out, err = run_cli(capsys, "priors", "--words", "wordle-answers-3158", *args)
     assert (got, out) == (status, "")
     assert err.count("\n") == 1 and message in err, err
+
+
+def test_off_list_words_are_weighed_by_the_shipped_prior_only_where_it_knows_them() -> None:
+    """English lists get the prior's weights (a word it lacks, its least weight); a
+    list it mostly does not know (Spanish) is counted alike rather than favouring
+    its few words that are English too."""
+    prior = shipped_prior("wordfreq")
+    words = ("CRANE", "AALII", "QQQQQ")
+    weights = open_word_weights(None, words)
+    assert weights is not None
+    assert weights.tolist() == [
+        prior.weight_of("CRANE"),
+        prior.weight_of("AALII"),
+        min(prior.weights),
+    ]
+    assert open_word_weights(None, shipped_words("es-5-top2000")) is None
+    assert open_word_weights(None, ("QQQQQ", "ZZZZZ", "CRANE")) is None
