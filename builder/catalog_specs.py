@@ -147,6 +147,11 @@ GLOBAL_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
         for answers in ("wordle-answers-2309", "wordle-answers-2315")
     ),
     OptimalSpec("wordle", targets="wordle-answers-2309", guesses="wordle-guesses-14855"),
+    # NYT hard mode within six guesses, every opener settled: SALET, 8122 (2315 x 12972).
+    OptimalSpec(
+        "wordle", targets="wordle-answers-2315", guesses="wordle-guesses-12972", mode=NYT_HARD,
+        max_guesses=6,
+    ),
 )
 
 #: Today's game optimised given SALET (the best opener of the 2022 lists): 11235 in
