@@ -36,7 +36,12 @@ import numpy as np
 import numpy.typing as npt
 
 from guesswork.builder.errors import PriorError
-from guesswork.builder.weighted_lists import MAX_TOTAL_COUNT, count_lines, is_positive_count
+from guesswork.builder.weighted_lists import (
+    MAX_TOTAL_COUNT,
+    count_lines,
+    is_positive_count,
+    read_utf8,
+)
 from guesswork.client.letters import letters_problem, upper_word
 from guesswork.client.policy_format import PriorRef
 from guesswork.client.text import plural
@@ -312,14 +317,7 @@ def load_prior(path: str | Path) -> Prior:
         PriorError: the file does not exist, cannot be read, is not UTF-8, or
             is malformed.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PriorError(f"prior {str(path)!r} does not exist") from None
-    except UnicodeDecodeError:
-        raise PriorError(f"prior {str(path)!r} is not UTF-8 text") from None
-    except OSError as error:
-        raise PriorError(f"cannot read prior {str(path)!r}: {error.strerror}") from None
+    text = read_utf8(path, "prior", PriorError)
     return parse_prior(text.splitlines(), str(path))
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from guesswork.builder.errors import WeightedListError
+from guesswork.client.errors import GuessworkError
 from guesswork.client.text import plural
 
 #: Counts add up in int64 arrays and become float64 probabilities; below
@@ -182,20 +183,30 @@ def parse_weighted_list(lines: Iterable[str], source: str = "<lines>") -> Weight
         raise WeightedListError(f"{source}: {error}") from None
 
 
+def read_utf8(path: str | Path, what: str, error: type[GuessworkError]) -> str:
+    """Return the UTF-8 text of the file at ``path``, a ``what`` (e.g. "prior").
+
+    Raises:
+        ``error``: the file does not exist, cannot be read or is not UTF-8; the
+            message names ``what`` and the path.
+    """
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error(f"{what} {str(path)!r} does not exist") from None
+    except UnicodeDecodeError:
+        raise error(f"{what} {str(path)!r} is not UTF-8 text") from None
+    except OSError as problem:
+        raise error(f"cannot read {what} {str(path)!r}: {problem.strerror}") from None
+
+
 def load_weighted_list(path: str | Path) -> WeightedList:
     """Return the weighted list in the text file at ``path`` (see :func:`parse_weighted_list`).
 
     Raises:
         WeightedListError: the file cannot be read, is not UTF-8, or is malformed.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise WeightedListError(f"weighted word list {str(path)!r} does not exist") from None
-    except UnicodeDecodeError:
-        raise WeightedListError(f"weighted word list {str(path)!r} is not UTF-8 text") from None
-    except OSError as error:
-        raise WeightedListError(f"cannot read {str(path)!r}: {error.strerror}") from None
+    text = read_utf8(path, "weighted word list", WeightedListError)
     return parse_weighted_list(text.splitlines(), str(path))
 
 
