@@ -149,7 +149,10 @@ GLOBAL_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
     OptimalSpec("wordle", targets="wordle-answers-2309", guesses="wordle-guesses-14855"),
     # NYT hard mode within six guesses, every opener settled: SALET, 8122 (2315 x 12972).
     OptimalSpec(
-        "wordle", targets="wordle-answers-2315", guesses="wordle-guesses-12972", mode=NYT_HARD,
+        "wordle",
+        targets="wordle-answers-2315",
+        guesses="wordle-guesses-12972",
+        mode=NYT_HARD,
         max_guesses=6,
     ),
 )
