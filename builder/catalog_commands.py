@@ -154,13 +154,17 @@ def list_policies(args: argparse.Namespace) -> Outcome:
 
 
 def verify(args: argparse.Namespace) -> Outcome:
-    """Replay every target through every stored policy (or those named by
-    ``--policy``); exit 1 on any fault.
+    """Check the whole catalog (every row, the file's seal: Catalog.check_all) and replay
+    every target through every stored policy (or those named by ``--policy``, after
+    only their own checks); exit 1 on any fault.
 
     Raises:
         PolicyNotFoundError: a ``--policy`` name is not in the catalog.
+        PolicyFormatError: the catalog fails a check.
     """
     with open_catalog(args.catalog) as catalog:
+        if not args.policy:
+            catalog.check_all()
         chosen = [catalog.policy(name) for name in args.policy] if args.policy else list(catalog)
         results = [
             {

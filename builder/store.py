@@ -15,7 +15,6 @@ publish that fails or is killed changes nothing.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -24,27 +23,26 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from guesswork.builder.errors import CatalogWriteError
-from guesswork.client.catalog import (
-    Catalog,
-    manifest_text,
-    payload_sha256,
-    seal,
-    summary_columns,
-)
-from guesswork.client.catalog_sql import (
+from guesswork.client.catalog import Catalog
+from guesswork.client.catalog_file import seal
+from guesswork.client.catalog_location import (
     APPLICATION_ID,
     SCHEMA_VERSION,
+    describe_location,
+    is_file_location,
+    sqlite_path,
+)
+from guesswork.client.catalog_manifest import manifest_rows, manifest_text, payload_sha256
+from guesswork.client.catalog_reader import summary_columns
+from guesswork.client.catalog_sql import (
     TABLES,
     connected,
     content_seal,
-    describe_location,
     has_catalog_tables,
-    is_file_location,
     meta_header,
     meta_table,
     metadata,
     server_url,
-    sqlite_path,
 )
 from guesswork.client.policy_file import (
     encode_file,
@@ -54,6 +52,7 @@ from guesswork.client.policy_format import (
     PolicyData,
     content_hash,
     encode_core,
+    info_of,
 )
 from guesswork.client.probe import Policy
 from guesswork.client.spelling_bee import BeeTable
@@ -108,8 +107,8 @@ def kept_bee_tables(catalog: Catalog | None) -> list[StoredBeeTable]:
     if catalog is None:
         return []
     return [
-        StoredBeeTable(table, catalog.word_lists[table.list_sha256][1])
-        for table in catalog.bee_tables.values()
+        StoredBeeTable(table, catalog.word_list(table.list_sha256))
+        for table in catalog.bee_tables()
     ]
 
 
@@ -144,17 +143,12 @@ def _catalog_rows(policies: list[StoredPolicy], bees: list[StoredBeeTable]) -> C
     for bee in sorted(bees, key=lambda b: b.table.key):
         wordlists.setdefault(bee.table.list_sha256, (bee.table.list_name, bee.words))
     manifest = manifest_text(
-        {p.data.name: p.content_hash for p in policies},
-        {sha: len(words) for sha, (_, words) in wordlists.items()},
+        [info_of(p.data, p.content_hash) for p in policies],
+        {sha: (name, len(words)) for sha, (name, words) in wordlists.items()},
         {bee.table.key: payload_sha256(bee.table.payload()) for bee in bees},
     )
-    manifest_sha256 = hashlib.sha256(manifest.encode()).hexdigest()
     return CatalogRows(
-        meta=[
-            {"key": "schema_version", "value": str(SCHEMA_VERSION)},
-            {"key": "manifest", "value": manifest},
-            {"key": "manifest_sha256", "value": manifest_sha256},
-        ],
+        meta=[{"key": key, "value": value} for key, value in manifest_rows(manifest).items()],
         wordlists=[
             {"sha256": sha, "name": name, "count": len(words), "words": encode_words(words)}
             for sha, (name, words) in sorted(wordlists.items())
@@ -164,12 +158,16 @@ def _catalog_rows(policies: list[StoredPolicy], bees: list[StoredBeeTable]) -> C
             for p in sorted(policies, key=lambda p: p.data.name)
         ],
         honeycombs=[
-            {"key": bee.table.key, "list_name": bee.table.list_name,
-             "list_sha256": bee.table.list_sha256, "allow_s": int(bee.table.allow_s),
-             "payload": bee.table.payload()}
+            {
+                "key": bee.table.key,
+                "list_name": bee.table.list_name,
+                "list_sha256": bee.table.list_sha256,
+                "allow_s": int(bee.table.allow_s),
+                "payload": bee.table.payload(),
+            }
             for bee in sorted(bees, key=lambda b: b.table.key)
         ],
-    )  # fmt: skip
+    )
 
 
 def _insert_rows(connection: sa.Connection, rows: CatalogRows) -> None:

@@ -25,7 +25,6 @@ import contextlib
 import functools
 import hashlib
 import importlib
-import re
 import struct
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -34,12 +33,13 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from guesswork.client.catalog_location import (
+    check_header,
+    hide_password,
+    is_file_location,
+)
 from guesswork.client.errors import PolicyError, PolicyFormatError
 
-#: 4: Guess My Word trees became ordinary policies (3 had a guess_my_word table).
-SCHEMA_VERSION = 4
-#: The catalog's magic, "GWPC": the SQLite header's application id, a PostgreSQL meta row.
-APPLICATION_ID = 0x47575043
 #: Seconds to wait for a database server before giving up (libpq's connect_timeout):
 #: an unreachable or silent server is an error, never a hang.
 CONNECT_TIMEOUT = 5
@@ -99,48 +99,6 @@ TABLES = (meta_table, wordlists_table, policies_table, honeycombs_table)
 TableRows = tuple[dict[str, str], list[Any], list[Any], list[Any]]
 
 
-def check_header(location: str, application_id: object, version: object, kept_in: str) -> None:
-    """Raise PolicyFormatError unless the catalog's magic and schema version are ours.
-
-    ``kept_in`` says where they were read (``SQLite`` header, ``meta`` rows).
-    """
-    if application_id != APPLICATION_ID:
-        shown = f"{application_id:#x}" if isinstance(application_id, int) else "none"
-        raise PolicyFormatError(
-            f"{location}: not a Guesswork catalog ({kept_in} application id {shown}, "
-            f"expected {APPLICATION_ID:#x})"
-        )
-    number = version if isinstance(version, int) else 0
-    if number != SCHEMA_VERSION:
-        newer = " newer" if number > SCHEMA_VERSION else ""
-        raise PolicyFormatError(
-            f"{location}: catalog schema {number} is{newer} not supported; this Guesswork "
-            f"reads schema {SCHEMA_VERSION} (upgrade Guesswork or rebuild the catalog)"
-        )
-
-
-def is_file_location(location: str | Path) -> bool:
-    """Return True if ``location`` names a SQLite file: a path (no ``://``) or ``sqlite:///PATH``."""
-    text = str(location)
-    return "://" not in text or text.startswith("sqlite:///")
-
-
-def sqlite_path(location: str | Path) -> Path:
-    """Return the file of a SQLite location: a path, or a ``sqlite:///PATH`` URL."""
-    return Path(str(location).removeprefix("sqlite:///")).expanduser()
-
-
-def _hide_password(text: str) -> str:
-    """Return a URL text with any password replaced by ``***`` (for messages and logs)."""
-    # Greedy to the last "@" of the authority: an unescaped "@" in a password stays hidden.
-    return re.sub(r"(://[^:/@]*:)[^/]*@", r"\1***@", text)
-
-
-def describe_location(location: str | Path) -> str:
-    """Return ``location`` as messages show it: a path as given, a URL without its password."""
-    return _hide_password(str(location))
-
-
 def server_url(location: str | Path) -> sa.URL | None:
     """Return the SQLAlchemy URL (psycopg 3) of a PostgreSQL location; None for a SQLite one.
 
@@ -153,7 +111,7 @@ def server_url(location: str | Path) -> sa.URL | None:
     if is_file_location(location):
         return None
     text = str(location)
-    shown = _hide_password(text)
+    shown = hide_password(text)
     try:
         url = sa.make_url(text)
         url.port  # noqa: B018 (parsed lazily: a port that is not a number fails here)
@@ -342,3 +300,36 @@ def server_signature(location: str) -> tuple[str, str] | None:
     except PolicyError:
         return None
     return (str(rows.get("generation", "")), str(rows.get("seal", "")))
+
+
+class ServerRows:
+    """A PostgreSQL catalog's rows, all read in one snapshot at open (its seal covers every
+    row, so it is checked whole), then served by key like a file's (client.catalog_file).
+
+    Unlike a file, the whole catalog is held in memory while open: a later
+    read could see another publish, which the seal read at open would not vouch for.
+    """
+
+    def __init__(self, where: str, url: sa.URL) -> None:
+        """Read the catalog at ``url`` (see :func:`read_server_tables`, whose errors it raises)."""
+        self.where = where
+        meta, wordlists, policies, honeycombs = read_server_tables(where, url)
+        self.meta = meta
+        self._tables: dict[str, dict[str, dict[str, Any]]] = {}
+        for table, rows in zip(TABLES[1:], (wordlists, policies, honeycombs), strict=True):
+            (key,) = (column.name for column in table.primary_key.columns)
+            self._tables[table.name] = {str(row._mapping[key]): dict(row._mapping) for row in rows}
+
+    def row(self, table: str, key: str) -> Mapping[str, Any] | None:
+        """Return the row of ``table`` whose key is ``key``; None if there is none.
+
+        Raises:
+            PolicyFormatError: the catalog is closed.
+        """
+        if not self._tables:
+            raise PolicyFormatError(f"{self.where}: the catalog is closed")
+        return self._tables[table].get(key)
+
+    def close(self) -> None:
+        """Drop the rows; later reads raise PolicyFormatError."""
+        self._tables = {}

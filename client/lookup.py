@@ -31,7 +31,8 @@ Lookups are stateless and thread-safe: callers pass the whole history.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -51,7 +52,7 @@ from guesswork.client.errors import (
     PolicyNotFoundError,
     UnknownWordError,
 )
-from guesswork.client.games import Game, GuessMyWord, Wordle
+from guesswork.client.games import GuessMyWord, Wordle
 from guesswork.client.letters import accent_index, resolve
 from guesswork.client.probe import SOLVED, Policy
 from guesswork.client.rules import consistency_problem, evil_reply, nyt_hard_problem
@@ -109,7 +110,7 @@ class LiveSolver(Protocol):
 @dataclass(frozen=True)
 class WiderList:
     """A guess list that holds a policy's whole guess list and more: words its game
-    also accepts, so possible secrets once no target fits (see :func:`wider_lists`)."""
+    also accepts, so possible secrets once no target fits (see :meth:`CatalogLookup.wider_list`)."""
 
     name: str
     words: tuple[str, ...]
@@ -169,14 +170,24 @@ class PolicyLookup:
     use, and never changes)."""
 
     def __init__(
-        self, policy: Policy, live: LiveSolver | None = None, wider: WiderList | None = None
+        self,
+        policy: Policy,
+        live: LiveSolver | None = None,
+        wider: WiderList | Callable[[], WiderList | None] | None = None,
     ) -> None:
+        """``wider``: the policy's wider list (:meth:`CatalogLookup.wider_list`), or what
+        finds it when first needed."""
         self.policy = policy
         self.game = policy.game
         self.live = live
-        self.wider = wider
+        self._wider = wider
         self._vocabulary_index = {word: i for i, word in enumerate(policy.vocabulary)}
         self._targets = frozenset(policy.targets)
+
+    @cached_property
+    def wider(self) -> WiderList | None:
+        """Return the policy's wider list (see :meth:`CatalogLookup.wider_list`), if any."""
+        return self._wider() if callable(self._wider) else self._wider
 
     @cached_property
     def open_words(self) -> tuple[str, ...]:
@@ -464,62 +475,68 @@ class PolicyLookup:
         return self.game.format_reply(code), code, kept, solved
 
 
-def wider_lists(policies: Iterable[Policy]) -> dict[str, WiderList]:
-    """Return, by policy name, the largest guess list among ``policies`` of the same
-    game that holds the policy's whole guess list and more words.
-
-    That list's words are ones the game accepts (another policy guesses them), so
-    they are possible secrets of a real game once none of the policy's targets
-    fits: the 12,972 allowed guesses for a tree over the 2,309 answers. Policies
-    with no such list are absent. Ties go to the list name first in order.
-    """
-    chosen = list(policies)
-    lists: dict[tuple[Game, str], WiderList] = {}
-    for policy in chosen:
-        key = (policy.game, policy.data.guesses.sha256)
-        lists.setdefault(key, WiderList(policy.data.guesses.name, tuple(policy.guesses)))
-    sets = {key: frozenset(listed.words) for key, listed in lists.items()}
-    found: dict[str, WiderList] = {}
-    for policy in chosen:
-        own = (policy.game, policy.data.guesses.sha256)
-        wider = [
-            listed for key, listed in lists.items()
-            if key[0] == policy.game and len(sets[key]) > len(sets[own]) and sets[own] <= sets[key]
-        ]  # fmt: skip
-        if wider:
-            found[policy.name] = min(wider, key=lambda listed: (-len(listed.words), listed.name))
-    return found
-
-
 class CatalogLookup:
-    """Answers for every policy of a catalog (see :class:`PolicyLookup`). Thread-safe."""
+    """Answers for every policy of a catalog (see :class:`PolicyLookup`), each made when
+    first asked for (its policy read then). Thread-safe."""
 
     def __init__(self, catalog: Catalog, live: LiveSolver | None = None) -> None:
         self.catalog = catalog
-        wider = wider_lists(catalog)
-        self._lookups = {
-            policy.name: PolicyLookup(policy, live, wider.get(policy.name)) for policy in catalog
-        }
+        self._live = live
+        self._lock = threading.Lock()
+        self._lookups: dict[str, PolicyLookup] = {}
 
     def __iter__(self) -> Iterator[PolicyLookup]:
-        return iter(self._lookups[name] for name in sorted(self._lookups))
+        """Yield every policy's lookup, sorted by name (reading every policy)."""
+        return iter(self.policy(name) for name in self.names())
 
     def names(self) -> list[str]:
         """Return every policy name, sorted."""
-        return sorted(self._lookups)
+        return self.catalog.names()
 
     def policy(self, name: str) -> PolicyLookup:
         """Return the lookup of policy ``name`` (a ``policies/`` prefix is allowed).
 
         Raises:
             PolicyNotFoundError: no such policy.
+            PolicyFormatError: its stored form fails a check.
         """
         short = name.removeprefix("policies/")
-        lookup = self._lookups.get(short)
-        if lookup is None:
+        with self._lock:
+            lookup = self._lookups.get(short)
+        if lookup is not None:
+            return lookup
+        if short not in self.catalog:
             raise PolicyNotFoundError(
                 f"no policy {short!r} in the catalog; ListPolicies shows the "
-                f"{len(self._lookups)} there are",
+                f"{len(self.catalog)} there are",
                 metadata={"policy": short},
             )
-        return lookup
+        policy = self.catalog.policy(short)
+        made = PolicyLookup(policy, self._live, lambda: self.wider_list(policy))
+        with self._lock:
+            return self._lookups.setdefault(short, made)
+
+    def wider_list(self, policy: Policy) -> WiderList | None:
+        """Return the largest guess list of another policy of ``policy``'s game that holds
+        ``policy``'s whole guess list and more words; None if there is none.
+
+        That list's words are ones the game accepts (another policy guesses them), so
+        they are possible secrets of a real game once none of the policy's targets
+        fits: the 12,972 allowed guesses for a tree over the 2,309 answers. Ties go
+        to the list name first in order. Reads one policy per candidate list (to
+        compare its game whole), and only when first needed.
+        """
+        own = frozenset(policy.guesses)
+        game, seen = policy.game, {policy.data.guesses.name}
+        found: list[WiderList] = []
+        for info in self.catalog.list():
+            same_kind = info.game == game.id and info.length == game.length
+            if not same_kind or info.guesses in seen:
+                continue
+            other = self.catalog.policy(info.name)
+            if other.game != game:
+                continue
+            seen.add(info.guesses)
+            if len(other.guesses) > len(own) and own.issubset(other.guesses):
+                found.append(WiderList(info.guesses, tuple(other.guesses)))
+        return min(found, key=lambda listed: (-len(listed.words), listed.name), default=None)

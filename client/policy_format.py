@@ -95,6 +95,8 @@ from guesswork.client.errors import (
     UnsupportedVersionError,
 )
 from guesswork.client.games import Game, GuessMyWord, Mastermind, make_game
+from guesswork.client.letters import list_language
+from guesswork.client.policy_info import PolicyInfo
 from guesswork.client.strategy import Strategy, strategy_from_map
 from guesswork.client.text import plural
 
@@ -176,6 +178,32 @@ class PolicyData:
     def node_count(self) -> int:
         """Return the number of tree nodes."""
         return len(self.arrays["node_guess"])
+
+
+def info_of(policy: PolicyData, content_hash: str) -> PolicyInfo:
+    """Return the summary of ``policy``, whose core has SHA-256 ``content_hash`` (hex)."""
+    weights = (
+        policy.prior.name
+        if policy.prior is not None
+        else policy.targets.name
+        if policy.weights is not None
+        else None
+    )
+    return PolicyInfo(
+        name=policy.name,
+        game=policy.game.id,
+        length=policy.game.length,
+        mode=policy.mode,
+        metric=policy.metric,
+        targets=policy.targets.name,
+        guesses=policy.guesses.name,
+        count=int(policy.stats["count"]),
+        mean=float(policy.stats["mean"]),
+        worst=int(policy.stats["worst"]),
+        content_hash=content_hash,
+        language=list_language(policy.targets.name),
+        weights=weights,
+    )
 
 
 def _int32_bytes(values: np.ndarray) -> bytes:

@@ -30,7 +30,6 @@ safe.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -38,8 +37,9 @@ import numpy as np
 
 from guesswork.client.errors import GameOverError, OffTreeError
 from guesswork.client.games import Game, ReplyCode
-from guesswork.client.letters import list_language, reachable
-from guesswork.client.policy_format import PolicyData
+from guesswork.client.letters import reachable
+from guesswork.client.policy_format import PolicyData, info_of
+from guesswork.client.policy_info import PolicyInfo
 
 Reply = ReplyCode | str
 History = Iterable[tuple[str, Reply]]
@@ -58,37 +58,6 @@ class Position(NamedTuple):
     def solved(self) -> bool:
         """Return True when the last reply was the winning one."""
         return self.node == SOLVED
-
-
-@dataclass(frozen=True)
-class PolicyInfo:
-    """A policy's summary, as listed by a catalog."""
-
-    name: str
-    game: str
-    length: int
-    mode: str
-    metric: str
-    targets: str
-    guesses: str
-    count: int
-    mean: float
-    worst: int
-    content_hash: str
-    #: Which catalog listed it: "shipped" or "user" (client.catalog); "" for a
-    #: policy's own summary, which knows no catalog.
-    catalog: str = ""
-    #: The language of its target list (client.letters.list_language), e.g.
-    #: "es"; "" for lists that name none.
-    language: str = ""
-    #: What weighs its targets: the prior's name (a weighted policy), the weighted
-    #: list's name (Guess My Word, whose list counts are its weights), or None
-    #: when every target is alike.
-    weights: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the summary as a JSON-ready dict."""
-        return dict(self.__dict__)
 
 
 class Policy:
@@ -141,27 +110,7 @@ class Policy:
     @property
     def info(self) -> PolicyInfo:
         """Return the policy's summary."""
-        return PolicyInfo(
-            name=self.name,
-            game=self.game.id,
-            length=self.game.length,
-            mode=self.data.mode,
-            metric=self.data.metric,
-            targets=self.data.targets.name,
-            guesses=self.data.guesses.name,
-            count=int(self.stats["count"]),
-            mean=float(self.stats["mean"]),
-            worst=int(self.stats["worst"]),
-            content_hash=self.content_hash,
-            language=list_language(self.data.targets.name),
-            weights=(
-                self.data.prior.name
-                if self.data.prior is not None
-                else self.data.targets.name
-                if self.data.weights is not None
-                else None
-            ),
-        )
+        return info_of(self.data, self.content_hash)
 
     @property
     def root(self) -> int:

@@ -183,7 +183,7 @@ def _describe_catalog(location: str | None) -> str:
     from pathlib import Path
 
     from guesswork.client.catalog import SHIPPED_CATALOG, catalog_files
-    from guesswork.client.catalog_sql import describe_location
+    from guesswork.client.catalog_location import describe_location
 
     if location is not None:
         return describe_location(location)

@@ -14,29 +14,113 @@ take for possible there, a weighted one first (:meth:`Engine.off_list_policy`).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import threading
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from guesswork.builder.analysis import GameAnalyzer
-from guesswork.builder.live import GreedyLiveSolver
+import numpy as np
+
 from guesswork.client.analysis import GameAnalysis
 from guesswork.client.catalog import Catalog
-from guesswork.client.errors import ContradictoryHistoryError, UnknownWordError
-from guesswork.client.lookup import DEFAULT_ALTERNATIVES, CatalogLookup, PolicyLookup
+from guesswork.client.errors import ContradictoryHistoryError, GuessworkError, UnknownWordError
+from guesswork.client.games import GuessMyWord
+from guesswork.client.lookup import DEFAULT_ALTERNATIVES, CatalogLookup, LiveSolver, PolicyLookup
+from guesswork.client.probe import Policy
+
+if TYPE_CHECKING:
+    from guesswork.builder.analysis import GameAnalyzer
 
 __all__ = ["DEFAULT_ALTERNATIVES", "Engine", "PolicyLookup"]
+
+
+class LiveOnDemand:
+    """The builder's live solver (builder.live.GreedyLiveSolver), imported and made on the
+    first live answer: a stored answer never loads the builder or its compiled kernels."""
+
+    def __init__(self) -> None:
+        self._solver: LiveSolver | None = None
+        self._lock = threading.Lock()
+
+    def solver(self) -> LiveSolver:
+        """Return the live solver, making it on first use."""
+        with self._lock:
+            if self._solver is None:
+                from guesswork.builder.live import GreedyLiveSolver
+
+                self._solver = GreedyLiveSolver()
+            return self._solver
+
+    def rank(
+        self,
+        policy: Policy,
+        remaining: np.ndarray,
+        count: int,
+        history: Sequence[tuple[str, int]] = (),
+    ) -> Sequence[int]:
+        """Return up to ``count`` vocabulary indices, best first (see client.lookup.LiveSolver)."""
+        return self.solver().rank(policy, remaining, count, history)
+
+    def rank_words(
+        self,
+        policy: Policy,
+        words: tuple[str, ...],
+        possible: np.ndarray,
+        count: int,
+        history: Sequence[tuple[str, int]] = (),
+    ) -> Sequence[int]:
+        """Return up to ``count`` indices into ``words``, best first (client.lookup.LiveSolver)."""
+        return self.solver().rank_words(policy, words, possible, count, history)
 
 
 class Engine(CatalogLookup):
     """Answers for every policy of a catalog, off-tree histories answered live."""
 
     def __init__(self, catalog: Catalog) -> None:
-        super().__init__(catalog, GreedyLiveSolver())
-        self.analyzer = GameAnalyzer()
+        super().__init__(catalog, LiveOnDemand())
+        self._analyzer: GameAnalyzer | None = None
         self._lock = threading.Lock()
         #: Each policy's off-list policy (off_list_policy), found on first use.
         self._off_list: dict[str, PolicyLookup | None] = {}
+
+    def warm_up(self) -> int:
+        """Compute one live answer for a policy of each kind the catalog holds (game,
+        mode, metric, weighted or not: what selects compiled code; a word length
+        does not), so that the kernels live answers need are loaded, or compiled
+        and cached, before a request waits on them. Reads one policy per kind,
+        the one with the fewest targets. Returns how many kinds were warmed.
+
+        A kind whose answer fails (a tree with a single target, say) is passed
+        over: warming is an optimisation, and such an answer fails the same way later.
+        """
+        kinds: dict[tuple[object, ...], str] = {}
+        for info in sorted(self.catalog.list(), key=lambda info: (info.count, info.name)):
+            if info.game != GuessMyWord.id:  # its live answers need no compiled kernel
+                kinds.setdefault(
+                    (info.game, info.mode, info.metric, info.weights is None), info.name
+                )
+        for name in kinds.values():
+            lookup = self.policy(name)
+            policy, game = lookup.policy, lookup.game
+            guess = next((w for w in policy.targets if w != policy.guess(policy.root)), None)
+            secret = next((w for w in reversed(policy.targets) if w != guess), None)
+            if guess is None or secret is None:
+                continue
+            reply = game.format_reply(game.reply(guess, secret))
+            with contextlib.suppress(GuessworkError):
+                lookup.suggest([(guess, reply)], alternatives=1)
+        return len(kinds)
+
+    @property
+    def analyzer(self) -> GameAnalyzer:
+        """Return the game analyser (builder.analysis), imported and made on first use."""
+        with self._lock:
+            if self._analyzer is None:
+                from guesswork.builder.analysis import GameAnalyzer
+
+                self._analyzer = GameAnalyzer()
+            return self._analyzer
 
     def analyze(
         self, policy: str, history: Sequence[tuple[str, str]], answer: str = ""
@@ -75,14 +159,21 @@ class Engine(CatalogLookup):
             if policy.name in self._off_list:
                 return self._off_list[policy.name]
         needed = frozenset(lookup.open_words)
+        # The summaries rule out most policies unread; the few left are read and
+        # compared whole (the game's every parameter, the target words).
+        candidates = [
+            self.policy(info.name)
+            for info in self.catalog.list()
+            if info.name != policy.name
+            and (info.game, info.length, info.mode)
+            == (policy.game.id, policy.game.length, policy.data.mode)
+            and info.count >= len(needed)
+        ]
         fits = [
-            other for other in self
-            if other.name != policy.name
-            and other.game == policy.game
-            and other.policy.data.mode == policy.data.mode
-            and other.policy.data.targets.count >= len(needed)
-            and needed <= frozenset(other.policy.targets)
-        ]  # fmt: skip
+            other
+            for other in candidates
+            if other.game == policy.game and needed.issubset(other.policy.targets)
+        ]
         chosen = min(
             fits,
             key=lambda other: (

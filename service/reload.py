@@ -112,6 +112,9 @@ class CatalogWatcher:
             self._seen = signature
             try:
                 catalog = open_catalog(self.location)
+                # A file seen changing may be one still being copied into place by
+                # hand: only a whole, sealed one replaces what is served.
+                catalog.check_seals()
             except GuessworkError as error:
                 log.error("catalog not reloaded, still serving the previous one: %s", error)
                 return False

@@ -7,7 +7,8 @@ SIGTERM/SIGINT. Answers come from service.engine (the lookup core of
 guesswork.client with the builder's live step); finished responses are
 cached once, here, by service.cache; errors map to status codes in
 service.errors.
-Health checking reports NOT_SERVING until the catalog is loaded and verified
+Health checking reports NOT_SERVING until the catalog is open and live answers
+are warm (service.engine.Engine.warm_up: stored answers are served meanwhile),
 and again from the moment shutdown begins; server reflection is always on.
 A catalog republished while serving is picked up by service.reload (on
 SIGHUP, or by noticing the files changed), verified off the serving path and
@@ -31,7 +32,6 @@ import grpc
 from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from guesswork.builder.greedy_tree import warm_up
 from guesswork.client.analysis import EXACT, GREEDY_ESTIMATE, TREE, GameAnalysis
 from guesswork.client.catalog import Catalog, open_catalog
 from guesswork.client.errors import (
@@ -445,7 +445,8 @@ def create_server(
     """Start a server; return it and its bound port.
 
     Health is NOT_SERVING until the catalog (given, or opened from
-    ``options.catalog``) is loaded and verified, then SERVING. A catalog
+    ``options.catalog``) is open and live answers are warm (Engine.warm_up,
+    which returns when this does), then SERVING. A catalog
     opened from the options is watched and reloaded when republished
     (``options.reload_interval``, and :meth:`GuessworkServer.reload`); a
     Catalog given is served as it is.
@@ -494,13 +495,19 @@ def create_server(
     def install(loaded: Catalog) -> None:
         engine = Engine(loaded)
         servicer.load(engine)
-        _warm_in_background(engine.catalog)
+        # A republished catalog may hold kinds not warmed yet: warmed while serving.
+        threading.Thread(target=engine.warm_up, name="guesswork-warm", daemon=True).start()
 
     if catalog is None:
         # Made before the first open: a publish landing during it is noticed.
         wrapper.watcher = CatalogWatcher(options.catalog, install, options.reload_interval)
     try:
-        install(catalog if catalog is not None else open_catalog(options.catalog))
+        first = Engine(catalog if catalog is not None else open_catalog(options.catalog))
+        # Stored answers are served at once; SERVING waits until live answers are
+        # warm too (compiled code loaded, or compiled and cached on a fresh install),
+        # so a client that waits for SERVING never meets a cold first live answer.
+        servicer.load(first)
+        first.warm_up()
     except Exception:
         server.stop(0)
         raise
@@ -508,14 +515,3 @@ def create_server(
     if wrapper.watcher is not None:
         wrapper.watcher.start()
     return wrapper, port
-
-
-def _warm_in_background(catalog: Catalog) -> None:
-    """Load the compiled kernels for live answers in the background, not at start-up."""
-    games = {policy.game for policy in catalog}
-
-    def warm_all() -> None:
-        for game in games:
-            warm_up(game)
-
-    threading.Thread(target=warm_all, daemon=True).start()

@@ -30,15 +30,13 @@ from guesswork.builder.policies import (
 from guesswork.builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
 from guesswork.builder.store import StoredBeeTable, StoredPolicy, export_bytes, publish_catalog
 from guesswork.client.catalog import (
-    SCHEMA_VERSION,
-    SEAL_MAGIC,
     SHIPPED_CATALOG,
     Catalog,
-    _engine_url,
     open_catalog,
     open_policy_file,
-    seal,
 )
+from guesswork.client.catalog_file import SEAL_MAGIC, FileRows, seal
+from guesswork.client.catalog_location import SCHEMA_VERSION
 from guesswork.client.errors import PolicyFormatError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -189,21 +187,35 @@ def _corrupted_outcome(path: Path, original: dict[str, list[list[str]]]) -> str:
     return "harmless"
 
 
+def _check_whole(path: Path) -> None:
+    """Open the catalog and check all of it, as guesswork-build verify does."""
+    with open_catalog(path) as catalog:
+        catalog.check_all()
+
+
 def test_every_flip_and_truncation_of_a_catalog_is_detected(
     small_catalog: Path, tmp_path: Path
 ) -> None:
+    """verify notices every flip (its seal covers every byte); a lookup, which reads
+    only what it needs, notices it or answers exactly as the pristine catalog."""
     pristine = small_catalog.read_bytes()
+    with open_catalog(small_catalog) as catalog:
+        original = answers_of(catalog)
     broken = tmp_path / "broken.sqlite"
+    outcomes = set()
     for offset in range(0, len(pristine), 3):  # a third of all bytes, every bit position
         data = bytearray(pristine)
         data[offset] ^= 1 << (offset % 8)
         broken.write_bytes(bytes(data))
         with pytest.raises(PolicyFormatError):
-            open_catalog(broken)
+            _check_whole(broken)
+        if offset % 9 == 0:
+            outcomes.add(_corrupted_outcome(broken, original))
+    assert outcomes == {"detected", "harmless"}
     for cut in range(0, len(pristine), 97):
         broken.write_bytes(pristine[:cut])
         with pytest.raises(PolicyFormatError):
-            open_catalog(broken)
+            _check_whole(broken)
 
 
 def test_content_checks_catch_flips_even_under_a_forged_seal(
@@ -263,8 +275,10 @@ def test_newer_schema_and_foreign_files_are_refused(small_catalog: Path, tmp_pat
     edited = tmp_path / "edited.sqlite"
     shutil.copy(small_catalog, edited)
     _sql_and_reseal(edited, "UPDATE policies SET mean = 1.0")
-    with pytest.raises(PolicyFormatError, match="summary columns disagree"):
-        open_catalog(edited)
+    with open_catalog(edited) as catalog:  # the index is sound: it opens and lists
+        assert len(catalog.list()) == 3
+        with pytest.raises(PolicyFormatError, match="summary columns disagree"):
+            catalog.policy("wordle-few-hard-max")  # the policy is checked when read
     foreign = tmp_path / "foreign.sqlite"
     _sql_and_reseal(foreign, "CREATE TABLE t (x)", sealed=False)
     with pytest.raises(
@@ -275,7 +289,7 @@ def test_newer_schema_and_foreign_files_are_refused(small_catalog: Path, tmp_pat
     shutil.copy(small_catalog, unsealed)
     unsealed.write_bytes(unsealed.read_bytes()[:-SEAL_SIZE])
     with pytest.raises(PolicyFormatError, match="not a sealed Guesswork catalog"):
-        open_catalog(unsealed)
+        _check_whole(unsealed)
     text = tmp_path / "text.sqlite"
     text.write_bytes(b"hello" * 20)
     text.write_bytes(text.read_bytes() + seal(text.read_bytes()))
@@ -295,16 +309,12 @@ def test_read_only_catalog_serves_lookups(small_catalog: Path, tmp_path: Path) -
     try:
         with open_catalog(path) as catalog:
             assert catalog.policy("wordle-few-hard-max").next_guess() == "ROAST"
-        # The probe's connection is read-only whatever the file permissions.
-        import sqlalchemy as sa
-
-        engine = sa.create_engine(_engine_url(str(path)))
-        with (
-            engine.connect() as connection,
-            pytest.raises(sa.exc.OperationalError, match="readonly"),
-        ):
-            connection.exec_driver_sql("DELETE FROM policies")
-        engine.dispose()
+        # The reader's connection is read-only whatever the file permissions.
+        rows = FileRows(str(path), path)
+        assert rows._connection is not None
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            rows._connection.execute("DELETE FROM policies")
+        rows.close()
         assert not list(folder.glob("*-journal"))
     finally:
         folder.chmod(0o755)
@@ -403,10 +413,11 @@ def test_honeycomb_tables_are_stored_and_checked(tmp_path: Path) -> None:
     edited = tmp_path / "edited.sqlite"
     shutil.copy(SHIPPED_CATALOG, edited)
     _sql_and_reseal(edited, "UPDATE honeycombs SET payload = replace(payload, '3898', '3899')")
-    with pytest.raises(
-        PolicyFormatError, match="honeycomb table 'enable1/no-s' fails its checksum"
+    with (
+        open_catalog(edited) as catalog,
+        pytest.raises(PolicyFormatError, match="honeycomb table 'enable1/no-s' fails its checksum"),
     ):
-        open_catalog(edited)
+        catalog.bee_table("enable1", allow_s=False)
 
 
 def test_guess_my_word_trees_are_listed_exported_and_imported_as_policies(

@@ -1,0 +1,25 @@
+"""Live answers are warmed before SERVING, and a stored answer never loads the builder."""
+
+from __future__ import annotations
+
+from guesswork.client.catalog import open_catalog
+from guesswork.service.engine import Engine, LiveOnDemand
+
+
+def test_stored_answers_need_no_live_solver_and_warming_covers_every_kind() -> None:
+    with open_catalog() as catalog:
+        engine = Engine(catalog)
+        live = engine._live
+        assert isinstance(live, LiveOnDemand)
+        stored = engine.policy("wordle-2309-normal-neg-entropy").suggest([])
+        assert (stored.guess, stored.source) == ("RAISE", "stored")
+        assert live._solver is None  # the builder was not needed
+        kinds = {
+            (info.game, info.mode, info.metric, info.weights is None)
+            for info in catalog.list()
+            if info.game != "guess-my-word"
+        }
+        assert engine.warm_up() == len(kinds) > 5
+        assert live._solver is not None
+        answer = engine.policy("wordle-2309-normal-neg-entropy").suggest([("crane", "⬛🟨⬛⬛⬛")])
+        assert (answer.guess, answer.source) == ("SHOUT", "live")
