@@ -25,7 +25,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict -p guesswork
+	$(BIN)/python scripts/typecheck.py --strict
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

@@ -1,5 +1,5 @@
 """Run the builder's command line: ``python -m builder``."""
 
-from guesswork.builder.cli import main
+from .cli import main
 
 main()

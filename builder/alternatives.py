@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from guesswork.builder.greedy import (
+from .greedy import (
     GreedyStep,
     ReplyColumns,
 )
-from guesswork.builder.greedy_tree import guess_vocabulary
-from guesswork.builder.matrices import letter_array, reply_matrix
-from guesswork.builder.nyt_hard import legal_mask, node_states
-from guesswork.builder.optimal.problem import target_major
-from guesswork.builder.tree import GuessTree
+from .greedy_tree import guess_vocabulary
+from .matrices import letter_array, reply_matrix
+from .nyt_hard import legal_mask, node_states
+from .optimal.problem import target_major
+from .tree import GuessTree
 
 
 def node_alternatives(

@@ -31,14 +31,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from guesswork.builder.game_values import Budget, GameValues, PolicyModel
-from guesswork.builder.live import GreedyLiveSolver
-from guesswork.client.analysis import GameAnalysis, MoveAnalysis, weakest
-from guesswork.client.errors import BadRequestError, ContradictoryHistoryError
-from guesswork.client.games import Antiwordle, Wordle
-from guesswork.client.lookup import PolicyLookup, Turn, at_field
-from guesswork.client.probe import SOLVED
-from guesswork.client.rules import HARD, NYT_HARD, consistency_problem, nyt_hard_problem
+from ..client.analysis import GameAnalysis, MoveAnalysis, weakest
+from ..client.errors import BadRequestError, ContradictoryHistoryError
+from ..client.games import Antiwordle, Wordle
+from ..client.lookup import PolicyLookup, Turn, at_field
+from ..client.probe import SOLVED
+from ..client.rules import HARD, NYT_HARD, consistency_problem, nyt_hard_problem
+from .game_values import Budget, GameValues, PolicyModel
+from .live import GreedyLiveSolver
 
 #: Policies whose analysis data (tree values, letters) are kept.
 _MODELS_KEPT = 8

@@ -13,17 +13,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from guesswork.builder import matrix_cache
-from guesswork.builder.store import (
-    StoredPolicy,
-    export_bytes,
-    kept_bee_tables,
-    merged,
-    publish_catalog,
-)
-from guesswork.builder.verify import verify_certificate, verify_policy
-from guesswork.builder.wordlists import SHIPPED, shipped_words
-from guesswork.client.catalog import (
+from ..client.catalog import (
     SHIPPED_CATALOG,
     Catalog,
     catalog_exists,
@@ -32,10 +22,20 @@ from guesswork.client.catalog import (
     open_policy_file,
     user_catalog,
 )
-from guesswork.client.errors import PolicyFormatError, PolicyNotFoundError, UsageError
-from guesswork.client.games import Wordle
-from guesswork.client.policy_format import encode_core
-from guesswork.client.text import plural
+from ..client.errors import PolicyFormatError, PolicyNotFoundError, UsageError
+from ..client.games import Wordle
+from ..client.policy_format import encode_core
+from ..client.text import plural
+from . import matrix_cache
+from .store import (
+    StoredPolicy,
+    export_bytes,
+    kept_bee_tables,
+    merged,
+    publish_catalog,
+)
+from .verify import verify_certificate, verify_policy
+from .wordlists import SHIPPED, shipped_words
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def lists(args: argparse.Namespace) -> Outcome:
             with any of them.
         WordListError: a file cannot be registered (builder.list_registry.register).
     """
-    from guesswork.builder.list_registry import register, registered_lists
+    from .list_registry import register, registered_lists
 
     if args.action == "update":
         if not args.files or args.kind is None or args.as_of is None:

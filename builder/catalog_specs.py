@@ -11,8 +11,8 @@ file after checking them instead of building them again
 
 from __future__ import annotations
 
-from guesswork.builder.policies import OptimalSpec, PolicySpec
-from guesswork.client.rules import NYT_HARD
+from ..client.rules import NYT_HARD
+from .policies import OptimalSpec, PolicySpec
 
 
 def _seed_table_specs() -> list[PolicySpec]:

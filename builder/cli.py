@@ -18,16 +18,17 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from guesswork import __version__
-from guesswork.builder import commands, prior_making
-from guesswork.builder.errors import SpecError
-from guesswork.builder.greedy import DEFAULT_WINDOW
-from guesswork.builder.optimal.memo import DEFAULT_MEMO_LIMIT
-from guesswork.builder.partitions import ARITHMETIC, METRICS
-from guesswork.client.cli import report_error
-from guesswork.client.errors import GuessworkError, UsageError
-from guesswork.client.games import GAMES, GuessMyWord
-from guesswork.client.letters import LANGUAGES
-from guesswork.client.rules import MODES
+
+from ..client.cli import report_error
+from ..client.errors import GuessworkError, UsageError
+from ..client.games import GAMES, GuessMyWord
+from ..client.letters import LANGUAGES
+from ..client.rules import MODES
+from . import commands, prior_making
+from .errors import SpecError
+from .greedy import DEFAULT_WINDOW
+from .optimal.memo import DEFAULT_MEMO_LIMIT
+from .partitions import ARITHMETIC, METRICS
 
 PROG = "guesswork-build"
 

@@ -13,7 +13,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from guesswork.builder.catalog_commands import (
+from ..client.catalog import Catalog, open_catalog
+from ..client.errors import UsageError
+from ..client.games import Game, make_game
+from ..client.letters import rule_for
+from ..client.strategy import DEFAULT_RETRY_PERCENT
+from ..client.text import plural
+from .catalog_commands import (
     Outcome,
     _check_name_free,
     _existing_catalog,
@@ -27,18 +33,18 @@ from guesswork.builder.catalog_commands import (
     remove,
     verify,
 )
-from guesswork.builder.catalog_specs import (
+from .catalog_specs import (
     CATALOG_SPECS,
     SLOW_SPECS,
 )
-from guesswork.builder.evaluate import (
+from .evaluate import (
     FIRST_GUESS_METRICS,
     evil_game,
     first_guess_values,
     format_cumulative,
     score_stats,
 )
-from guesswork.builder.guess_my_word import (
+from .guess_my_word import (
     DEFAULT_WORD_TREES,
     adjacent_merge,
     binary_search,
@@ -51,7 +57,7 @@ from guesswork.builder.guess_my_word import (
     sample_guesses,
     word_tree_policy,
 )
-from guesswork.builder.policies import (
+from .policies import (
     OptimalSpec,
     PolicySpec,
     build_any,
@@ -59,26 +65,20 @@ from guesswork.builder.policies import (
     load_list,
     reuse_policy,
 )
-from guesswork.builder.progress import Progress
-from guesswork.builder.report import report
-from guesswork.builder.search_commands import optimize
-from guesswork.builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
-from guesswork.builder.store import (
+from .progress import Progress
+from .report import report
+from .search_commands import optimize
+from .spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
+from .store import (
     StoredBeeTable,
     StoredPolicy,
     kept_bee_tables,
     merged,
     publish_catalog,
 )
-from guesswork.builder.weighted_lists import load_weighted_list, shipped_weighted_list
-from guesswork.builder.word_trees import Variant
-from guesswork.builder.wordlists import WordList
-from guesswork.client.catalog import Catalog, open_catalog
-from guesswork.client.errors import UsageError
-from guesswork.client.games import Game, make_game
-from guesswork.client.letters import rule_for
-from guesswork.client.strategy import DEFAULT_RETRY_PERCENT
-from guesswork.client.text import plural
+from .weighted_lists import load_weighted_list, shipped_weighted_list
+from .word_trees import Variant
+from .wordlists import WordList
 
 
 def spec_from_args(args: argparse.Namespace) -> PolicySpec:
@@ -374,7 +374,7 @@ def build_all(args: argparse.Namespace) -> Outcome:
 
 def gmw_list(args: argparse.Namespace) -> Outcome:
     """Regenerate the shipped Guess My Word list from wordfreq."""
-    from guesswork.builder.gmw_list import DEFAULT_OUTPUT, write_list
+    from .gmw_list import DEFAULT_OUTPUT, write_list
 
     output = Path(args.output) if args.output else DEFAULT_OUTPUT
     count, digest = write_list(args.top, output)
@@ -387,7 +387,7 @@ def gmw_list(args: argparse.Namespace) -> Outcome:
 
 def wordlist(args: argparse.Namespace) -> Outcome:
     """Write a language's most frequent words of one length (builder.language_lists)."""
-    from guesswork.builder.language_lists import list_name, write_list
+    from .language_lists import list_name, write_list
 
     rule = rule_for(args.language, args.fold_accents)
     output = Path(args.output) if args.output else None
@@ -405,14 +405,14 @@ def priors(args: argparse.Namespace) -> Outcome:
     named after its stem, or to standard output."""
     from dataclasses import replace
 
-    from guesswork.builder.catalog_commands import replace_file
-    from guesswork.builder.errors import PriorError
-    from guesswork.builder.prior_making import (
+    from ..client.letters import KEEP_ACCENTS, LANGUAGES
+    from .catalog_commands import replace_file
+    from .errors import PriorError
+    from .prior_making import (
         DEFAULT_NAME,
         generate_prior,
     )
-    from guesswork.builder.wordlists import load_wordlist
-    from guesswork.client.letters import KEEP_ACCENTS, LANGUAGES
+    from .wordlists import load_wordlist
 
     rule = rule_for(args.language) if args.language in LANGUAGES else KEEP_ACCENTS
     words = load_wordlist(args.words, make_game("wordle", args.length), rule)

@@ -10,7 +10,7 @@ ValueError`` / ``except PolicyError`` clauses still catch it.
 
 from __future__ import annotations
 
-from guesswork.client.errors import GuessworkError, PolicyError
+from ..client.errors import GuessworkError, PolicyError
 
 
 class WordListError(GuessworkError, ValueError):

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from guesswork.builder.matrices import reply_matrix
-from guesswork.builder.partitions import ARITHMETIC, METRICS, metric_values
-from guesswork.builder.tree import GuessTree
-from guesswork.builder.wordlists import WordList
-from guesswork.client.games import Game
-from guesswork.client.rules import evil_reply
-from guesswork.client.stats import score_summary
+from ..client.games import Game
+from ..client.rules import evil_reply
+from ..client.stats import score_summary
+from .matrices import reply_matrix
+from .partitions import ARITHMETIC, METRICS, metric_values
+from .tree import GuessTree
+from .wordlists import WordList
 
 #: The metrics of the seeds' first-guess table, in its column order.
 FIRST_GUESS_METRICS = ("max", "expectation", "neg_entropy")

@@ -42,21 +42,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from guesswork.builder.errors import SearchError
-from guesswork.builder.greedy import ReplyColumns
-from guesswork.builder.live import GreedyLiveSolver, greedy_step
-from guesswork.builder.matrices import letter_array, reply_block
-from guesswork.builder.nyt_hard import NytRule, advance_state
-from guesswork.builder.optimal import INFEASIBLE, Problem, Search, SearchOptions
-from guesswork.builder.optimal.certificate import node_masses
-from guesswork.builder.optimal.problem import NO_CAP, _non_winning_replies
-from guesswork.builder.optimal.stats import NodeScan
-from guesswork.builder.verify import subtree_values
-from guesswork.client.analysis import EXACT, GREEDY_ESTIMATE, TREE
-from guesswork.client.games import Wordle
-from guesswork.client.probe import Policy
-from guesswork.client.rules import HARD, NYT_HARD
-from guesswork.client.strategy import OptimalStrategy
+from ..client.analysis import EXACT, GREEDY_ESTIMATE, TREE
+from ..client.games import Wordle
+from ..client.probe import Policy
+from ..client.rules import HARD, NYT_HARD
+from ..client.strategy import OptimalStrategy
+from .errors import SearchError
+from .greedy import ReplyColumns
+from .live import GreedyLiveSolver, greedy_step
+from .matrices import letter_array, reply_block
+from .nyt_hard import NytRule, advance_state
+from .optimal import INFEASIBLE, Problem, Search, SearchOptions
+from .optimal.certificate import node_masses
+from .optimal.problem import NO_CAP, _non_winning_replies
+from .optimal.stats import NodeScan
+from .verify import subtree_values
 
 #: What one call of the search's scans, or one greedy ranking, is charged beyond the
 #: pairs it scans: its fixed cost, so that many calls on small sets (Jotto's five

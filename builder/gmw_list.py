@@ -18,10 +18,9 @@ import hashlib
 from importlib import metadata
 from pathlib import Path
 
-from guesswork.builder.errors import GmwListError
+from .errors import GmwListError
 
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_OUTPUT = ROOT / "builder" / "data" / "guess_my_word" / "common-words.txt"
+DEFAULT_OUTPUT = Path(__file__).resolve().parent / "data" / "guess_my_word" / "common-words.txt"
 DEFAULT_TOP = 5000
 MIN_LETTERS = 3
 #: Counts are frequencies per billion words: wordfreq gives about three

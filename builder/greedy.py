@@ -24,7 +24,9 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from guesswork.builder.partitions import (
+from ..client.games import Game, Wordle
+from ..client.strategy import GreedyStrategy
+from .partitions import (
     ARITHMETIC,
     DEFAULT_RETRY_PERCENT,
     METRIC_APPROX_ENTROPY,
@@ -36,8 +38,6 @@ from guesswork.builder.partitions import (
     retried_candidates,
     smallest,
 )
-from guesswork.client.games import Game, Wordle
-from guesswork.client.strategy import GreedyStrategy
 
 #: The 2022 notebook's window: inconsistent guesses when 3 < n <= 125.
 DEFAULT_WINDOW = (4, 125)

@@ -19,15 +19,16 @@ import time
 import numba
 import numpy as np
 
-from guesswork.builder.errors import IndistinguishableTargetsError
-from guesswork.builder.greedy import (
+from ..client.games import Game, GuessMyWord, Wordle
+from .errors import IndistinguishableTargetsError
+from .greedy import (
     GreedyOptions,
     check_approx_entropy,
     considers_every_guess,
 )
-from guesswork.builder.matrices import letter_array, letter_count, reply_matrix
-from guesswork.builder.nyt_hard import advance_state, empty_state, is_legal
-from guesswork.builder.partitions import (
+from .matrices import letter_array, letter_count, reply_matrix
+from .nyt_hard import advance_state, empty_state, is_legal
+from .partitions import (
     METRIC_APPROX_ENTROPY,
     METRIC_NEG_ENTROPY,
     METRIC_RANDOM,
@@ -39,10 +40,9 @@ from guesswork.builder.partitions import (
     retried_candidates,
     weigh_replies,
 )
-from guesswork.builder.progress import Progress
-from guesswork.builder.tree import GuessTree
-from guesswork.builder.wordlists import WordList
-from guesswork.client.games import Game, GuessMyWord, Wordle
+from .progress import Progress
+from .tree import GuessTree
+from .wordlists import WordList
 
 #: Work units (candidates x targets) per kernel call, so progress can update.
 _CHUNK_WORK = 20_000_000

@@ -49,8 +49,11 @@ from typing import Literal
 
 import numpy as np
 
-from guesswork.builder.weighted_lists import WeightedList
-from guesswork.builder.word_trees import (
+from ..client.errors import GuessMyWordError
+from ..client.policy_format import PolicyData
+from ..client.text import plural
+from .weighted_lists import WeightedList
+from .word_trees import (
     VARIANTS,
     Variant,
     WordTree,
@@ -58,10 +61,7 @@ from guesswork.builder.word_trees import (
     play,
     policy_data,
 )
-from guesswork.builder.word_trees import entropy as entropy
-from guesswork.client.errors import GuessMyWordError
-from guesswork.client.policy_format import PolicyData
-from guesswork.client.text import plural
+from .word_trees import entropy as entropy
 
 _Split = Callable[[int, int], int]
 

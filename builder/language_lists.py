@@ -34,8 +34,8 @@ import hashlib
 from importlib import metadata
 from pathlib import Path
 
-from guesswork.builder.errors import WordListError
-from guesswork.client.letters import LANGUAGES, LetterRule
+from ..client.letters import LANGUAGES, LetterRule
+from .errors import WordListError
 
 DATA = Path(__file__).resolve().parent / "data" / "wordlists"
 DEFAULT_TOP = 2000

@@ -27,10 +27,10 @@ from dataclasses import asdict, dataclass
 from datetime import date
 from pathlib import Path
 
-from guesswork.builder.catalog_commands import replace_file
-from guesswork.builder.errors import WordListError
-from guesswork.builder.wordlists import SHIPPED, WordList, content_sha256, load_wordlist
-from guesswork.client.games import Game
+from ..client.games import Game
+from .catalog_commands import replace_file
+from .errors import WordListError
+from .wordlists import SHIPPED, WordList, content_sha256, load_wordlist
 
 #: What an official list is: the answers the game picks from, or the guesses it allows.
 KINDS = ("answers", "guesses")

@@ -35,17 +35,17 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from guesswork.builder.greedy import GreedyStep, step_of
-from guesswork.builder.guess_my_word import build_tree
-from guesswork.builder.matrices import alphabet_of, letter_array, reply_block
-from guesswork.builder.nyt_hard import legal_after
-from guesswork.builder.priors import open_word_weights
-from guesswork.builder.weighted_lists import WeightedList
-from guesswork.client.errors import GuessMyWordError
-from guesswork.client.games import GuessMyWord
-from guesswork.client.probe import Policy
-from guesswork.client.rules import NYT_HARD
-from guesswork.client.strategy import WordTreeStrategy
+from ..client.errors import GuessMyWordError
+from ..client.games import GuessMyWord
+from ..client.probe import Policy
+from ..client.rules import NYT_HARD
+from ..client.strategy import WordTreeStrategy
+from .greedy import GreedyStep, step_of
+from .guess_my_word import build_tree
+from .matrices import alphabet_of, letter_array, reply_block
+from .nyt_hard import legal_after
+from .priors import open_word_weights
+from .weighted_lists import WeightedList
 
 #: Policies whose letter arrays are kept (a few MB for the longest lists).
 _POLICIES_KEPT = 64

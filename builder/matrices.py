@@ -25,9 +25,9 @@ import hashlib
 import numba
 import numpy as np
 
-from guesswork.builder import matrix_cache
-from guesswork.builder.wordlists import WordList
-from guesswork.client.games import Game, Jotto, Mastermind, Wordle, wordle_codes
+from ..client.games import Game, Jotto, Mastermind, Wordle, wordle_codes
+from . import matrix_cache
+from .wordlists import WordList
 
 _FORMAT = "replymatrix-v1"
 _memory_cache: dict[str, np.ndarray] = {}

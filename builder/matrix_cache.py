@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from guesswork.builder.errors import CacheConfigError
+from .errors import CacheConfigError
 
 #: The environment variable that bounds the folder, and its default (4 GiB).
 LIMIT_VARIABLE = "GUESSWORK_CACHE_MAX_BYTES"

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numba
 import numpy as np
 
-from guesswork.builder.matrices import alphabet_of, letter_array, letter_count
+from .matrices import alphabet_of, letter_array, letter_count
 
 #: A position no green has fixed.
 FREE = -1

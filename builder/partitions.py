@@ -34,7 +34,7 @@ import numpy as np
 
 # The Wordle-player seed's ``a``: approx_entropy's default share (percent) of
 # the candidates, best by estimate, whose exact entropy is computed.
-from guesswork.client.strategy import DEFAULT_RETRY_PERCENT as DEFAULT_RETRY_PERCENT
+from ..client.strategy import DEFAULT_RETRY_PERCENT as DEFAULT_RETRY_PERCENT
 
 METRIC_MAX = 0
 METRIC_EXPECTATION = 1

@@ -17,48 +17,48 @@ from pathlib import Path
 
 import numpy as np
 
-from guesswork.builder import __version__
-from guesswork.builder.alternatives import node_alternatives
-from guesswork.builder.errors import SpecError
-from guesswork.builder.evaluate import score_stats
-from guesswork.builder.greedy import (
-    DEFAULT_WINDOW,
-    GreedyOptions,
-    check_approx_entropy,
-    step_of,
-)
-from guesswork.builder.greedy_tree import (
-    build_greedy_tree,
-    warm_up,
-)
-from guesswork.builder.matrices import letter_array
-from guesswork.builder.optimal import CodeSymmetry, Optimized, SearchOptions, optimize
-from guesswork.builder.optimal.memo import DEFAULT_MEMO_LIMIT
-from guesswork.builder.partitions import ARITHMETIC
-from guesswork.builder.priors import prior_label, resolve_prior, weights_for
-from guesswork.builder.progress import Progress
-from guesswork.builder.store import StoredPolicy
-from guesswork.builder.tree import GuessTree
-from guesswork.builder.verify import verify_certificate, verify_policy
-from guesswork.builder.wordlists import (
-    WordList,
-    jotto_allowable,
-    load_wordlist,
-    mastermind_codes,
-)
-from guesswork.client.catalog import Catalog
-from guesswork.client.games import Antiwordle, Game, Jotto, Mastermind, Wordle, make_game
-from guesswork.client.letters import KEEP_ACCENTS, LANGUAGES, LetterRule, rule_for
-from guesswork.client.lookup import MAX_ALTERNATIVES
-from guesswork.client.policy_format import ListRef, PolicyData, PriorRef
-from guesswork.client.rules import HARD, MODES, NYT_HARD
-from guesswork.client.stats import policy_stats
-from guesswork.client.strategy import (
+from ..client.catalog import Catalog
+from ..client.games import Antiwordle, Game, Jotto, Mastermind, Wordle, make_game
+from ..client.letters import KEEP_ACCENTS, LANGUAGES, LetterRule, rule_for
+from ..client.lookup import MAX_ALTERNATIVES
+from ..client.policy_format import ListRef, PolicyData, PriorRef
+from ..client.rules import HARD, MODES, NYT_HARD
+from ..client.stats import policy_stats
+from ..client.strategy import (
     APPROX_ENTROPY,
     DEFAULT_RETRY_PERCENT,
     GreedyStrategy,
     OptimalStrategy,
     StepStrategy,
+)
+from . import __version__
+from .alternatives import node_alternatives
+from .errors import SpecError
+from .evaluate import score_stats
+from .greedy import (
+    DEFAULT_WINDOW,
+    GreedyOptions,
+    check_approx_entropy,
+    step_of,
+)
+from .greedy_tree import (
+    build_greedy_tree,
+    warm_up,
+)
+from .matrices import letter_array
+from .optimal import CodeSymmetry, Optimized, SearchOptions, optimize
+from .optimal.memo import DEFAULT_MEMO_LIMIT
+from .partitions import ARITHMETIC
+from .priors import prior_label, resolve_prior, weights_for
+from .progress import Progress
+from .store import StoredPolicy
+from .tree import GuessTree
+from .verify import verify_certificate, verify_policy
+from .wordlists import (
+    WordList,
+    jotto_allowable,
+    load_wordlist,
+    mastermind_codes,
 )
 
 BUILDER = f"guesswork {__version__}"

@@ -32,10 +32,10 @@ from types import ModuleType
 
 import numpy as np
 
-from guesswork.builder.errors import PriorError
-from guesswork.builder.priors import ParamValue, Prior
-from guesswork.builder.wordlists import content_sha256, shipped_words
-from guesswork.client.letters import upper_word
+from ..client.letters import upper_word
+from .errors import PriorError
+from .priors import ParamValue, Prior
+from .wordlists import content_sha256, shipped_words
 
 DEFAULT_NAME = "wordfreq-sigmoid"
 DEFAULT_LANGUAGE = "en"

@@ -35,16 +35,16 @@ from typing import TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from guesswork.builder.errors import PriorError
-from guesswork.builder.weighted_lists import (
+from ..client.letters import letters_problem, upper_word
+from ..client.policy_format import PriorRef
+from ..client.text import plural
+from .errors import PriorError
+from .weighted_lists import (
     MAX_TOTAL_COUNT,
     count_lines,
     is_positive_count,
     read_utf8,
 )
-from guesswork.client.letters import letters_problem, upper_word
-from guesswork.client.policy_format import PriorRef
-from guesswork.client.text import plural
 
 #: A parameter's value, as a header comment records it.
 ParamValue: TypeAlias = str | int | float

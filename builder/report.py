@@ -23,14 +23,14 @@ from typing import Any
 
 import numpy as np
 
-from guesswork.builder.catalog_commands import Outcome, replace_file
-from guesswork.builder.optimal.certificate import node_masses
-from guesswork.builder.verify import subtree_values
-from guesswork.client.catalog import open_catalog
-from guesswork.client.games import Jotto, Wordle, code_to_colours
-from guesswork.client.plots import DPI, PlotError, pyplot
-from guesswork.client.probe import Policy
-from guesswork.client.text import plural
+from ..client.catalog import open_catalog
+from ..client.games import Jotto, Wordle, code_to_colours
+from ..client.plots import DPI, PlotError, pyplot
+from ..client.probe import Policy
+from ..client.text import plural
+from .catalog_commands import Outcome, replace_file
+from .optimal.certificate import node_masses
+from .verify import subtree_values
 
 #: Figure sizes in inches (pixels: x 100): the HTML's pictures, and the one PNG
 #: of several policies or of one (which adds its tree below the two charts).

@@ -15,7 +15,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from guesswork.builder.catalog_commands import (
+from ..client.errors import UsageError
+from ..client.text import plural
+from .catalog_commands import (
     Outcome,
     _check_name_free,
     _existing_catalog,
@@ -23,20 +25,18 @@ from guesswork.builder.catalog_commands import (
     _write_atomically,
     _write_location,
 )
-from guesswork.builder.optimal import SearchStats, default_workers
-from guesswork.builder.optimal import cluster as search_engines
-from guesswork.builder.optimal.store import BOUND_STORE_VARIABLE, BoundStore
-from guesswork.builder.policies import OptimalSpec, build_optimal_policy
-from guesswork.builder.progress import Progress
-from guesswork.builder.store import (
+from .optimal import SearchStats, default_workers
+from .optimal import cluster as search_engines
+from .optimal.store import BOUND_STORE_VARIABLE, BoundStore
+from .policies import OptimalSpec, build_optimal_policy
+from .progress import Progress
+from .store import (
     StoredPolicy,
     export_bytes,
     kept_bee_tables,
     merged,
     publish_catalog,
 )
-from guesswork.client.errors import UsageError
-from guesswork.client.text import plural
 
 
 def optimize(args: argparse.Namespace) -> Outcome:

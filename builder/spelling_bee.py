@@ -23,8 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from guesswork.builder.wordlists import SHIPPED, shipped_words
-from guesswork.client.spelling_bee import (
+from ..client.spelling_bee import (
     ALPHABET,
     MIN_WORD,
     BeeTable,
@@ -32,6 +31,7 @@ from guesswork.client.spelling_bee import (
     score_honeycomb,
     valid_words,
 )
+from .wordlists import SHIPPED, shipped_words
 
 # SUBSETS[k, i]: does subset k (1..127) of a letterset's 7 letters include letter i?
 _SUBSETS = ((np.arange(128)[:, None] >> np.arange(7)[None, :]) & 1).astype(bool)

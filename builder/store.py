@@ -22,19 +22,18 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from guesswork.builder.errors import CatalogWriteError
-from guesswork.client.catalog import Catalog
-from guesswork.client.catalog_file import seal
-from guesswork.client.catalog_location import (
+from ..client.catalog import Catalog
+from ..client.catalog_file import seal
+from ..client.catalog_location import (
     APPLICATION_ID,
     SCHEMA_VERSION,
     describe_location,
     is_file_location,
     sqlite_path,
 )
-from guesswork.client.catalog_manifest import manifest_rows, manifest_text, payload_sha256
-from guesswork.client.catalog_reader import summary_columns
-from guesswork.client.catalog_sql import (
+from ..client.catalog_manifest import manifest_rows, manifest_text, payload_sha256
+from ..client.catalog_reader import summary_columns
+from ..client.catalog_sql import (
     TABLES,
     connected,
     content_seal,
@@ -44,18 +43,19 @@ from guesswork.client.catalog_sql import (
     metadata,
     server_url,
 )
-from guesswork.client.policy_file import (
+from ..client.policy_file import (
     encode_file,
     encode_words,
 )
-from guesswork.client.policy_format import (
+from ..client.policy_format import (
     PolicyData,
     content_hash,
     encode_core,
     info_of,
 )
-from guesswork.client.probe import Policy
-from guesswork.client.spelling_bee import BeeTable
+from ..client.probe import Policy
+from ..client.spelling_bee import BeeTable
+from .errors import CatalogWriteError
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from guesswork.builder.wordlists import WordList
-from guesswork.client.games import Game, ReplyCode
+from ..client.games import Game, ReplyCode
+from .wordlists import WordList
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,14 @@ from typing import Any
 
 import numpy as np
 
-from guesswork.builder.errors import WeightedListError
-from guesswork.builder.matrices import letter_array
-from guesswork.builder.nyt_hard import NytRule, is_legal, node_states
-from guesswork.builder.optimal import (
+from ..client.games import GuessMyWord, Mastermind, Wordle
+from ..client.probe import Policy
+from ..client.replay import consistency_faults
+from ..client.rules import NYT_HARD
+from .errors import WeightedListError
+from .matrices import letter_array
+from .nyt_hard import NytRule, is_legal, node_states
+from .optimal import (
     OBJECTIVES,
     CodeSymmetry,
     Problem,
@@ -33,12 +37,8 @@ from guesswork.builder.optimal import (
     node_masses,
     optimize,
 )
-from guesswork.builder.weighted_lists import WeightedList
-from guesswork.builder.wordlists import WordList
-from guesswork.client.games import GuessMyWord, Mastermind, Wordle
-from guesswork.client.probe import Policy
-from guesswork.client.replay import consistency_faults
-from guesswork.client.rules import NYT_HARD
+from .weighted_lists import WeightedList
+from .wordlists import WordList
 
 
 def verify_policy(policy: Policy) -> list[str]:

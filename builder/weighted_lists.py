@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from guesswork.builder.errors import WeightedListError
-from guesswork.client.errors import GuessworkError
-from guesswork.client.text import plural
+from ..client.errors import GuessworkError
+from ..client.text import plural
+from .errors import WeightedListError
 
 #: Counts add up in int64 arrays and become float64 probabilities; below
 #: 2**53 both are exact.

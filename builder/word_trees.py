@@ -18,15 +18,15 @@ from typing import Any, Literal
 
 import numpy as np
 
-from guesswork.builder.policies import BUILDER
-from guesswork.builder.weighted_lists import WeightedList
-from guesswork.builder.wordlists import content_sha256
-from guesswork.client.errors import GuessMyWordError, UnknownWordError
-from guesswork.client.games import AFTER, BEFORE, GuessMyWord
-from guesswork.client.policy_format import ListRef, PolicyData, no_alternatives
-from guesswork.client.stats import weighted_entropy, weighted_stats
-from guesswork.client.strategy import WordTreeStrategy
-from guesswork.client.text import plural
+from ..client.errors import GuessMyWordError, UnknownWordError
+from ..client.games import AFTER, BEFORE, GuessMyWord
+from ..client.policy_format import ListRef, PolicyData, no_alternatives
+from ..client.stats import weighted_entropy, weighted_stats
+from ..client.strategy import WordTreeStrategy
+from ..client.text import plural
+from .policies import BUILDER
+from .weighted_lists import WeightedList
+from .wordlists import content_sha256
 
 Variant = Literal["deduce", "live"]
 Reply = Literal["before", "after", "correct"]

@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from guesswork.builder.errors import WordListError
-from guesswork.client.games import Game, Jotto, Mastermind, all_codes
-from guesswork.client.letters import KEEP_ACCENTS, LetterRule, upper_word
-from guesswork.client.text import plural
+from ..client.games import Game, Jotto, Mastermind, all_codes
+from ..client.letters import KEEP_ACCENTS, LetterRule, upper_word
+from ..client.text import plural
+from .errors import WordListError
 
 _DATA_PACKAGE = "guesswork.builder.data.wordlists"
 
@@ -262,7 +262,7 @@ def load_wordlist(spec: str, game: Game, rule: LetterRule = KEEP_ACCENTS) -> Wor
     else:
         # A list registered by ``lists update`` (builder.list_registry, which reads
         # lists through this module: imported here, where it is needed).
-        from guesswork.builder.list_registry import registered_words
+        from .list_registry import registered_words
 
         registered = None if spec == "-" or Path(spec).exists() else registered_words(spec)
         if registered is not None:

@@ -2,7 +2,7 @@
 
 The embedding API, re-exported here::
 
-    from guesswork.client import open_catalog
+    from . import open_catalog
 
     with open_catalog() as catalog:              # shipped + the user's, verified
         policy = catalog.policy("wordle-2309-normal-neg-entropy")
@@ -22,8 +22,8 @@ The embedding API, re-exported here::
 Nothing here imports guesswork.builder or guesswork.service.
 """
 
-from guesswork.client.catalog import Catalog, open_catalog, open_policy_file, open_store
-from guesswork.client.errors import (
+from .catalog import Catalog, open_catalog, open_policy_file, open_store
+from .errors import (
     GameOverError,
     GuessworkError,
     InvalidReplyError,
@@ -32,9 +32,9 @@ from guesswork.client.errors import (
     PolicyFormatError,
     PolicyNotFoundError,
 )
-from guesswork.client.lookup import CatalogLookup, PolicyLookup
-from guesswork.client.probe import Policy
-from guesswork.client.suggestion import Suggestion
+from .lookup import CatalogLookup, PolicyLookup
+from .probe import Policy
+from .suggestion import Suggestion
 
 __all__ = [
     "Catalog",

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from guesswork.client.text import plural
+from .text import plural
 
 EXACT = "exact"
 TREE = "tree"

@@ -67,34 +67,34 @@ from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 
-from guesswork.client.catalog_file import FileRows
-from guesswork.client.catalog_location import (
+from .catalog_file import FileRows
+from .catalog_location import (
     describe_location,
     is_file_location,
     sqlite_path,
 )
-from guesswork.client.catalog_manifest import read_manifest
-from guesswork.client.catalog_reader import CatalogRows, StoredCatalog
-from guesswork.client.errors import (
+from .catalog_manifest import read_manifest
+from .catalog_reader import CatalogRows, StoredCatalog
+from .errors import (
     MalformedPolicyError,
     PolicyFormatError,
     PolicyNotFoundError,
     WordListNotFoundError,
 )
-from guesswork.client.policy_file import (
+from .policy_file import (
     FILE_MAGIC,
     decode_file,
     decode_words,
     read_file_bytes,
 )
-from guesswork.client.policy_format import (
+from .policy_format import (
     content_hash,
     decode_core,
 )
-from guesswork.client.policy_info import PolicyInfo
-from guesswork.client.probe import Policy
-from guesswork.client.replay import check_consistency
-from guesswork.client.spelling_bee import BeeTable
+from .policy_info import PolicyInfo
+from .probe import Policy
+from .replay import check_consistency
+from .spelling_bee import BeeTable
 
 #: The catalog shipped with Guesswork: read by default lookups (under the user's),
 #: written only when named explicitly (``make catalog``).
@@ -157,7 +157,7 @@ def catalog_exists(location: str | Path) -> bool:
     """
     if is_file_location(location):
         return sqlite_path(location).exists()
-    from guesswork.client.catalog_sql import server_catalog_exists, server_url
+    from .catalog_sql import server_catalog_exists, server_url
 
     url = server_url(location)
     assert url is not None  # not a file location, so a database URL or an error
@@ -382,7 +382,7 @@ def _open_rows(where: str, location: str | Path) -> CatalogRows:
     database's, read whole (client.catalog_sql, imported only for a database)."""
     if is_file_location(location):
         return FileRows(where, location)
-    from guesswork.client.catalog_sql import ServerRows, server_url
+    from .catalog_sql import ServerRows, server_url
 
     url = server_url(location)
     assert url is not None  # not a file location, so a database URL or an error

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from guesswork.client.catalog_location import check_header, sqlite_path
-from guesswork.client.errors import PolicyFormatError
+from .catalog_location import check_header, sqlite_path
+from .errors import PolicyFormatError
 
 #: A catalog file ends with this and the SHA-256 of every byte before it.
 SEAL_MAGIC = b"GWSEAL01"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from guesswork.client.errors import PolicyFormatError
+from .errors import PolicyFormatError
 
 #: 4: Guess My Word trees became ordinary policies (3 had a guess_my_word table).
 #: 5: the manifest lists each policy's summary and each word list's name, so a

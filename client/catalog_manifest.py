@@ -23,9 +23,9 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from guesswork.client.catalog_location import SCHEMA_VERSION
-from guesswork.client.errors import PolicyFormatError
-from guesswork.client.policy_info import PolicyInfo
+from .catalog_location import SCHEMA_VERSION
+from .errors import PolicyFormatError
+from .policy_info import PolicyInfo
 
 
 @dataclass(frozen=True)

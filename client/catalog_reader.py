@@ -14,19 +14,19 @@ import threading
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from guesswork.client.catalog_file import FileRows, check_seal
-from guesswork.client.catalog_manifest import Manifest, payload_sha256
-from guesswork.client.errors import PolicyFormatError
-from guesswork.client.policy_file import decode_words
-from guesswork.client.policy_format import (
+from .catalog_file import FileRows, check_seal
+from .catalog_manifest import Manifest, payload_sha256
+from .errors import PolicyFormatError
+from .policy_file import decode_words
+from .policy_format import (
     ListRef,
     PolicyData,
     content_hash,
     decode_core,
     info_of,
 )
-from guesswork.client.probe import Policy
-from guesswork.client.spelling_bee import BeeTable
+from .probe import Policy
+from .spelling_bee import BeeTable
 
 
 def summary_columns(policy: PolicyData, hash_hex: str) -> dict[str, Any]:

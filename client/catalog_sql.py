@@ -33,12 +33,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from guesswork.client.catalog_location import (
+from .catalog_location import (
     check_header,
     hide_password,
     is_file_location,
 )
-from guesswork.client.errors import PolicyError, PolicyFormatError
+from .errors import PolicyError, PolicyFormatError
 
 #: Seconds to wait for a database server before giving up (libpq's connect_timeout):
 #: an unreachable or silent server is an error, never a hang.

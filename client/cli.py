@@ -36,14 +36,15 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, Protocol
 
 from guesswork import __version__
-from guesswork.client.analysis import GameAnalysis, analysis_table
-from guesswork.client.errors import GuessworkError, PolicyNotFoundError, UsageError, reason_of
-from guesswork.client.letters import LANGUAGES, list_language
-from guesswork.client.play import play, share_history
-from guesswork.client.plots import picture_format, pyplot, save_analysis_plot
-from guesswork.client.replies import is_share_row
-from guesswork.client.suggestion import LIVE_GUESS_LIST, Suggestion
-from guesswork.client.text import plural
+
+from .analysis import GameAnalysis, analysis_table
+from .errors import GuessworkError, PolicyNotFoundError, UsageError, reason_of
+from .letters import LANGUAGES, list_language
+from .play import play, share_history
+from .plots import picture_format, pyplot, save_analysis_plot
+from .replies import is_share_row
+from .suggestion import LIVE_GUESS_LIST, Suggestion
+from .text import plural
 
 PROG = "guesswork"
 History = list[tuple[str, str]]
@@ -74,7 +75,7 @@ class RemoteBackend:
     """Answers from a running service."""
 
     def __init__(self, address: str, timeout: float) -> None:
-        from guesswork.client.remote import RemoteClient
+        from .remote import RemoteClient
 
         self._client = RemoteClient(address, timeout=timeout)
 

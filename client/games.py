@@ -45,15 +45,15 @@ from typing import ClassVar
 
 import numpy as np
 
-from guesswork.client import replies
-from guesswork.client.errors import (
+from . import replies
+from .errors import (
     ImpossibleReplyError,
     InvalidReplyError,
     InvalidWordError,
     UnknownGameError,
 )
-from guesswork.client.letters import letters_problem, upper_word
-from guesswork.client.text import plural
+from .letters import letters_problem, upper_word
+from .text import plural
 
 Word = str
 ReplyCode = int

@@ -40,8 +40,8 @@ from typing import Protocol
 
 import numpy as np
 
-from guesswork.client.catalog import Catalog
-from guesswork.client.errors import (
+from .catalog import Catalog
+from .errors import (
     BadRequestError,
     ContradictoryHistoryError,
     GameOverError,
@@ -52,11 +52,11 @@ from guesswork.client.errors import (
     PolicyNotFoundError,
     UnknownWordError,
 )
-from guesswork.client.games import GuessMyWord, Wordle
-from guesswork.client.letters import accent_index, resolve
-from guesswork.client.probe import SOLVED, Policy
-from guesswork.client.rules import consistency_problem, evil_reply, nyt_hard_problem
-from guesswork.client.suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
+from .games import GuessMyWord, Wordle
+from .letters import accent_index, resolve
+from .probe import SOLVED, Policy
+from .rules import consistency_problem, evil_reply, nyt_hard_problem
+from .suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
 
 #: Longest history accepted: longer than any stored game (Jotto's worst is 19).
 MAX_TURNS = 64

@@ -35,19 +35,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from guesswork.client.errors import ContradictoryHistoryError, GuessworkError, UsageError
-from guesswork.client.games import Wordle, code_to_colours, make_game
-from guesswork.client.letters import upper_word
-from guesswork.client.replies import (
+from .errors import ContradictoryHistoryError, GuessworkError, UsageError
+from .games import Wordle, code_to_colours, make_game
+from .letters import upper_word
+from .replies import (
     format_colours,
     format_share,
     is_share_row,
     parse_share,
     share_header_rows,
 )
-from guesswork.client.rules import HARD, NYT_HARD, nyt_hard_problem
-from guesswork.client.suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
-from guesswork.client.text import plural
+from .rules import HARD, NYT_HARD, nyt_hard_problem
+from .suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
+from .text import plural
 
 History = list[tuple[str, str]]
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from guesswork.client.analysis import GameAnalysis
-from guesswork.client.errors import GuessworkError
+from .analysis import GameAnalysis
+from .errors import GuessworkError
 
 #: Dots per inch of every figure saved (pixels = inches x DPI).
 DPI = 100

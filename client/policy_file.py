@@ -23,7 +23,7 @@ from typing import Any
 
 import msgpack
 
-from guesswork.client.errors import (
+from .errors import (
     CorruptFileError,
     InconsistentPolicyError,
     MalformedPolicyError,
@@ -31,7 +31,7 @@ from guesswork.client.errors import (
     PolicyFormatError,
     UnsupportedVersionError,
 )
-from guesswork.client.policy_format import (
+from .policy_format import (
     MAX_POLICY_BYTES,
     ListRef,
     _need,

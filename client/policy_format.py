@@ -89,16 +89,16 @@ from typing import Any, NoReturn
 import msgpack
 import numpy as np
 
-from guesswork.client.errors import (
+from .errors import (
     MalformedPolicyError,
     NotAPolicyFileError,
     UnsupportedVersionError,
 )
-from guesswork.client.games import Game, GuessMyWord, Mastermind, make_game
-from guesswork.client.letters import list_language
-from guesswork.client.policy_info import PolicyInfo
-from guesswork.client.strategy import Strategy, strategy_from_map
-from guesswork.client.text import plural
+from .games import Game, GuessMyWord, Mastermind, make_game
+from .letters import list_language
+from .policy_info import PolicyInfo
+from .strategy import Strategy, strategy_from_map
+from .text import plural
 
 CORE_MAGIC = "guesswork-policy"
 #: The core's format: 2 added the per-node alternatives, 3 target weights from a prior

@@ -35,11 +35,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from guesswork.client.errors import GameOverError, OffTreeError
-from guesswork.client.games import Game, ReplyCode
-from guesswork.client.letters import reachable
-from guesswork.client.policy_format import PolicyData, info_of
-from guesswork.client.policy_info import PolicyInfo
+from .errors import GameOverError, OffTreeError
+from .games import Game, ReplyCode
+from .letters import reachable
+from .policy_format import PolicyData, info_of
+from .policy_info import PolicyInfo
 
 Reply = ReplyCode | str
 History = Iterable[tuple[str, Reply]]

@@ -22,17 +22,17 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from guesswork.client.analysis import (
+from ..protos.guesswork.v1 import guesswork_pb2 as pb
+from ..protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from .analysis import (
     EXACT,
     GREEDY_ESTIMATE,
     TREE,
     GameAnalysis,
     MoveAnalysis,
 )
-from guesswork.client.errors import GuessworkError, ServiceUnavailableError, error_for_reason
-from guesswork.client.suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
-from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
-from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from .errors import GuessworkError, ServiceUnavailableError, error_for_reason
+from .suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
 
 History = Sequence[tuple[str, str]]
 #: The proto's Source values as answer sources (client.suggestion).
@@ -89,7 +89,8 @@ class RemoteClient:
         else:
             credentials = grpc.ssl_channel_credentials(root_certificates)
             self._channel = grpc.secure_channel(address, credentials)
-        self._stub = pb_grpc.GuessworkStub(self._channel)
+        # The generated stub is untyped (grpcio-tools writes no annotations for it).
+        self._stub = pb_grpc.GuessworkStub(self._channel)  # type: ignore[no-untyped-call]
 
     def __enter__(self) -> RemoteClient:
         return self

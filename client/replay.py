@@ -30,8 +30,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from guesswork.client.errors import InconsistentPolicyError
-from guesswork.client.games import (
+from .errors import InconsistentPolicyError
+from .games import (
     Antiwordle,
     Game,
     GuessMyWord,
@@ -40,8 +40,8 @@ from guesswork.client.games import (
     Wordle,
     letter_matrix,
 )
-from guesswork.client.probe import Policy
-from guesswork.client.stats import policy_stats, stats_faults
+from .probe import Policy
+from .stats import policy_stats, stats_faults
 
 #: Pairs of (node, target) whose replies are computed at once (bounds memory).
 _BATCH = 1 << 20

@@ -17,9 +17,9 @@ import itertools
 import re
 import unicodedata
 
-from guesswork.client.errors import ImpossibleReplyError, InvalidReplyError
-from guesswork.client.letters import upper_word
-from guesswork.client.text import plural
+from .errors import ImpossibleReplyError, InvalidReplyError
+from .letters import upper_word
+from .text import plural
 
 # The same values as client.games; defined here because client.games imports this module.
 MISS, YELLOW, GREEN = 0, 1, 2

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from guesswork.client.games import GREEN, MISS, Game, ReplyCode, Word, Wordle, code_to_colours
+from .games import GREEN, MISS, Game, ReplyCode, Word, Wordle, code_to_colours
 
 
 def partition(game: Game, guess: Word, targets: list[Word]) -> dict[ReplyCode, list[Word]]:

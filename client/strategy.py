@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from guesswork.client.errors import MalformedPolicyError
+from .errors import MalformedPolicyError
 
 #: The Wordle-player seed's metric, and its default retry percent (its ``a``).
 APPROX_ENTROPY = "approx_entropy"

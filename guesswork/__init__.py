@@ -1,7 +1,10 @@
 """Guesswork: precomputed guess trees for word-guessing games.
 
 The one import root of the installed distribution. Its subpackages are the
-repository's top-level folders (here they are symbolic links to them):
+repository's top-level folders, mapped by pyproject's
+``[tool.setuptools.package-dir]`` (``guesswork.client`` is ``client/``); there
+are no links, and inside those folders imports are relative, so a reader
+follows ``from ..client.games import ...`` by path:
 
 * ``guesswork.client``: game rules, reply parsing, the policy format and
   catalog reader, the probe bots embed, the remote gRPC client, the
@@ -10,7 +13,7 @@ repository's top-level folders (here they are symbolic links to them):
   writing catalogs; the ``guesswork-build`` command line;
 * ``guesswork.service``: the gRPC lookup service; ``guesswork-serve``;
 * ``guesswork.protos``: the protobuf contract and its generated code;
-* ``guesswork/policies/catalog.sqlite``: the shipped catalog (data).
+* ``guesswork.policies``: the shipped catalog, ``catalog.sqlite`` (data).
 
 ``python -m guesswork`` runs the player command line.
 """

@@ -44,13 +44,11 @@ def generate(output: Path) -> None:
     )
     if status != 0:
         raise SystemExit(f"protoc failed with status {status}")
-    # protoc names the generated module by its folder (guesswork.v1); the
-    # installed distribution reaches it through the one import root.
+    # protoc names the generated module by its folder (guesswork.v1); a relative
+    # import finds it beside this file in the checkout and in the installed package.
     grpc_module = target / "guesswork/v1/guesswork_pb2_grpc.py"
     text = grpc_module.read_text()
-    grpc_module.write_text(
-        text.replace("from guesswork.v1 import", "from guesswork.protos.guesswork.v1 import")
-    )
+    grpc_module.write_text(text.replace("from guesswork.v1 import", "from . import"))
     source = Path(next(iter(google.rpc.__path__)))
     for path in VENDORED:
         destination = target / path

@@ -1,5 +1,5 @@
 """Run the lookup service: ``python -m service``."""
 
-from guesswork.service.cli import main
+from .cli import main
 
 main()

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import threading
 
-from guesswork.builder.spelling_bee import top_honeycombs
-from guesswork.client.catalog import Catalog
-from guesswork.client.errors import BadRequestError
-from guesswork.client.spelling_bee import (
+from ..builder.spelling_bee import top_honeycombs
+from ..client.catalog import Catalog
+from ..client.errors import BadRequestError
+from ..client.spelling_bee import (
     BeeTable,
     HoneycombScore,
     make_honeycomb,

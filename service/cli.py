@@ -26,9 +26,10 @@ from types import FrameType
 # Only light modules here: the address is checked before gRPC, numpy and the
 # catalog reader load (about a second), so a port in use fails at once.
 from guesswork import __version__
-from guesswork.service.address import address_problem
-from guesswork.service.options import ServerOptions
-from guesswork.service.processes import serve_processes, sharing_problem
+
+from .address import address_problem
+from .options import ServerOptions
+from .processes import serve_processes, sharing_problem
 
 PROG = "guesswork-serve"
 
@@ -149,8 +150,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     if options.processes > 1:
         given = list(argv) if argv is not None else sys.argv[1:]
         return serve_processes(PROG, given, options.processes, options.grace)
-    from guesswork.client.errors import GuessworkError
-    from guesswork.service.server import create_server
+    from ..client.errors import GuessworkError
+    from .server import create_server
 
     try:
         server, port = create_server(options)
@@ -182,8 +183,8 @@ def _describe_catalog(location: str | None) -> str:
     password), or shipped + user."""
     from pathlib import Path
 
-    from guesswork.client.catalog import SHIPPED_CATALOG, catalog_files
-    from guesswork.client.catalog_location import describe_location
+    from ..client.catalog import SHIPPED_CATALOG, catalog_files
+    from ..client.catalog_location import describe_location
 
     if location is not None:
         return describe_location(location)

@@ -22,15 +22,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from guesswork.client.analysis import GameAnalysis
-from guesswork.client.catalog import Catalog
-from guesswork.client.errors import ContradictoryHistoryError, GuessworkError, UnknownWordError
-from guesswork.client.games import GuessMyWord
-from guesswork.client.lookup import DEFAULT_ALTERNATIVES, CatalogLookup, LiveSolver, PolicyLookup
-from guesswork.client.probe import Policy
+from ..client.analysis import GameAnalysis
+from ..client.catalog import Catalog
+from ..client.errors import ContradictoryHistoryError, GuessworkError, UnknownWordError
+from ..client.games import GuessMyWord
+from ..client.lookup import DEFAULT_ALTERNATIVES, CatalogLookup, LiveSolver, PolicyLookup
+from ..client.probe import Policy
 
 if TYPE_CHECKING:
-    from guesswork.builder.analysis import GameAnalyzer
+    from ..builder.analysis import GameAnalyzer
 
 __all__ = ["DEFAULT_ALTERNATIVES", "Engine", "PolicyLookup"]
 
@@ -47,7 +47,7 @@ class LiveOnDemand:
         """Return the live solver, making it on first use."""
         with self._lock:
             if self._solver is None:
-                from guesswork.builder.live import GreedyLiveSolver
+                from ..builder.live import GreedyLiveSolver
 
                 self._solver = GreedyLiveSolver()
             return self._solver
@@ -117,7 +117,7 @@ class Engine(CatalogLookup):
         """Return the game analyser (builder.analysis), imported and made on first use."""
         with self._lock:
             if self._analyzer is None:
-                from guesswork.builder.analysis import GameAnalyzer
+                from ..builder.analysis import GameAnalyzer
 
                 self._analyzer = GameAnalyzer()
             return self._analyzer

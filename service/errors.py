@@ -26,7 +26,7 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from guesswork.client.errors import (
+from ..client.errors import (
     BadRequestError,
     ContradictoryHistoryError,
     GameOverError,

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from guesswork.client.analysis import GameAnalysis
-from guesswork.client.catalog import open_store
-from guesswork.client.spelling_bee import hints
-from guesswork.client.suggestion import Suggestion
-from guesswork.service.bee import BeeEngine
-from guesswork.service.engine import Engine
+from ..client.analysis import GameAnalysis
+from ..client.catalog import open_store
+from ..client.spelling_bee import hints
+from ..client.suggestion import Suggestion
+from .bee import BeeEngine
+from .engine import Engine
 
 
 class LocalBackend:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from guesswork.service.cache import DEFAULT_ENTRIES
+from .cache import DEFAULT_ENTRIES
 
 #: Seconds between looks for a republished catalog, by default.
 DEFAULT_RELOAD_INTERVAL = 2.0

@@ -23,10 +23,10 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from guesswork.client.catalog import Catalog, catalog_files, open_catalog
-from guesswork.client.catalog_sql import server_signature
-from guesswork.client.errors import GuessworkError
-from guesswork.service.options import DEFAULT_RELOAD_INTERVAL
+from ..client.catalog import Catalog, catalog_files, open_catalog
+from ..client.catalog_sql import server_signature
+from ..client.errors import GuessworkError
+from .options import DEFAULT_RELOAD_INTERVAL
 
 log = logging.getLogger("guesswork.service")
 

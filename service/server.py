@@ -32,9 +32,9 @@ import grpc
 from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from guesswork.client.analysis import EXACT, GREEDY_ESTIMATE, TREE, GameAnalysis
-from guesswork.client.catalog import Catalog, open_catalog
-from guesswork.client.errors import (
+from ..client.analysis import EXACT, GREEDY_ESTIMATE, TREE, GameAnalysis
+from ..client.catalog import Catalog, open_catalog
+from ..client.errors import (
     BadRequestError,
     GuessworkError,
     MalformedRequestError,
@@ -42,20 +42,20 @@ from guesswork.client.errors import (
     ServiceUnavailableError,
     TooManyCallsError,
 )
-from guesswork.client.lookup import RULE_CONSISTENT, RULE_NYT
-from guesswork.client.spelling_bee import hints
-from guesswork.client.suggestion import LIVE, LIVE_GUESS_LIST, STORED
-from guesswork.client.text import plural
-from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
-from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from guesswork.service.address import add_port, address_problem, server_options
-from guesswork.service.bee import DEFAULT_COUNT, BeeEngine
-from guesswork.service.cache import ResponseCache
-from guesswork.service.engine import DEFAULT_ALTERNATIVES, Engine, PolicyLookup
-from guesswork.service.errors import LogLimiter, ServerConfigError, abort
-from guesswork.service.options import ServerOptions as ServerOptions  # re-exported
-from guesswork.service.reflection import enable_reflection
-from guesswork.service.reload import CatalogWatcher
+from ..client.lookup import RULE_CONSISTENT, RULE_NYT
+from ..client.spelling_bee import hints
+from ..client.suggestion import LIVE, LIVE_GUESS_LIST, STORED
+from ..client.text import plural
+from ..protos.guesswork.v1 import guesswork_pb2 as pb
+from ..protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from .address import add_port, address_problem, server_options
+from .bee import DEFAULT_COUNT, BeeEngine
+from .cache import ResponseCache
+from .engine import DEFAULT_ALTERNATIVES, Engine, PolicyLookup
+from .errors import LogLimiter, ServerConfigError, abort
+from .options import ServerOptions as ServerOptions  # re-exported
+from .reflection import enable_reflection
+from .reload import CatalogWatcher
 
 #: Calls whose answers depend only on the request and the catalog (cached).
 _CACHED_METHODS = frozenset(
@@ -108,7 +108,7 @@ def _history(request: Any) -> list[tuple[str, str]]:
     return [(turn.guess, turn.reply) for turn in request.history]
 
 
-class GuessworkServicer(pb_grpc.GuessworkServicer):  # type: ignore[misc]
+class GuessworkServicer(pb_grpc.GuessworkServicer):
     """Parses requests into engine calls and engine answers into responses."""
 
     def __init__(self, options: ServerOptions) -> None:

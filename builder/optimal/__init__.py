@@ -14,33 +14,33 @@
   :func:`guesswork.builder.tree.lay_out_tree`.
 """
 
-from guesswork.builder.errors import SearchError
-from guesswork.builder.optimal.bounds import (
+from ..errors import SearchError
+from .bounds import (
     INFEASIBLE,
     capacity,
     depth_bound_table,
     total_bound_table,
 )
-from guesswork.builder.optimal.build import Optimized, build_tree, optimize
-from guesswork.builder.optimal.certificate import (
+from .build import Optimized, build_tree, optimize
+from .certificate import (
     Certificate,
     node_bounds_of,
     node_masses,
     node_values,
 )
-from guesswork.builder.optimal.checkpoint import Checkpoint, fingerprint
-from guesswork.builder.optimal.problem import (
+from .checkpoint import Checkpoint, fingerprint
+from .problem import (
     MAX_MATRIX_CELLS,
     OBJECTIVES,
     Problem,
     SearchOptions,
     make_problem,
 )
-from guesswork.builder.optimal.root import Outcome, RootResult, RootSearch
-from guesswork.builder.optimal.search import Search
-from guesswork.builder.optimal.stats import SearchStats
-from guesswork.builder.optimal.symmetry import CodeSymmetry, SymmetryHook
-from guesswork.builder.optimal.workers import default_workers
+from .root import Outcome, RootResult, RootSearch
+from .search import Search
+from .stats import SearchStats
+from .symmetry import CodeSymmetry, SymmetryHook
+from .workers import default_workers
 
 __all__ = [
     "INFEASIBLE",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from guesswork.builder.optimal.problem import Problem
+from .problem import Problem
 
 #: Larger than any objective value: "no tree" (e.g. a depth cap cannot be met).
 INFEASIBLE = 1 << 40

@@ -7,18 +7,18 @@ from pathlib import Path
 
 import numpy as np
 
-from guesswork.builder.errors import SearchError
-from guesswork.builder.optimal.certificate import Certificate, node_bounds_of, node_values
-from guesswork.builder.optimal.checkpoint import Checkpoint, fingerprint
-from guesswork.builder.optimal.cluster import root_search
-from guesswork.builder.optimal.problem import SearchOptions, make_problem
-from guesswork.builder.optimal.root import Outcome
-from guesswork.builder.optimal.search import Search
-from guesswork.builder.optimal.symmetry import SymmetryHook
-from guesswork.builder.progress import Progress
-from guesswork.builder.tree import GuessTree, lay_out_tree
-from guesswork.builder.wordlists import WordList
-from guesswork.client.games import Game
+from ...client.games import Game
+from ..errors import SearchError
+from ..progress import Progress
+from ..tree import GuessTree, lay_out_tree
+from ..wordlists import WordList
+from .certificate import Certificate, node_bounds_of, node_values
+from .checkpoint import Checkpoint, fingerprint
+from .cluster import root_search
+from .problem import SearchOptions, make_problem
+from .root import Outcome
+from .search import Search
+from .symmetry import SymmetryHook
 
 
 @dataclass(frozen=True)

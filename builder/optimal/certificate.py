@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from guesswork.builder.optimal.bounds import INFEASIBLE
-from guesswork.builder.optimal.problem import Problem, SearchOptions
-from guesswork.builder.optimal.search import Search
-from guesswork.builder.tree import GuessTree
+from ..tree import GuessTree
+from .bounds import INFEASIBLE
+from .problem import Problem, SearchOptions
+from .search import Search
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from guesswork.builder.errors import SearchError
-from guesswork.builder.optimal.problem import SearchOptions
-from guesswork.builder.wordlists import WordList
-from guesswork.client.games import Game
+from ...client.games import Game
+from ..errors import SearchError
+from ..wordlists import WordList
+from .problem import SearchOptions
 
 #: Options that change how fast a result comes, never the result.
 _SPEED_ONLY = ("workers", "bound_store", "memo_limit", "scheduler")

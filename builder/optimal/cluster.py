@@ -36,18 +36,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from guesswork.builder.errors import SearchError
-from guesswork.builder.optimal.bounds import INFEASIBLE
-from guesswork.builder.optimal.checkpoint import Checkpoint
-from guesswork.builder.optimal.problem import Problem, SearchOptions
-from guesswork.builder.optimal.root import Outcome, RootSearch
-from guesswork.builder.optimal.symmetry import SymmetryHook
-from guesswork.builder.progress import Progress
+from ..errors import SearchError
+from ..progress import Progress
+from .bounds import INFEASIBLE
+from .checkpoint import Checkpoint
+from .problem import Problem, SearchOptions
+from .root import Outcome, RootSearch
+from .symmetry import SymmetryHook
 
 if TYPE_CHECKING:
     from distributed import Future
 
-    from guesswork.builder.optimal.dask_engine import Cluster, Opener
+    from .dask_engine import Cluster, Opener
 
 #: A unit's budget that means "no longer needed: stop".
 CANCELLED = -1
@@ -99,7 +99,7 @@ def root_search(
         if options.scheduler is not None:
             raise SearchError(f"--scheduler needs Dask: {INSTALL_HINT}")
         return RootSearch(problem, options, **kwargs)  # the process pool
-    from guesswork.builder.optimal.dask_engine import Cluster
+    from .dask_engine import Cluster
 
     return ClusterRootSearch(problem, options, Cluster(problem, options, symmetry), **kwargs)
 
@@ -191,7 +191,7 @@ class ClusterRootSearch(RootSearch):
                 todo.append(guess)
             else:
                 levels[guess] = recorded
-        from guesswork.builder.optimal.dask_engine import one_level_bounds
+        from .dask_engine import one_level_bounds
 
         batches = {
             self.cluster.submit(one_level_bounds, todo[i : i + PASS_BATCH], best, depth,
@@ -247,7 +247,7 @@ class ClusterRootSearch(RootSearch):
     def _send_survivors(self, everything: np.ndarray, depth: int) -> None:
         """Submit every survivor (first-pass bound below the best), in the root's order,
         except those the checkpoint refutes."""
-        from guesswork.builder.optimal.dask_engine import evaluate_opener
+        from .dask_engine import evaluate_opener
 
         assert self._levels is not None
         best, _ = self._best
@@ -330,7 +330,7 @@ class ClusterRootSearch(RootSearch):
         Raises:
             SearchError: a task failed on every try, or the checkpoint cannot be written.
         """
-        from guesswork.builder.optimal.dask_engine import solve_branch
+        from .dask_engine import solve_branch
 
         pending: dict[Future[Any], tuple[int, str] | tuple[_Split, int]] = {}
         finished = self.cluster.completed([])
@@ -415,7 +415,7 @@ class ClusterRootSearch(RootSearch):
     ) -> None:
         """Submit ``split``'s next chunks: its first alone (for a value to beat),
         then every chunk whose guesses' bounds are below the best found."""
-        from guesswork.builder.optimal.dask_engine import evaluate_guesses
+        from .dask_engine import evaluate_guesses
 
         for start, stop in split.chunks():
             chunk = f"{split.unit}@{start}"

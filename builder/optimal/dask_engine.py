@@ -46,15 +46,15 @@ import numpy as np
 from distributed import Client, Future, LocalCluster, Variable, WorkerPlugin, as_completed
 from distributed.worker import Worker
 
-from guesswork.builder.errors import SearchError
-from guesswork.builder.optimal.bounds import INFEASIBLE
-from guesswork.builder.optimal.checkpoint import Checkpoint
-from guesswork.builder.optimal.cluster import CANCELLED, SCALE
-from guesswork.builder.optimal.problem import Problem, SearchOptions, target_major
-from guesswork.builder.optimal.root import RootSearch
-from guesswork.builder.optimal.search import Search
-from guesswork.builder.optimal.stats import SearchStats
-from guesswork.builder.optimal.symmetry import SymmetryHook
+from ..errors import SearchError
+from .bounds import INFEASIBLE
+from .checkpoint import Checkpoint
+from .cluster import CANCELLED, SCALE
+from .problem import Problem, SearchOptions, target_major
+from .root import RootSearch
+from .search import Search
+from .stats import SearchStats
+from .symmetry import SymmetryHook
 
 #: How long to wait for a scheduler to answer, or for a cluster to have a worker (seconds).
 CONNECT_TIMEOUT = 10.0

@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 from typing import Any, TypeVar
 
-from guesswork.builder.optimal.stats import SearchStats
+from .stats import SearchStats
 
 #: The default limit of one search process's memo (estimated bytes): 1 GiB. The
 #: global 2315-answer proof peaks near a third of it in one process.

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from guesswork.builder.errors import SearchError
-from guesswork.builder.greedy_tree import guess_vocabulary
-from guesswork.builder.matrices import letter_array, reply_matrix
-from guesswork.builder.optimal.memo import DEFAULT_MEMO_LIMIT
-from guesswork.builder.wordlists import WordList
-from guesswork.client.games import Game, Wordle
+from ...client.games import Game, Wordle
+from ..errors import SearchError
+from ..greedy_tree import guess_vocabulary
+from ..matrices import letter_array, reply_matrix
+from ..wordlists import WordList
+from .memo import DEFAULT_MEMO_LIMIT
 
 OBJECTIVES = ("total", "minimax")
 #: Largest reply matrix a search builds (it keeps two copies: guess- and target-major).

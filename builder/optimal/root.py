@@ -15,15 +15,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from guesswork.builder.errors import SearchError
-from guesswork.builder.optimal.bounds import INFEASIBLE
-from guesswork.builder.optimal.checkpoint import Checkpoint
-from guesswork.builder.optimal.problem import Problem, SearchOptions
-from guesswork.builder.optimal.search import Search
-from guesswork.builder.optimal.stats import SearchStats
-from guesswork.builder.optimal.symmetry import SymmetryHook
-from guesswork.builder.optimal.workers import solve_in_worker, start_pool
-from guesswork.builder.progress import Progress
+from ..errors import SearchError
+from ..progress import Progress
+from .bounds import INFEASIBLE
+from .checkpoint import Checkpoint
+from .problem import Problem, SearchOptions
+from .search import Search
+from .stats import SearchStats
+from .symmetry import SymmetryHook
+from .workers import solve_in_worker, start_pool
 
 #: What a root branch's search gives back: value and subtree (None if refuted).
 _Solved = tuple[int, list[int] | None, SearchStats]

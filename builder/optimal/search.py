@@ -67,18 +67,18 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from guesswork.builder.errors import SearchError
-from guesswork.builder.optimal.bounds import (
+from ..errors import SearchError
+from ..partitions import smallest
+from .bounds import (
     INFEASIBLE,
     distinct_replies_kernel,
 )
-from guesswork.builder.optimal.memo import Memo, MemoAccount
-from guesswork.builder.optimal.problem import NO_CAP, Problem, SearchOptions
-from guesswork.builder.optimal.set_values import SetValues
-from guesswork.builder.optimal.stats import NodeScan, SearchStats
-from guesswork.builder.optimal.store import open_link
-from guesswork.builder.optimal.symmetry import SymmetryHook
-from guesswork.builder.partitions import smallest
+from .memo import Memo, MemoAccount
+from .problem import NO_CAP, Problem, SearchOptions
+from .set_values import SetValues
+from .stats import NodeScan, SearchStats
+from .store import open_link
+from .symmetry import SymmetryHook
 
 #: Most constraint states whose legal guesses a search keeps (up to 100 KB each).
 _LEGAL_KEPT = 256

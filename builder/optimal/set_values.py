@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from guesswork.builder.errors import SearchError
-from guesswork.builder.nyt_hard import NytRule
-from guesswork.builder.optimal.bounds import (
+from ..errors import SearchError
+from ..nyt_hard import NytRule
+from .bounds import (
     INFEASIBLE,
     ScanKernel,
     capacity,
     weighted_class_bound,
 )
-from guesswork.builder.optimal.problem import Problem, SearchOptions
+from .problem import Problem, SearchOptions
 
 
 class SetValues:

@@ -59,12 +59,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from guesswork.builder.errors import BoundStoreError
-from guesswork.builder.optimal.problem import Problem, SearchOptions
+from ..errors import BoundStoreError
+from .problem import Problem, SearchOptions
 
 if TYPE_CHECKING:
-    from guesswork.builder.optimal.search import Search
-    from guesswork.builder.optimal.symmetry import SymmetryHook
+    from .search import Search
+    from .symmetry import SymmetryHook
 
 #: The variable ``optimize`` reads a store's path from when ``--bound-store`` is not given
 #: (nothing else reads it: ``build-all`` never uses a store).

@@ -15,10 +15,10 @@ from multiprocessing import get_context
 
 import numpy as np
 
-from guesswork.builder.optimal.problem import Problem, SearchOptions
-from guesswork.builder.optimal.search import Search
-from guesswork.builder.optimal.stats import SearchStats
-from guesswork.builder.optimal.symmetry import SymmetryHook
+from .problem import Problem, SearchOptions
+from .search import Search
+from .stats import SearchStats
+from .symmetry import SymmetryHook
 
 #: This process's search, when it is a worker (set by :func:`init_worker`).
 _worker: Search | None = None

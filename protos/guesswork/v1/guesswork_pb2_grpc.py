@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from guesswork.protos.guesswork.v1 import guesswork_pb2 as guesswork_dot_v1_dot_guesswork__pb2
+from . import guesswork_pb2 as guesswork_dot_v1_dot_guesswork__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__

@@ -1,0 +1,1 @@
+"""The shipped policy catalog (``catalog.sqlite``), package data: no code."""
