@@ -58,7 +58,7 @@ def main() -> None:
 
     policy = catalog.policy("wordle-2309-normal-neg-entropy")
     # Every (node, reply) edge of the tree, cycled: a realistic mix of cursors.
-    arrays = policy.data.arrays
+    arrays = policy.data.numpy_arrays()
     parents = np.repeat(np.arange(policy.data.node_count), np.diff(arrays["edge_offsets"]))
     pairs = list(zip(parents.tolist(), arrays["edge_reply"].tolist(), strict=True))
     work = (pairs * (STEPS // len(pairs) + 1))[:STEPS]

@@ -110,7 +110,7 @@ class PolicyModel:
         self.position = position
         self.target_to_vocabulary = np.array([position[t] for t in policy.targets], np.int64)
         #: Each target's weight (a prior's likelihood), or None: every target alike.
-        self.weights = policy.data.weights
+        self.weights = policy.data.numpy_weights()
         self.rule = NytRule(self.letters) if self.mode == NYT_HARD else None
         #: Each node's subtree total (guesses of its targets, counted from the node).
         self.totals = subtree_values(policy, "total")
@@ -122,7 +122,7 @@ class PolicyModel:
             and strategy.beam is None
             and strategy.max_guesses is None
         )
-        arrays = policy.data.arrays
+        arrays = policy.data.numpy_arrays()
         sizes = arrays["node_size"].astype(np.int64)
         masses = node_masses(sizes, arrays["node_first"], arrays["target_order"], self.weights)
         known, inverse = np.unique(sizes, return_inverse=True)

@@ -78,7 +78,7 @@ def word_tree_guess(policy: Policy, remaining: np.ndarray) -> int:
     Raises:
         GuessMyWordError: not a Guess My Word policy.
     """
-    strategy, game, weights = policy.data.strategy, policy.game, policy.data.weights
+    strategy, game, weights = policy.data.strategy, policy.game, policy.data.numpy_weights()
     if not isinstance(strategy, WordTreeStrategy) or not isinstance(game, GuessMyWord):
         raise GuessMyWordError(f"policy {policy.name!r} is not a Guess My Word tree")
     if weights is None:
@@ -141,7 +141,7 @@ class GreedyLiveSolver:
         if isinstance(policy.data.strategy, WordTreeStrategy):
             return [self._word_tree_answer(policy, remaining)]
         step, letters, target_to_vocabulary, alphabet = self._prepare(policy)
-        weights = policy.data.weights
+        weights = policy.data.numpy_weights()
         return _ranked(
             policy, step, (letters, alphabet), target_to_vocabulary[remaining], count, history,
             None if weights is None else weights[remaining],

@@ -25,7 +25,8 @@ import hashlib
 import numba
 import numpy as np
 
-from ..client.games import Game, Jotto, Mastermind, Wordle, wordle_codes
+from ..client.games import Game, Jotto, Mastermind, Wordle
+from ..client.wordle_arrays import wordle_codes
 from . import matrix_cache
 from .wordlists import WordList
 

@@ -68,9 +68,12 @@ def _histogram(policy: Policy) -> dict[int, float]:
 
 def _masses(policy: Policy) -> np.ndarray:
     """Return each node's targets' weight (their number when every target is alike)."""
-    arrays = policy.data.arrays
+    arrays = policy.data.numpy_arrays()
     return node_masses(
-        arrays["node_size"], arrays["node_first"], arrays["target_order"], policy.data.weights
+        arrays["node_size"],
+        arrays["node_first"],
+        arrays["target_order"],
+        policy.data.numpy_weights(),
     )
 
 

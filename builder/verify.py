@@ -56,7 +56,7 @@ def verify_policy(policy: Policy) -> list[str]:
 
 def _node_states(policy: Policy, letters: np.ndarray) -> np.ndarray:
     """Return each node's NYT constraint state (rows of builder.nyt_hard states)."""
-    arrays = policy.data.arrays
+    arrays = policy.data.numpy_arrays()
     return node_states(
         letters, arrays["node_guess"], arrays["edge_offsets"], arrays["edge_reply"],
         arrays["edge_child"],
@@ -91,10 +91,13 @@ def subtree_values(policy: Policy, objective: str) -> np.ndarray:
     """Return each node's subtree value: total guesses of its targets counted from
     that node (``total``; each target counted by its weight in a weighted
     policy), or the guesses its worst target needs (``minimax``)."""
-    arrays = policy.data.arrays
+    arrays = policy.data.numpy_arrays()
     offsets, children = arrays["edge_offsets"], arrays["edge_child"]
     size = node_masses(
-        arrays["node_size"], arrays["node_first"], arrays["target_order"], policy.data.weights
+        arrays["node_size"],
+        arrays["node_first"],
+        arrays["target_order"],
+        policy.data.numpy_weights(),
     )
     values = np.zeros(policy.data.node_count, dtype=np.int64)
     # Children always follow their parents, so one backward pass suffices.
@@ -173,7 +176,7 @@ def _problem_of(policy: Policy) -> tuple[Problem, WordList, WordList]:
     data = policy.data
     targets = WordList(data.targets.name, policy.targets, data.targets.sha256)
     guesses = WordList(data.guesses.name, policy.guesses, data.guesses.sha256)
-    problem, _ = make_problem(policy.game, targets, guesses, policy.data.weights)
+    problem, _ = make_problem(policy.game, targets, guesses, policy.data.numpy_weights())
     return problem, targets, guesses
 
 
@@ -192,7 +195,7 @@ def _search_options(cert: dict[str, Any]) -> SearchOptions:
 def _check_node_bounds(policy: Policy, cert: dict[str, Any], values: np.ndarray) -> list[str]:
     """Recompute each node's static lower bound from the reply matrix."""
     problem, _, _ = _problem_of(policy)
-    arrays = policy.data.arrays
+    arrays = policy.data.numpy_arrays()
     order, first, size = arrays["target_order"], arrays["node_first"], arrays["node_size"]
     depth_of = np.ones(policy.data.node_count, dtype=np.int64)
     offsets, children = arrays["edge_offsets"], arrays["edge_child"]
@@ -270,7 +273,7 @@ def _reprove(
         symmetry = CodeSymmetry(letter_array(targets.words, game.length), game.colours)
     options = dataclasses.replace(_search_options(cert), workers=workers, scheduler=scheduler)
     result = optimize(
-        game, targets, guesses, options, symmetry=symmetry, weights=policy.data.weights
+        game, targets, guesses, options, symmetry=symmetry, weights=policy.data.numpy_weights()
     )
     found, bound = result.outcome.value, result.outcome.lower_bound
     faults = []

@@ -20,10 +20,11 @@ import numpy as np
 
 from ..client.errors import GuessMyWordError, UnknownWordError
 from ..client.games import AFTER, BEFORE, GuessMyWord
-from ..client.policy_format import ListRef, PolicyData, no_alternatives
+from ..client.policy_format import ListRef, PolicyData
 from ..client.stats import weighted_entropy, weighted_stats
 from ..client.strategy import WordTreeStrategy
 from ..client.text import plural
+from ..client.tree_arrays import TreeArray, no_alternatives
 from .policies import BUILDER
 from .weighted_lists import WeightedList
 from .wordlists import content_sha256
@@ -138,7 +139,7 @@ def play(tree: WordTree, target: str, variant: Variant | None = None) -> list[tu
     return [(tree.word(node), _REPLIES[game.reply(tree.word(node), target)]) for node in nodes]
 
 
-def policy_arrays(tree: WordTree, variant: Variant) -> tuple[dict[str, np.ndarray], np.ndarray]:
+def policy_arrays(tree: WordTree, variant: Variant) -> tuple[dict[str, TreeArray], np.ndarray]:
     """Return the flat policy arrays of ``tree`` played in ``variant``, and each word's
     guess count (in word order).
 
@@ -173,7 +174,7 @@ def policy_arrays(tree: WordTree, variant: Variant) -> tuple[dict[str, np.ndarra
                 replies.append(code)
                 children.append(int(renumber[child]))
         offsets.append(len(replies))
-    arrays = {
+    arrays: dict[str, TreeArray] = {
         "node_guess": tree.node_word[kept].astype(np.int32),
         "node_size": visits[kept].astype(np.int32),
         "node_first": first[kept].astype(np.int32),

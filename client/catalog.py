@@ -66,6 +66,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from .catalog_file import FileRows
 from .catalog_location import (
@@ -93,8 +94,9 @@ from .policy_format import (
 )
 from .policy_info import PolicyInfo
 from .probe import Policy
-from .replay import check_consistency
-from .spelling_bee import BeeTable
+
+if TYPE_CHECKING:
+    from .spelling_bee import BeeTable  # loaded with the first honeycomb table
 
 #: The catalog shipped with Guesswork: read by default lookups (under the user's),
 #: written only when named explicitly (``make catalog``).
@@ -465,6 +467,10 @@ def load_policy_bytes(data: bytes, where: str) -> Policy:
         words[ref.sha256] = decode_words(stored_words[ref.sha256], ref, where)
     targets, guesses = words[policy.targets.sha256], words[policy.guesses.sha256]
     loaded = Policy(policy, targets, guesses, core, content_hash(core))
+    # Imported here: the replay computes with numpy, which a catalog's stored
+    # answers never need (a policy file is replayed whole when it is read).
+    from .replay import check_consistency
+
     check_consistency(loaded, where)
     return loaded
 

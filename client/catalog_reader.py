@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .catalog_file import FileRows, check_seal
 from .catalog_manifest import Manifest, payload_sha256
@@ -26,7 +26,9 @@ from .policy_format import (
     info_of,
 )
 from .probe import Policy
-from .spelling_bee import BeeTable
+
+if TYPE_CHECKING:
+    from .spelling_bee import BeeTable  # loaded with the first honeycomb table
 
 
 def summary_columns(policy: PolicyData, hash_hex: str) -> dict[str, Any]:
@@ -155,6 +157,8 @@ class StoredCatalog:
             if listed is None or listed[0] != row["list_name"]:
                 raise PolicyFormatError(f"{where}: honeycomb table {key!r} lacks its word list")
             try:
+                from .spelling_bee import BeeTable
+
                 table = BeeTable.from_payload(
                     row["list_name"], row["list_sha256"], bool(row["allow_s"]), row["payload"]
                 )

@@ -33,18 +33,20 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 from guesswork import __version__
 
-from .analysis import GameAnalysis, analysis_table
 from .errors import GuessworkError, PolicyNotFoundError, UsageError, reason_of
 from .letters import LANGUAGES, list_language
-from .play import play, share_history
-from .plots import picture_format, pyplot, save_analysis_plot
 from .replies import is_share_row
 from .suggestion import LIVE_GUESS_LIST, Suggestion
 from .text import plural
+
+# The interactive helper, analysis tables and pictures are imported by the
+# commands that use them: a one-shot suggestion loads none of them.
+if TYPE_CHECKING:
+    from .analysis import GameAnalysis
 
 PROG = "guesswork"
 History = list[tuple[str, str]]
@@ -129,6 +131,8 @@ def parse_history(text: str) -> History:
         InvalidReplyError: a share text's row or header count is wrong.
     """
     if any(is_share_row(line) for line in text.splitlines()):
+        from .play import share_history
+
         return share_history(text)
     turns = []
     for number, item in enumerate(filter(None, (part.strip() for part in text.split(","))), 1):
@@ -175,6 +179,9 @@ def _policies(backend: Backend, args: argparse.Namespace) -> int:
 
 
 def _analyze(backend: Backend, args: argparse.Namespace) -> int:
+    from .analysis import analysis_table
+    from .plots import picture_format, pyplot, save_analysis_plot
+
     history = parse_history(args.history)
     if not history:
         raise UsageError("--history is empty: give the turns of the game to analyse")
@@ -527,6 +534,8 @@ def run(argv: Sequence[str] | None = None, local: LocalBackendFactory | None = N
         elif args.command == "policies":
             status = _policies(backend, args)
         else:
+            from .play import play
+
             status = play(backend, args.policy)
         sys.stdout.flush()  # surface a closed pipe here, inside the handler
         return status

@@ -30,8 +30,9 @@ defines it; replies compare letters as they are written. Mastermind codes
 stay A-Z, and Guess My Word words a-z.
 
 The Wordle reply rule lives in :func:`wordle_reply` and the Mastermind rule in
-:func:`mastermind_reply`; everything else (the vectorised matrices in
-``builder``, the service) is checked against them.
+:func:`mastermind_reply`; the vectorised rule (client.wordle_arrays) and the
+compiled kernels (builder.matrices) are checked against them in one place,
+``tests/test_reply_rules.py``.
 """
 
 from __future__ import annotations
@@ -40,10 +41,7 @@ import itertools
 import string
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, ClassVar
 
 from . import replies
 from .errors import (
@@ -54,6 +52,10 @@ from .errors import (
 )
 from .letters import letters_problem, upper_word
 from .text import plural
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 Word = str
 ReplyCode = int
@@ -88,37 +90,6 @@ def wordle_reply(guess: Word, target: Word) -> tuple[int, ...]:
             unmatched[letter] -= 1
             colours[i] = YELLOW
     return tuple(colours)
-
-
-def wordle_codes(guess: Word, letters: np.ndarray) -> np.ndarray:
-    """Return the reply codes of ``guess`` against every row of ``letters``.
-
-    The same NYT rule as :func:`wordle_reply`, vectorised over many targets:
-    ``letters`` is an (N, k) array of the targets' code points (see
-    :func:`letter_matrix`). Greens first; then, left to right, a guess letter
-    is yellow while the target has an unmatched copy left. Returns int64
-    codes (first letter most significant, as :func:`colours_to_code`).
-    """
-    guess_letters = np.array([ord(c) for c in guess], dtype=np.uint32)
-    green = letters == guess_letters
-    colours = np.where(green, GREEN, MISS).astype(np.int64)
-    unmatched = {c: ((letters == c) & ~green).sum(axis=1) for c in set(guess_letters.tolist())}
-    for i, c in enumerate(guess_letters.tolist()):
-        yellow = ~green[:, i] & (unmatched[c] > 0)
-        colours[yellow, i] = YELLOW
-        unmatched[c] -= yellow
-    weights = 3 ** np.arange(len(guess) - 1, -1, -1, dtype=np.int64)
-    return colours @ weights
-
-
-@lru_cache(maxsize=8)
-def letter_matrix(words: tuple[Word, ...]) -> np.ndarray:
-    """Return the (N, k) uint32 code points of equal-length ``words`` (cached:
-    a policy asks for the same lists on every turn)."""
-    if not words:
-        return np.zeros((0, 0), dtype=np.uint32)
-    joined = "".join(words).encode("utf-32-le")
-    return np.frombuffer(joined, dtype=np.uint32).reshape(len(words), len(words[0]))
 
 
 def colours_to_code(colours: tuple[int, ...] | list[int]) -> ReplyCode:
@@ -264,8 +235,10 @@ class Game:
         """Return the reply code for ``guess`` when the secret is ``target``."""
         raise NotImplementedError
 
-    def reply_codes(self, guess: Word, words: tuple[Word, ...]) -> np.ndarray:
+    def reply_codes(self, guess: Word, words: tuple[Word, ...]) -> npt.NDArray[np.int64]:
         """Return the int64 reply codes of ``guess`` against each of ``words``."""
+        import numpy as np  # only for many targets at once: a stored answer needs none
+
         return np.fromiter((self.reply(guess, w) for w in words), np.int64, len(words))
 
     def parse_reply(self, text: str, guess: Word | None = None) -> ReplyCode:
@@ -305,9 +278,11 @@ class Wordle(Game):
     def reply(self, guess: Word, target: Word) -> ReplyCode:
         return colours_to_code(wordle_reply(guess, target))
 
-    def reply_codes(self, guess: Word, words: tuple[Word, ...]) -> np.ndarray:
+    def reply_codes(self, guess: Word, words: tuple[Word, ...]) -> npt.NDArray[np.int64]:
         if not words or len(words[0]) != len(guess):
             return super().reply_codes(guess, words)
+        from .wordle_arrays import letter_matrix, wordle_codes  # numpy, on first use
+
         return wordle_codes(guess, letter_matrix(words))
 
     def parse_reply(self, text: str, guess: Word | None = None) -> ReplyCode:

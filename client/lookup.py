@@ -36,9 +36,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Catalog
 from .errors import (
@@ -57,6 +55,9 @@ from .letters import accent_index, resolve
 from .probe import SOLVED, Policy
 from .rules import consistency_problem, evil_reply, nyt_hard_problem
 from .suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Longest history accepted: longer than any stored game (Jotto's worst is 19).
 MAX_TURNS = 64
@@ -283,6 +284,8 @@ class PolicyLookup:
         Raises:
             ContradictoryHistoryError: naming the first turn no target can follow.
         """
+        import numpy as np  # off the stored tree only: a stored answer needs no numpy
+
         alive = np.arange(len(self.policy.targets), dtype=np.int64)
         for number, turn in enumerate(turns, start=1):
             codes = self.game.reply_codes(turn.word, tuple(self.policy.targets))
@@ -304,6 +307,8 @@ class PolicyLookup:
         Raises:
             ContradictoryHistoryError: naming the first turn no open word can follow.
         """
+        import numpy as np  # off the stored tree only, as in consistent()
+
         words = tuple(self.open_words)
         alive = np.arange(len(words), dtype=np.int64)
         for number, turn in enumerate(turns, start=1):

@@ -82,12 +82,12 @@ refused (UnsupportedVersionError).
 
 from __future__ import annotations
 
+import array
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 import msgpack
-import numpy as np
 
 from .errors import (
     MalformedPolicyError,
@@ -98,7 +98,21 @@ from .games import Game, GuessMyWord, Mastermind, make_game
 from .letters import list_language
 from .policy_info import PolicyInfo
 from .strategy import Strategy, strategy_from_map
-from .text import plural
+from .tree_arrays import (
+    FLOAT64,
+    INT32,
+    INT64,
+    TreeArray,
+    TreeShape,
+    as_numpy,
+    check_tree,
+    from_little_endian,
+    no_alternatives,
+    to_little_endian,
+)
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 CORE_MAGIC = "guesswork-policy"
 #: The core's format: 2 added the per-node alternatives, 3 target weights from a prior
@@ -159,12 +173,12 @@ class PolicyData:
     extra_words: tuple[str, ...]
     builder: str
     stats: dict[str, Any]
-    arrays: dict[str, np.ndarray] = field(repr=False)
+    arrays: dict[str, TreeArray] = field(repr=False)
     #: What proves an optimised tree (see builder.optimal); None for other trees.
     certificate: dict[str, Any] | None = field(default=None, repr=False)
     #: Each target's weight (int64), in target-list order: Guess My Word's counts, or
     #: how likely each target is under :attr:`prior`; None: every target alike.
-    weights: np.ndarray | None = field(default=None, repr=False)
+    weights: TreeArray | None = field(default=None, repr=False)
     #: The prior the weights come from (weighted Wordle-like policies); None otherwise.
     prior: PriorRef | None = None
 
@@ -178,6 +192,14 @@ class PolicyData:
     def node_count(self) -> int:
         """Return the number of tree nodes."""
         return len(self.arrays["node_guess"])
+
+    def numpy_arrays(self) -> dict[str, npt.NDArray[Any]]:
+        """Return the tree arrays as numpy arrays (views, no copies; imports numpy)."""
+        return {name: as_numpy(values) for name, values in self.arrays.items()}
+
+    def numpy_weights(self) -> npt.NDArray[Any] | None:
+        """Return the target weights as a numpy array (a view), or None."""
+        return None if self.weights is None else as_numpy(self.weights)
 
 
 def info_of(policy: PolicyData, content_hash: str) -> PolicyInfo:
@@ -206,19 +228,6 @@ def info_of(policy: PolicyData, content_hash: str) -> PolicyInfo:
     )
 
 
-def _int32_bytes(values: np.ndarray) -> bytes:
-    return np.ascontiguousarray(values, dtype="<i4").tobytes()
-
-
-def no_alternatives(node_count: int) -> dict[str, np.ndarray]:
-    """Return the alternative arrays of a tree whose nodes have none."""
-    return {
-        "alt_offsets": np.zeros(node_count + 1, np.int32),
-        "alt_guess": np.zeros(0, np.int32),
-        "alt_value": np.zeros(0, np.float64),
-    }
-
-
 def encode_core(policy: PolicyData) -> bytes:
     """Return the canonical msgpack core of ``policy`` (same input, same bytes)."""
     arrays = policy.arrays
@@ -237,14 +246,17 @@ def encode_core(policy: PolicyData) -> bytes:
         "tree": {
             "nodes": len(arrays["node_guess"]),
             "edges": len(arrays["edge_reply"]),
-            **{name: _int32_bytes(arrays[name]) for name in _ARRAYS + _ALTERNATIVE_ARRAYS},
-            "alt_value": np.ascontiguousarray(arrays["alt_value"], dtype="<f8").tobytes(),
+            **{
+                name: to_little_endian(INT32, arrays[name])
+                for name in _ARRAYS + _ALTERNATIVE_ARRAYS
+            },
+            "alt_value": to_little_endian(FLOAT64, arrays["alt_value"]),
         },
     }
     if policy.certificate is not None:
         core["certificate"] = policy.certificate
     if policy.weights is not None:
-        core["target_weights"] = np.ascontiguousarray(policy.weights, dtype="<i8").tobytes()
+        core["target_weights"] = to_little_endian(INT64, policy.weights)
     if policy.prior is not None:
         core["prior"] = {
             "name": policy.prior.name,
@@ -362,6 +374,10 @@ def decode_core(core: bytes, where: str) -> PolicyData:
     tree = _need(top.get("tree"), dict, "tree", where)
     extra = _need(top.get("extra_words"), list, "extra_words", where)
     prior = _prior(top.get("prior"), version, where)
+    decoded = {
+        **{name: _int32_array(tree, name, where) for name in _ARRAYS},
+        **_alternatives(tree, version, where),
+    }
     policy = PolicyData(
         name=_need(top.get("name"), str, "name", where),
         game=game,
@@ -372,21 +388,26 @@ def decode_core(core: bytes, where: str) -> PolicyData:
         extra_words=tuple(_need(word, str, "extra word", where) for word in extra),
         builder=_need(top.get("builder"), str, "builder", where),
         stats=_need(top.get("stats"), dict, "stats", where),
-        arrays={
-            **{name: _int32_array(tree, name, where) for name in _ARRAYS},
-            **_alternatives(tree, version, where),
-        },
+        arrays=dict(decoded),
         certificate=_certificate(top.get("certificate"), tree.get("nodes"), where),
         weights=_weights(top.get("target_weights"), game, where, prior, version),
         prior=prior,
     )
-    _check_tree(policy, tree, where)
+    shape = TreeShape(
+        nodes=tree.get("nodes"),
+        edges=tree.get("edges"),
+        targets=policy.targets.count,
+        vocabulary=policy.guesses.count + len(policy.extra_words),
+        reply_space=policy.game.reply_space,
+        deduces=policy.game.deduces,
+    )
+    check_tree(decoded, shape, where)
     if policy.weights is not None and len(policy.weights) != policy.targets.count:
         raise MalformedPolicyError(f"{where}: target_weights does not cover every target")
     return policy
 
 
-def _int32_array(tree: dict[str, Any], name: str, where: str) -> np.ndarray:
+def _int32_array(tree: dict[str, Any], name: str, where: str) -> array.array[Any]:
     """Return the tree's array ``name``: a bin of little-endian int32s.
 
     Raises:
@@ -395,12 +416,12 @@ def _int32_array(tree: dict[str, Any], name: str, where: str) -> np.ndarray:
     data = _need(tree.get(name), bytes, f"tree.{name}", where)
     if len(data) % 4:
         raise MalformedPolicyError(f"{where}: malformed tree: {name} is not int32s")
-    return np.frombuffer(data, "<i4")
+    return from_little_endian(INT32, data)
 
 
 def _weights(
     value: Any, game: Game, where: str, prior: PriorRef | None = None, version: int = PLAIN_FORMAT
-) -> np.ndarray | None:
+) -> array.array[Any] | None:
     """Return the target weights: a Guess My Word policy needs them, a format-3 policy
     with a prior needs them, and no other has them."""
     weighted = isinstance(game, GuessMyWord) or (version >= 3 and prior is not None)
@@ -412,8 +433,8 @@ def _weights(
             )
         return None
     data = _need(value, bytes, "target_weights", where)
-    weights = np.frombuffer(data, "<i8") if len(data) % 8 == 0 else np.zeros(0, "<i8")
-    if len(weights) * 8 != len(data) or (weights < 1).any():
+    weights = from_little_endian(INT64, data) if len(data) % 8 == 0 else array.array(INT64)
+    if len(weights) * 8 != len(data) or min(weights, default=1) < 1:
         raise MalformedPolicyError(f"{where}: target_weights are not positive int64s")
     return weights
 
@@ -439,7 +460,7 @@ def _prior(value: Any, version: int, where: str) -> PriorRef | None:
     )
 
 
-def _alternatives(tree: dict[str, Any], version: int, where: str) -> dict[str, np.ndarray]:
+def _alternatives(tree: dict[str, Any], version: int, where: str) -> dict[str, array.array[Any]]:
     """Return the alternative arrays of a format-2 tree (empty ones for format 1)."""
     if version < 2:
         nodes = tree.get("nodes")
@@ -448,7 +469,7 @@ def _alternatives(tree: dict[str, Any], version: int, where: str) -> dict[str, n
     values = _need(tree.get("alt_value"), bytes, "tree.alt_value", where)
     if len(values) % 8:
         raise MalformedPolicyError(f"{where}: malformed tree: alt_value is not float64s")
-    arrays["alt_value"] = np.frombuffer(values, "<f8")
+    arrays["alt_value"] = from_little_endian(FLOAT64, values)
     return arrays
 
 
@@ -487,58 +508,3 @@ def _certificate(value: Any, nodes: Any, where: str) -> dict[str, Any] | None:
                 f"for each root"
             )
     return cert
-
-
-def _check_tree(policy: PolicyData, tree: dict[str, Any], where: str) -> None:
-    """Raise MalformedPolicyError unless the tree arrays describe a well-formed tree."""
-    a = policy.arrays
-
-    def fail(problem: str) -> NoReturn:
-        raise MalformedPolicyError(f"{where}: malformed tree: {problem}")
-
-    n, m = tree.get("nodes"), tree.get("edges")
-    if not isinstance(n, int) or not isinstance(m, int) or n < 1 or m != n - 1:
-        fail("node and edge counts are inconsistent")
-    n_targets = policy.targets.count
-    vocabulary = policy.guesses.count + len(policy.extra_words)
-    expected = {
-        "node_guess": n, "node_size": n, "node_first": n, "edge_offsets": n + 1,
-        "edge_reply": m, "edge_child": m, "target_order": n_targets,
-    }  # fmt: skip
-    for name, length in expected.items():
-        if len(a[name]) != length:
-            fail(f"{name} has {plural(len(a[name]), 'entry')}, expected {length}")
-    offsets, child, size = a["edge_offsets"], a["edge_child"], a["node_size"]
-    if offsets[0] != 0 or offsets[-1] != m or (np.diff(offsets) < 0).any():
-        fail("edge offsets are not increasing from 0 to the edge count")
-    parent = np.repeat(np.arange(n), np.diff(offsets))
-    if m and ((child <= parent).any() or (child >= n).any()):
-        fail("a child does not come after its parent")
-    if (np.bincount(child, minlength=n)[1:] != 1).any():
-        fail("a node is not reached by exactly one edge")
-    if ((a["node_guess"] < 0) | (a["node_guess"] >= vocabulary)).any():
-        fail("a guess index is outside the word lists")
-    if ((a["edge_reply"] < 0) | (a["edge_reply"] >= policy.game.reply_space)).any():
-        fail("a reply code is outside the game's replies")
-    keys = parent.astype(np.int64) * policy.game.reply_space + a["edge_reply"]
-    if len(np.unique(keys)) != m:
-        fail("a node has two edges for one reply")
-    if (size < 1).any() or size[0] != n_targets:
-        fail("node sizes do not cover the targets")
-    if ((a["node_first"] < 0) | (a["node_first"] + size > n_targets)).any():
-        fail("a node's targets lie outside the target list")
-    if not np.array_equal(np.sort(a["target_order"]), np.arange(n_targets)):
-        fail("target order is not a permutation of the targets")
-    alt_offsets, alt_guess = a["alt_offsets"], a["alt_guess"]
-    if len(alt_offsets) != n + 1 or alt_offsets[0] != 0 or alt_offsets[-1] != len(alt_guess):
-        fail("alternative offsets do not cover the alternatives")
-    if (np.diff(alt_offsets) < 0).any() or len(a["alt_value"]) != len(alt_guess):
-        fail("alternative offsets are not increasing, or values do not match guesses")
-    if ((alt_guess < 0) | (alt_guess >= vocabulary)).any():
-        fail("an alternative's guess index is outside the word lists")
-    below = np.bincount(parent, weights=size[child], minlength=n) if m else np.zeros(n)
-    won_here = size - below
-    if ((won_here != 0) & (won_here != 1)).any() or ((np.diff(offsets) == 0) & (size != 1)).any():
-        fail("node sizes do not add up along the edges")
-    if policy.game.deduces and (won_here != (np.diff(offsets) == 0)).any():
-        fail("a node of a deduced tree wins a target, or a leaf wins none")

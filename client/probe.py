@@ -33,13 +33,12 @@ from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from .errors import GameOverError, OffTreeError
 from .games import Game, ReplyCode
 from .letters import reachable
 from .policy_format import PolicyData, info_of
 from .policy_info import PolicyInfo
+from .tree_arrays import edge_parents
 
 Reply = ReplyCode | str
 History = Iterable[tuple[str, Reply]]
@@ -81,11 +80,17 @@ class Policy:
         self._space = data.game.reply_space
         self._win = data.game.win_reply
         arrays = data.arrays
-        parents = np.repeat(np.arange(data.node_count), np.diff(arrays["edge_offsets"]))
-        keys = parents * self._space + arrays["edge_reply"]
-        self._edges = dict(zip(keys.tolist(), arrays["edge_child"].tolist(), strict=True))
-        leaves = np.flatnonzero(np.diff(arrays["edge_offsets"]) == 0).tolist()
-        self._known = frozenset(leaves) if data.game.deduces else frozenset()
+        offsets = arrays["edge_offsets"]
+        keys = (
+            int(parent) * self._space + int(reply)
+            for parent, reply in zip(edge_parents(offsets), arrays["edge_reply"], strict=True)
+        )
+        self._edges = dict(zip(keys, map(int, arrays["edge_child"]), strict=True))
+        self._known = (
+            frozenset(node for node in range(data.node_count) if offsets[node + 1] == offsets[node])
+            if data.game.deduces
+            else frozenset()
+        )
 
     @property
     def name(self) -> str:
@@ -145,8 +150,8 @@ class Policy:
             return []
         arrays = self.data.arrays
         first = int(arrays["node_first"][node])
-        indices = np.sort(arrays["target_order"][first : first + int(arrays["node_size"][node])])
-        return [self.targets[i] for i in indices]
+        indices = sorted(arrays["target_order"][first : first + int(arrays["node_size"][node])])
+        return [self.targets[int(i)] for i in indices]
 
     def alternatives(self, node: int) -> tuple[str, ...]:
         """Return the stored next-best guesses at ``node``, best first (none once solved).

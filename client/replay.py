@@ -38,28 +38,13 @@ from .games import (
     Jotto,
     Mastermind,
     Wordle,
-    letter_matrix,
 )
 from .probe import Policy
 from .stats import policy_stats, stats_faults
+from .wordle_arrays import letter_matrix, wordle_pair_codes
 
 #: Pairs of (node, target) whose replies are computed at once (bounds memory).
 _BATCH = 1 << 20
-
-
-def wordle_pair_codes(guesses: np.ndarray, targets: np.ndarray) -> np.ndarray:
-    """Return the Wordle reply code of each row of ``guesses`` against the same row of
-    ``targets`` ((P, k) code points): client.games.wordle_reply's rule, pairwise."""
-    green = guesses == targets
-    colours = np.where(green, 2, 0).astype(np.int64)
-    k = guesses.shape[1]
-    for i in range(k):
-        letter = guesses[:, i : i + 1]
-        unmatched = ((targets == letter) & ~green).sum(axis=1)
-        if i:
-            unmatched -= ((guesses[:, :i] == letter) & (colours[:, :i] == 1)).sum(axis=1)
-        colours[:, i] = np.where(~green[:, i] & (unmatched > 0), 1, colours[:, i])
-    return np.asarray(colours @ (3 ** np.arange(k - 1, -1, -1, dtype=np.int64)), np.int64)
 
 
 def _letter_masks(*letters: np.ndarray) -> tuple[np.ndarray, ...] | None:
@@ -174,7 +159,7 @@ def replay_scores(policy: Policy) -> tuple[np.ndarray | None, list[str]]:
     faults = _word_faults(policy)
     if faults:
         return None, faults
-    a = policy.data.arrays
+    a = policy.data.numpy_arrays()
     game, n, n_targets = policy.game, policy.data.node_count, len(policy.targets)
     offsets, size, first = a["edge_offsets"], a["node_size"].astype(np.int64), a["node_first"]
     order, node_guess = a["target_order"].astype(np.int64), a["node_guess"].astype(np.int64)

@@ -236,7 +236,7 @@ def damaged_files(stored: StoredPolicy) -> list[tuple[str, str, str, bytes]]:
     core, words = stored.core, _words_of(stored)
     good = _file(core, words)
     body = good[HEADER.size :]
-    a = stored.data.arrays
+    a = stored.data.numpy_arrays()
     offsets = a["edge_offsets"]
     # A leaf that wins its target, another guess there; a root edge's reply moved to a
     # code none of the root's edges has; the children of the last edge made the root's.
@@ -358,7 +358,7 @@ def _path(policy: Policy, target: str) -> list[tuple[str, int]]:
 
 def _history_to(policy: Policy, node: int) -> list[tuple[str, int]]:
     """Return the turns that lead from the root to ``node``."""
-    a = policy.data.arrays
+    a = policy.data.numpy_arrays()
     parent = np.repeat(np.arange(policy.data.node_count), np.diff(a["edge_offsets"]))
     turns = []
     while node != policy.root:
@@ -371,7 +371,7 @@ def _history_to(policy: Policy, node: int) -> list[tuple[str, int]]:
 def _off_tree_reply(policy: Policy) -> list[tuple[str, int]] | None:
     """Return a history whose last reply has no edge (at the first node that has such a
     reply), or None when every node has every possible reply (a deduced binary tree)."""
-    a = policy.data.arrays
+    a = policy.data.numpy_arrays()
     offsets, game = a["edge_offsets"], policy.game
     for node in range(policy.data.node_count):
         if policy.known(node):

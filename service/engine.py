@@ -20,8 +20,6 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ..client.analysis import GameAnalysis
 from ..client.catalog import Catalog
 from ..client.errors import ContradictoryHistoryError, GuessworkError, UnknownWordError
@@ -30,6 +28,8 @@ from ..client.lookup import DEFAULT_ALTERNATIVES, CatalogLookup, LiveSolver, Pol
 from ..client.probe import Policy
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..builder.analysis import GameAnalyzer
 
 __all__ = ["DEFAULT_ALTERNATIVES", "Engine", "PolicyLookup"]

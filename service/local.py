@@ -9,14 +9,16 @@ nor service).
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from ..client.analysis import GameAnalysis
 from ..client.catalog import open_store
-from ..client.spelling_bee import hints
 from ..client.suggestion import Suggestion
-from .bee import BeeEngine
 from .engine import Engine
+
+if TYPE_CHECKING:
+    from .bee import BeeEngine
 
 
 class LocalBackend:
@@ -29,7 +31,14 @@ class LocalBackend:
             PolicyFormatError: the store is missing, unreadable or corrupt.
         """
         self._engine = Engine(open_store(path))
-        self._bee = BeeEngine(self._engine.catalog)
+
+    @cached_property
+    def _bee(self) -> BeeEngine:
+        """The Spelling Bee engine, made on first use: it loads the builder's bee
+        code (numpy), which a Wordle answer never needs."""
+        from .bee import BeeEngine
+
+        return BeeEngine(self._engine.catalog)
 
     def suggest(self, policy: str, history: list[tuple[str, str]], alternatives: int) -> Suggestion:
         """Return the next guess (see guesswork.client.lookup.PolicyLookup.suggest)."""
@@ -59,6 +68,8 @@ class LocalBackend:
 
     def bee_score(self, letters: str, center: str, word_list: str, allow_s: bool) -> dict[str, Any]:
         """Return a honeycomb's score, words, pangrams, ranks and hints."""
+        from ..client.spelling_bee import hints
+
         result = self._bee.score(letters, center, word_list, allow_s)
         return {
             "letters": result.honeycomb.letters,

@@ -73,7 +73,7 @@ def test_a_game_along_an_optimal_policy_scores_100_with_the_trees_own_values(
     certificate = policy.data.certificate
     assert certificate is not None
     values = np.frombuffer(certificate["node_values"], "<i4")
-    sizes = policy.data.arrays["node_size"]
+    sizes = policy.data.numpy_arrays()["node_size"]
     rng = np.random.default_rng(14)
     for index in rng.choice(len(policy.targets), 4, replace=False).tolist():
         answer = policy.targets[index]

@@ -147,7 +147,7 @@ def test_live_answers_follow_the_stored_ranking(tmp_path: Path) -> None:
     with open_catalog(path) as catalog:
         policy = catalog.policy(built.data.name)
         assert policy.data.strategy == GreedyStrategy(metric="approx_entropy", retry_percent=5.0)
-        arrays = policy.data.arrays
+        arrays = policy.data.numpy_arrays()
         checked = 0
         for node in range(0, policy.data.node_count, 37):
             size = int(arrays["node_size"][node])

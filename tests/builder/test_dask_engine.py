@@ -113,9 +113,9 @@ def test_global_search_on_the_cluster_matches_in_process(
         report = _optimize([*argv, *extra, "--output", str(paths[label])], capsys)
         assert report["openers_surviving"] > 1  # type: ignore[operator]
     mine, theirs = (_policy(paths[k]) for k in ("cluster", "alone"))
-    assert mine.data.arrays.keys() == theirs.data.arrays.keys()
-    for name, array in theirs.data.arrays.items():  # the tree: the same guess at every node
-        assert np.array_equal(mine.data.arrays[name], array), name
+    assert mine.data.numpy_arrays().keys() == theirs.data.numpy_arrays().keys()
+    for name, array in theirs.data.numpy_arrays().items():  # the tree: the same guess at every node
+        assert np.array_equal(mine.data.numpy_arrays()[name], array), name
     assert mine.data.certificate is not None and theirs.data.certificate is not None
     assert mine.data.certificate["value"] == theirs.data.certificate["value"]
     assert verify_policy(mine) == [] and verify_certificate(mine) == []

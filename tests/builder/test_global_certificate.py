@@ -179,7 +179,7 @@ def test_a_lead_opener_changes_nothing_but_the_order(
     again = build_optimal_policy(spec)[0]
     assert spec.name() == again.data.name == built.data.name
     for name in ("node_guess", "node_size", "edge_child", "edge_reply", "target_order"):
-        assert np.array_equal(again.data.arrays[name], built.data.arrays[name])
+        assert np.array_equal(again.data.numpy_arrays()[name], built.data.numpy_arrays()[name])
     cert, plain = again.data.certificate or {}, built.data.certificate or {}
     assert [cert[key] for key in ("value", "lower_bound", "proven")] == [
         plain[key] for key in ("value", "lower_bound", "proven")

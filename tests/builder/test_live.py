@@ -21,7 +21,7 @@ GREEDY = [
 
 
 def remaining_of(policy: Policy, node: int) -> np.ndarray:
-    arrays = policy.data.arrays
+    arrays = policy.data.numpy_arrays()
     first, size = int(arrays["node_first"][node]), int(arrays["node_size"][node])
     return np.sort(arrays["target_order"][first : first + size]).astype(np.int64)
 

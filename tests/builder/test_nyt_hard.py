@@ -308,7 +308,7 @@ def test_live_answers_rank_only_legal_guesses(small_catalog: Path) -> None:
                     for word in (answer.guess, *answer.alternatives):
                         assert nyt_hard_problem(WORDLE, turns, word) is None, (turns, word)
         greedy = next(p for p in catalog if p.data.certificate is None)
-        arrays = greedy.data.arrays
+        arrays = greedy.data.numpy_arrays()
         for node in range(0, greedy.data.node_count, 17):
             if greedy.remaining_count(node) < 2:
                 continue
@@ -322,7 +322,7 @@ def test_live_answers_rank_only_legal_guesses(small_catalog: Path) -> None:
 
 def _path_to(policy: Policy, node: int) -> list[tuple[str, int]]:
     """Return the (guess, reply code) turns from the root to ``node``."""
-    arrays = policy.data.arrays
+    arrays = policy.data.numpy_arrays()
     parent: dict[int, tuple[int, int]] = {}
     offsets = arrays["edge_offsets"]
     for source in range(policy.data.node_count):

@@ -162,7 +162,7 @@ def test_a_weighted_certificate_checks_out_and_names_its_prior(weighted_policy: 
     assert cert is not None and cert["proven"]
     scores = np.array(weighted_policy.replay_all())
     assert cert["value"] == int((scores * data.weights).sum())
-    assert data.stats["mean"] == pytest.approx(cert["value"] / int(data.weights.sum()))
+    assert data.stats["mean"] == pytest.approx(cert["value"] / int(data.numpy_weights().sum()))
     assert data.stats["uniform_mean"] == pytest.approx(scores.mean())
 
 

@@ -83,3 +83,34 @@ def test_a_damaged_policy_fails_alone_and_verify_sees_it(tmp_path: object) -> No
             catalog.policy(name)
         with pytest.raises(PolicyFormatError, match=f"policy '{name}': checksum mismatch"):
             catalog.check_all()
+
+
+#: Run in a fresh interpreter: what a stored answer loads, by the modules it leaves out.
+_STORED_ANSWER = """
+import sys
+from guesswork.__main__ import run
+status = run(["suggest", "--policy", "wordle-2309-normal-neg-entropy", "--history", "raise:.Y...",
+              "--json"])
+heavy = sorted(m for m in ("numpy", "numba", "sqlalchemy", "grpc", "guesswork.builder")
+               if m in sys.modules)
+print(status, ",".join(heavy) or "none", file=sys.stderr)
+"""
+
+
+def test_a_stored_answer_loads_neither_numpy_nor_the_builder() -> None:
+    """A stored answer walks array.array trees: numpy (about 0.1 s to import),
+    the compiled kernels, SQLAlchemy and gRPC stay unloaded."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _STORED_ANSWER], capture_output=True, text=True, check=True
+    )
+    assert '"guess": "' in done.stdout  # it answered
+    assert done.stderr.split()[-2:] == ["0", "none"], done.stderr
+    # An off-tree history needs the live solver, and loads it.
+    off_tree = _STORED_ANSWER.replace("raise:.Y...", "crane:.Y...")
+    done = subprocess.run(
+        [sys.executable, "-c", off_tree], capture_output=True, text=True, check=True
+    )
+    assert "numpy" in done.stderr.split()[-1] and "guesswork.builder" in done.stderr.split()[-1]

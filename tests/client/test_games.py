@@ -144,18 +144,3 @@ def test_guess_my_word_rules() -> None:
         make_game("wordle", variant="live")
     with pytest.raises(InvalidWordError, match="length must be 0"):
         make_game("guess-my-word", 5)
-
-
-def test_vectorised_wordle_codes_equal_the_rule_on_every_pair() -> None:
-    """reply_codes (vectorised, used by the lookup core) is wordle_reply, pair by pair."""
-    import random
-
-    from guesswork.client.games import Wordle
-
-    rng = random.Random(4)
-    # A small alphabet makes repeated letters (the hard part of the rule) common.
-    words = tuple("".join(rng.choice("AEENNSX") for _ in range(5)) for _ in range(300))
-    game = Wordle(5)
-    for guess in (*words[:60], "NINNY", "EEEEE"):
-        expected = [game.reply(guess, target) for target in words]
-        assert game.reply_codes(guess, words).tolist() == expected

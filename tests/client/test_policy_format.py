@@ -137,12 +137,12 @@ def test_version_2_files_carry_the_content_hash(policy: Policy) -> None:
 
 
 def _crafted(policy: Policy, **changes: np.ndarray) -> bytes:
-    arrays = {**policy.data.arrays, **changes}
+    arrays = {**policy.data.numpy_arrays(), **changes}
     return encode_core(replace(policy.data, arrays=arrays))
 
 
 def test_crafted_trees_are_refused_before_any_walk(policy: Policy) -> None:
-    a = policy.data.arrays
+    a = policy.data.numpy_arrays()
     cycle = a["edge_child"].copy()
     cycle[5] = 0  # an edge back to the root: a walk could loop forever
     far = a["node_guess"].copy()
@@ -205,7 +205,7 @@ def test_guess_my_word_cores_carry_their_variant_and_weights() -> None:
     deduced = {**live, "game": {**live["game"], "variant": "deduce"}}
     with pytest.raises(PolicyFormatError, match="a node of a deduced tree wins a target"):
         decode_core(msgpack.packb(deduced), "core")
-    leaf = int(np.flatnonzero(np.diff(gmw.data.arrays["edge_offsets"]) == 0)[0])
+    leaf = int(np.flatnonzero(np.diff(gmw.data.numpy_arrays()["edge_offsets"]) == 0)[0])
     assert gmw.known(leaf) and not gmw.known(0) and not key_tree.known(leaf)
 
 

@@ -70,7 +70,7 @@ def tampered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     with open_catalog() as catalog:
         policy = catalog.policy(NAME)
     data = export_bytes(policy)
-    a = policy.data.arrays
+    a = policy.data.numpy_arrays()
     leaf = int(np.flatnonzero(np.diff(a["edge_offsets"]) == 0)[0])
     used = set(a["edge_reply"][: int(a["edge_offsets"][1])].tolist())
     free = next(code for code in range(242) if code not in used)

@@ -272,7 +272,7 @@ def test_a_catalog_that_fails_verification_stops_start_up(tmp_path: Any) -> None
 
 def test_policy_numbers_are_consistent(catalog: Catalog) -> None:
     policy: Policy = catalog.policy("jotto-2309-hard-max")
-    assert int(np.sum(policy.data.arrays["node_size"] == 1)) > 0
+    assert int(np.sum(policy.data.numpy_arrays()["node_size"] == 1)) > 0
 
 
 def test_a_history_off_the_answer_list_is_answered_over_the_guess_list(
