@@ -10,503 +10,162 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
-import re
 import sys
-from collections.abc import Callable, Sequence
-from typing import NoReturn
+from collections.abc import Sequence
 
 from guesswork import __version__
 
 from ..client.cli import report_error
 from ..client.errors import GuessworkError, UsageError
-from ..client.games import GAMES, GuessMyWord
-from ..client.letters import LANGUAGES
-from ..client.rules import MODES
-from . import commands, prior_making
+from . import commands
+from .cli_options import (
+    Parser,
+    add_cache_command,
+    add_common,
+    add_letter_options,
+    add_list_options,
+    add_naming,
+    add_optimize_options,
+    add_priors_options,
+    add_tree_options,
+    positive,
+)
 from .errors import SpecError
-from .greedy import DEFAULT_WINDOW
-from .optimal.memo import DEFAULT_MEMO_LIMIT
-from .partitions import ARITHMETIC, METRICS
+from .partitions import METRICS
 
 PROG = "guesswork-build"
-
-#: Games whose trees the greedy and optimal builders grow (Guess My Word's are
-#: built by builder.guess_my_word; ``evaluate`` offers it too).
-_TREE_GAMES = sorted(game for game in GAMES if game != GuessMyWord.id)
-
-
-_MODE_HELP = (
-    "hard: guesses from the targets still possible (the seeds'); normal: any guess; "
-    "nyt-hard (Wordle): any guess the NYT hard rule allows (greens stay, yellows reused)"
-)
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line, without the usage text."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def parse_window(text: str) -> tuple[int, int | None]:
-    """Return (low, high) from ``LOW:HIGH`` or ``LOW:`` (no upper bound).
-
-    Raises:
-        UsageError: the text is not of that form, or low > high, or low < 1.
-    """
-    low_text, sep, high_text = text.partition(":")
-    try:
-        if not sep:
-            raise ValueError
-        low = int(low_text) if low_text.strip() else 1
-        high = int(high_text) if high_text.strip() else None
-    except ValueError:
-        raise UsageError(f"--window {text!r} is not MIN:MAX or MIN: (e.g. 4:125 or 4:)") from None
-    if low < 1 or (high is not None and high < low):
-        raise UsageError(f"--window {text!r} must satisfy 1 <= MIN <= MAX")
-    return low, high
-
-
-def policy_name(text: str) -> str:
-    """Return ``text`` if it can name a policy: lower-case letters, digits and hyphens.
-
-    Names are resource ids (``policies/NAME`` over gRPC) in the house
-    vocabulary, so they follow the names the builder derives.
-
-    Raises:
-        UsageError: anything else, or over 100 characters.
-    """
-    if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", text) or len(text) > 100:
-        raise UsageError(
-            f"--name {text!r} must be lower-case letters and digits in hyphen-separated "
-            f"words, at most 100 characters (e.g. my-list-normal-neg-entropy)"
-        )
-    return text
-
-
-def _percent(text: str) -> float:
-    """Return ``--retry-percent``'s value.
-
-    Raises:
-        UsageError: not a number in (0, 100].
-    """
-    try:
-        value = float(text)
-    except ValueError:
-        raise UsageError(f"--retry-percent {text!r} is not a number") from None
-    if not 0 < value <= 100:
-        raise UsageError(f"--retry-percent {text!r} must be more than 0 and at most 100")
-    return value
-
-
-def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--catalog", default=None,
-        help="catalog file or database URL (postgresql+psycopg://USER@HOST:PORT/DATABASE), "
-        "read or written alone (default: writes go to the user catalog, "
-        "$GUESSWORK_CATALOG or $XDG_DATA_HOME/guesswork/catalog.sqlite; reads see it "
-        "over the shipped one)",
-    )  # fmt: skip
-    parser.add_argument("--json", action="store_true", help="print JSON")
-
-
-def _add_naming(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--name", type=policy_name,
-        help="the policy's name in the catalog (default: from the options or the file)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--replace", action="store_true",
-        help="overwrite a policy of the same name already in the catalog",
-    )  # fmt: skip
-
-
-def _add_list_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="wordle", choices=_TREE_GAMES, help="game id")
-    parser.add_argument("--length", type=int, default=5, help="word length (default 5)")
-    parser.add_argument(
-        "--targets", default="wordle-answers-2309",
-        help="target list: a shipped list name, a file path, or - for stdin",
-    )  # fmt: skip
-    parser.add_argument("--guesses", help="guess list (default: the target list)")
-    parser.add_argument(
-        "--jotto-order", default="sorted", choices=("sorted", "first-seen"),
-        help="order of the derived Jotto list: sorted (2022 seed) or first-seen (2020 seed)",
-    )  # fmt: skip
-    _add_letter_options(parser)
-    parser.add_argument(
-        "--arithmetic", default="auto", choices=["auto", *sorted(ARITHMETIC)],
-        help="seed notebook whose float arithmetic breaks metric near-ties; auto (default): "
-        "2020 when the other options follow the 2020 notebook (--jotto-order first-seen or "
-        "a window without upper bound), else 2022",
-    )  # fmt: skip
-
-
-def _add_letter_options(
-    parser: argparse.ArgumentParser, *, language_required: bool = False
-) -> None:
-    """Add ``--language`` and ``--fold-accents``/``--no-fold-accents``: how a list's
-    letters are read (client.letters; shipped lists are read as they are)."""
-    parser.add_argument(
-        "--language", choices=sorted(LANGUAGES), required=language_required,
-        help="the list's language: its letter rule (es: accents folded, Ñ kept; fr, it, pt, "
-        "el: folded; de: kept; ru: folded, Й kept; default: accents kept)",
-    )  # fmt: skip
-    folding = parser.add_mutually_exclusive_group()
-    folding.add_argument(
-        "--fold-accents", dest="fold_accents", action="store_true", default=None,
-        help="fold accents (á -> a) except the language's own letters (ñ, ä ö ü, й)",
-    )  # fmt: skip
-    folding.add_argument(
-        "--no-fold-accents", dest="fold_accents", action="store_false",
-        help="keep every accent as a letter of its own (á is not a)",
-    )  # fmt: skip
-
-
-_WEIGHTS_HELP = (
-    "how likely each target is the secret: a shipped prior (wordfreq) or a file of "
-    "'WORD WEIGHT' lines, weights positive integers (guesswork-build priors makes one); "
-    "the tree then minimises the expected guesses under it (default: targets alike)"
-)
-
-
-def _add_tree_options(parser: argparse.ArgumentParser, *, guess_my_word: bool = False) -> None:
-    _add_list_options(parser)
-    parser.add_argument("--weights", metavar="PRIOR", help=_WEIGHTS_HELP)
-    if guess_my_word:
-        for action in parser._actions:
-            if action.dest == "game":
-                action.choices = [*_TREE_GAMES, GuessMyWord.id]
-        parser.add_argument(
-            "--strategy", choices=("binary", "adjacent-merge", "optimal"),
-            help="guess-my-word only: the tree (default optimal)",
-        )  # fmt: skip
-        parser.add_argument(
-            "--variant", choices=("deduce", "live"),
-            help="guess-my-word only: deduce (the seed's; default) or live (a right guess wins)",
-        )  # fmt: skip
-        parser.add_argument(
-            "--samples", type=int, default=100_000,
-            help="guess-my-word only: games sampled for the seed's estimate (default 100000)",
-        )  # fmt: skip
-    parser.add_argument("--mode", default="normal", choices=MODES, help=_MODE_HELP)
-    parser.add_argument("--metric", default="neg_entropy", choices=list(METRICS))
-    parser.add_argument(
-        "--window", type=parse_window, default=DEFAULT_WINDOW,
-        help="normal mode: consider every guess when MIN <= remaining <= MAX (default 4:125)",
-    )  # fmt: skip
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random guesser")
-    parser.add_argument(
-        "--retry-percent", type=_percent, metavar="A",
-        help="approx_entropy: compute the exact entropy of the best A%% of the guesses by "
-        "their letter-entropy estimate (default 3, the Wordle-player seed's)",
-    )  # fmt: skip
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise UsageError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise UsageError(f"{text!r} must be at least 1")
-    return value
-
-
-_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-
-
-def _memory_size(text: str) -> int | None:
-    """Return a size in bytes from ``512M``, ``2G``, ``1500000`` (binary units), or
-    None for ``none`` (no limit)."""
-    cleaned = text.strip().upper().removesuffix("B").removesuffix("I")
-    if cleaned == "NONE":
-        return None
-    unit = cleaned[-1:] if cleaned[-1:] in _SIZE_UNITS else ""
-    number = cleaned[: len(cleaned) - len(unit)]
-    try:
-        value = float(number) * _SIZE_UNITS[unit]
-    except ValueError:
-        raise UsageError(f"{text!r} is not a size (e.g. 512M, 2G, or none)") from None
-    if not 1 <= value < float("inf"):
-        raise UsageError(f"{text!r} must be at least 1 byte")
-    return int(value)
-
-
-def _add_optimize_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="wordle", choices=_TREE_GAMES, help="game id")
-    parser.add_argument("--length", type=_positive, help="word length (default 5)")
-    parser.add_argument(
-        "--targets", default="wordle-answers-2309",
-        help="target list: a shipped list name, a file path, or - for stdin",
-    )  # fmt: skip
-    parser.add_argument("--guesses", help="guess list (default: the target list)")
-    parser.add_argument("--weights", metavar="PRIOR", help=_WEIGHTS_HELP)
-    parser.add_argument("--mode", default="normal", choices=MODES, help=_MODE_HELP)
-    parser.add_argument(
-        "--jotto-order", default="sorted", choices=("sorted", "first-seen"),
-        help="order of the derived Jotto list",
-    )  # fmt: skip
-    _add_letter_options(parser)
-    parser.add_argument(
-        "--objective", default="total", choices=("total", "minimax"),
-        help="total: least total (= mean) guesses; minimax: least worst case",
-    )  # fmt: skip
-    parser.add_argument(
-        "--max-guesses", type=_positive,
-        help="total only: every target must be solved within this many guesses",
-    )  # fmt: skip
-    parser.add_argument("--first-guess", help="fix the first guess (proof is then given it)")
-    parser.add_argument(
-        "--lead-opener", metavar="WORD",
-        help="a search over every first guess searches WORD first, for a value to beat "
-        "(default: the guess of least static bound); a good one (the best known) lets the "
-        "first pass refute far more openers; the tree and its proof are the same",
-    )  # fmt: skip
-    parser.add_argument(
-        "--beam", type=_positive,
-        help="lookahead: search only the best K guesses (greedy ranking) at each node",
-    )  # fmt: skip
-    parser.add_argument(
-        "--colors", "--colours", dest="colours", type=_positive,
-        help="mastermind: number of colours (default 6)",
-    )  # fmt: skip
-    parser.add_argument("--pegs", type=_positive, help="mastermind: code length (default 4)")
-    parser.add_argument(
-        "--workers", type=_positive,
-        help="worker processes; more than 1 runs the search on a local Dask cluster "
-        "(a process pool without Dask). Default: every core for a search over every "
-        "first guess when Dask is installed, else 1",
-    )  # fmt: skip
-    parser.add_argument(
-        "--scheduler", metavar="ADDRESS",
-        help="run the search on the Dask cluster whose scheduler is at ADDRESS "
-        "(tcp://HOST:PORT), on all of its workers; needs guesswork[cluster]",
-    )  # fmt: skip
-    parser.add_argument(
-        "--memo-limit", type=_memory_size, default=DEFAULT_MEMO_LIMIT, metavar="SIZE",
-        help="most memory each search process's memo may take (e.g. 512M, 2G, or none; "
-        "default 1G); the oldest entries are evicted past it: slower, same tree",
-    )  # fmt: skip
-    parser.add_argument(
-        "--checkpoint", help="file recording finished root branches; a rerun resumes from it"
-    )
-    parser.add_argument(
-        "--bound-store", metavar="PATH",
-        help="SQLite file of target sets' exact values and bounds, shared by the workers and "
-        "kept between runs: a later search of the same lists and options (any first guess) "
-        "reuses them; the tree is the same. Default $GUESSWORK_BOUND_STORE, else none. At "
-        "most $GUESSWORK_BOUND_STORE_MAX_ROWS rows (default 2,000,000, ~80 bytes each), "
-        "least recently used out first",
-    )  # fmt: skip
-    parser.add_argument("--store", action="store_true", help="publish the tree into the catalog")
-    parser.add_argument("--output", help="also write the tree as a policy file (.gwp)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-
-
-def _prior_number(
-    option: str, whole: bool, allowed: Callable[[float], bool], rule: str
-) -> Callable[[str], float]:
-    """Return the parser of one of ``priors``' numeric options: an int (``whole``)
-    or a float for which ``allowed`` holds, else a one-line UsageError naming
-    ``option`` and the ``rule``."""
-
-    def parse(text: str) -> float:
-        try:
-            value = int(text) if whole else float(text)
-        except ValueError:
-            kind = "a whole number" if whole else "a number"
-            raise UsageError(f"{option} {text!r} is not {kind}") from None
-        if not (math.isfinite(value) and allowed(value)):
-            raise UsageError(f"{option} {text!r} must be {rule}")
-        return value
-
-    return parse
-
-
-def _add_priors_options(parser: argparse.ArgumentParser) -> None:
-    """Add ``priors``' options (builder.priors; the defaults are 3Blue1Brown's)."""
-    parser.add_argument(
-        "--words", default="wordle-guesses-14855", metavar="LIST",
-        help="the words: a shipped list name, a file path, or - for stdin "
-        "(default wordle-guesses-14855)",
-    )  # fmt: skip
-    parser.add_argument("--length", type=_positive, default=5, help="word length (default 5)")
-    parser.add_argument("--output", metavar="FILE", help="file to write (default: stdout)")
-    parser.add_argument("--language", default=prior_making.DEFAULT_LANGUAGE, metavar="CODE",
-                        help="wordfreq's language (default %(default)s)")  # fmt: skip
-    parser.add_argument(
-        "--width", type=_prior_number("--width", False, lambda v: v > 0, "above 0"),
-        default=prior_making.DEFAULT_WIDTH, metavar="X",
-        help="width of the sigmoid's stretch of the number line "
-        f"(default {prior_making.DEFAULT_WIDTH:g})",
-    )  # fmt: skip
-    parser.add_argument(
-        "--common", type=_prior_number("--common", True, lambda v: v >= 1, "at least 1"),
-        default=prior_making.DEFAULT_COMMON, metavar="N",
-        help="about how many words land above likelihood 1/2 "
-        f"(default {prior_making.DEFAULT_COMMON})",
-    )  # fmt: skip
-    for kind in ("plural", "past"):
-        parser.add_argument(
-            f"--{kind}-factor", default=prior_making.DEFAULT_PLURAL_FACTOR if kind == "plural"
-            else prior_making.DEFAULT_PAST_FACTOR, metavar="F",
-            type=_prior_number(f"--{kind}-factor", False, lambda v: 0 < v <= 1,
-                               "more than 0 and at most 1"),
-            help=f"multiplies the likelihood of a word judged a {kind}"
-            f"{' tense' if kind == 'past' else ''} (default %(default)g)",
-        )  # fmt: skip
-    parser.add_argument(
-        "--scale", type=_prior_number("--scale", True, lambda v: v >= 1, "at least 1"),
-        default=prior_making.DEFAULT_SCALE, metavar="N",
-        help=f"weight = max(1, round(likelihood * N)) (default {prior_making.DEFAULT_SCALE})",
-    )  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser for every subcommand."""
-    parser = _Parser(prog=PROG, description="Build, evaluate and store Guesswork policies.")
+    parser = Parser(prog=PROG, description="Build, evaluate and store Guesswork policies.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     def command(name: str, help_text: str) -> argparse.ArgumentParser:
         subparser = sub.add_parser(name, help=help_text, description=help_text)
-        _add_common(subparser)
+        add_common(subparser)
         return subparser
 
-    _add_tree_options(command("evaluate", "build a tree and report its scores"), guess_my_word=True)
+    add_tree_options(command("evaluate", "build a tree and report its scores"), guess_my_word=True)
     first = command("first-guesses", "rank every first guess by each metric")
-    _add_list_options(first)
+    add_list_options(first)
     first.add_argument(
-        "--metric", action="append",
+        "--metric",
+        action="append",
         # approx_entropy ranks only the guesses it retries: no whole table to show.
         choices=[m for m in METRICS if m not in ("random", "approx_entropy")],
         help="metric to rank by (repeatable; default max, expectation, neg_entropy)",
-    )  # fmt: skip
+    )
     first.add_argument("--top", type=int, default=10, help="how many best and worst to show")
     listed = command(
         "lists", "show the word lists (shipped and registered), or register newer ones"
     )
     listed.add_argument(
-        "action", nargs="?", choices=("show", "update"), default="show",
+        "action",
+        nargs="?",
+        choices=("show", "update"),
+        default="show",
         help="show (default): every list; update: register FILE... as newer official lists",
-    )  # fmt: skip
+    )
     listed.add_argument("files", nargs="*", metavar="FILE", help="update: the list files")
     listed.add_argument(
-        "--kind", choices=("answers", "guesses"),
+        "--kind",
+        choices=("answers", "guesses"),
         help="update: the NYT's answers or its allowed guesses (names wordle-KIND-COUNT)",
-    )  # fmt: skip
+    )
     listed.add_argument(
         "--as-of", metavar="DATE", help="update: when the list took effect (YYYY-MM-DD)"
     )
     listed.add_argument("--name", help="update: the list's name (default wordle-KIND-COUNT)")
     built = command("build", "build one policy into the catalog (default: the user catalog)")
-    _add_tree_options(built)
-    _add_naming(built)
+    add_tree_options(built)
+    add_naming(built)
     build_all = command("build-all", "build the default catalog (every seed-table policy)")
     build_all.add_argument("--quiet", action="store_true", help="no progress on stderr")
     build_all.add_argument(
-        "--reuse", action="append", default=[], metavar="CATALOG",
+        "--reuse",
+        action="append",
+        default=[],
+        metavar="CATALOG",
         help="take the slow policies (long enable1 words, the global Wordle optima) from this "
         "catalog file after checking them, instead of building them again (repeatable; the "
         "first file that has one wins)",
-    )  # fmt: skip
+    )
     build_all.add_argument(
-        "--workers", type=_positive, default=1,
+        "--workers",
+        type=positive,
+        default=1,
         help="processes for each optimised tree's search (default 1; the trees are the same)",
-    )  # fmt: skip
+    )
     command("list", "list the catalog's policies")
     checked = command("verify", "replay every target through every stored policy")
     checked.add_argument(
-        "--prove", action="store_true",
+        "--prove",
+        action="store_true",
         help="also run each optimised policy's search again and compare with its certificate",
-    )  # fmt: skip
+    )
     checked.add_argument(
-        "--policy", action="append", default=[], metavar="NAME",
+        "--policy",
+        action="append",
+        default=[],
+        metavar="NAME",
         help="verify only this policy (repeatable; default: every policy)",
-    )  # fmt: skip
+    )
     checked.add_argument(
-        "--workers", type=_positive, default=1,
+        "--workers",
+        type=positive,
+        default=1,
         help="processes for --prove's searches (more than 1: a local Dask cluster)",
-    )  # fmt: skip
+    )
     checked.add_argument(
-        "--scheduler", metavar="ADDRESS", default=None,
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
         help="run --prove's searches on this Dask cluster (tcp://HOST:PORT)",
-    )  # fmt: skip
+    )
     optimize = command(
         "optimize", "search for an optimal, capped, minimax or lookahead tree, with a certificate"
     )
-    _add_optimize_options(optimize)
-    _add_naming(optimize)
+    add_optimize_options(optimize)
+    add_naming(optimize)
     export = command("export", "write one policy as a standalone policy file")
     export.add_argument("name", help="policy name (see list)")
     export.add_argument("--output", help="file to write (default: NAME.gwp)")
     words = command("wordlist", "a language's most frequent words of one length (needs wordfreq)")
-    _add_letter_options(words, language_required=True)
-    words.add_argument("--length", type=_positive, default=5, help="word length (default 5)")
-    words.add_argument("--top", type=_positive, default=2000, help="how many words (default 2000)")
+    add_letter_options(words, language_required=True)
+    words.add_argument("--length", type=positive, default=5, help="word length (default 5)")
+    words.add_argument("--top", type=positive, default=2000, help="how many words (default 2000)")
     words.add_argument("--output", help="file to write (default: standard output)")
     gmw = command("gmw-list", "regenerate the shipped Guess My Word list (needs wordfreq)")
     gmw.add_argument("--top", type=int, default=5000, help="wordfreq words to consider")
     gmw.add_argument("--output", help="file to write (default: the shipped list)")
-    _add_priors_options(command(
-        "priors", "answer likelihoods of a word list from wordfreq, plurals and past tenses "
-        "down-weighted (needs wordfreq)",
-    ))  # fmt: skip
+    add_priors_options(
+        command(
+            "priors",
+            "answer likelihoods of a word list from wordfreq, plurals and past tenses "
+            "down-weighted (needs wordfreq)",
+        )
+    )
     imported = command("import", "add a policy file to the catalog, after verifying it")
     imported.add_argument("file", help="policy file (.gwp or .msgpack)")
-    _add_naming(imported)
+    add_naming(imported)
     removed = command("remove", "remove a policy from the user catalog (or --catalog)")
     removed.add_argument("name", help="policy name (see list)")
     drawn = command(
-        "report", "draw policies: guess histograms side by side, solved-within-n curves, and "
+        "report",
+        "draw policies: guess histograms side by side, solved-within-n curves, and "
         "one policy's first two tree levels (needs matplotlib: pip install 'guesswork[plots]')",
-    )  # fmt: skip
+    )
     drawn.add_argument("policy", nargs="+", help="policy names (see list)")
     drawn.add_argument(
-        "--output", required=True,
+        "--output",
+        required=True,
         help="report.html (self-contained, pictures embedded) or report.png (one figure)",
-    )  # fmt: skip
-    _add_cache_command(sub)
-    return parser
-
-
-def _days(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise UsageError(f"--older-than {text!r} is not a number of days") from None
-    if not 0 <= value < float("inf"):
-        raise UsageError(f"--older-than {text!r} must be a finite number of days, at least 0")
-    return value
-
-
-def _add_cache_command(sub: argparse._SubParsersAction[_Parser]) -> None:
-    """Add ``cache info|clean``: the reply-matrix disk cache (no catalog involved)."""
-    about = "show or empty the reply-matrix cache ($GUESSWORK_CACHE)"
-    cache = sub.add_parser("cache", help=about, description=about)
-    actions = cache.add_subparsers(
-        dest="cache_command", metavar="{info,clean}", required=True, parser_class=_Parser
     )
-    info = actions.add_parser(
-        "info", help="the folder, its files, their size and the limit",
-        description="Show the cache folder, its files (latest used first), their size and "
-        "the limit ($GUESSWORK_CACHE_MAX_BYTES).",
-    )  # fmt: skip
-    info.add_argument("--json", action="store_true", help="print JSON")
-    clean = actions.add_parser(
-        "clean", help="remove cached matrices and temporary files",
-        description="Remove every cached matrix and temporary file (or only those unused "
-        "for DAYS days) and say what was freed.",
-    )  # fmt: skip
-    clean.add_argument(
-        "--older-than", type=_days, metavar="DAYS",
-        help="only files not used for DAYS days (may be fractional)",
-    )  # fmt: skip
-    clean.add_argument("--json", action="store_true", help="print JSON")
+    add_cache_command(sub)
+    return parser
 
 
 def run(argv: Sequence[str] | None = None) -> int:

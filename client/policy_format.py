@@ -493,10 +493,13 @@ def _certificate(value: Any, nodes: Any, where: str) -> dict[str, Any] | None:
     _need(cert.get("roots"), list, "certificate.roots", where)
     # The search's parameters: typed when present, as docs/policy-format.md says.
     optional: dict[str, type | tuple[type, ...]] = {
-        "beam": (int, type(None)), "max_guesses": (int, type(None)),
-        "first_guess": (str, type(None)), "hard": bool, "nyt_hard": bool,
+        "beam": (int, type(None)),
+        "max_guesses": (int, type(None)),
+        "first_guess": (str, type(None)),
+        "hard": bool,
+        "nyt_hard": bool,
         "lead_opener": str,
-    }  # fmt: skip
+    }
     for name, kind in optional.items():
         if name in cert:
             _need(cert[name], kind, f"certificate.{name}", where)
