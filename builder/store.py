@@ -154,7 +154,7 @@ def _catalog_rows(policies: list[StoredPolicy], bees: list[StoredBeeTable]) -> C
             for sha, (name, words) in sorted(wordlists.items())
         ],
         policies=[
-            {**summary_columns(p.data, p.content_hash), "blob": p.core}
+            {**summary_columns(info_of(p.data, p.content_hash)), "blob": p.core}
             for p in sorted(policies, key=lambda p: p.data.name)
         ],
         honeycombs=[

@@ -1,8 +1,8 @@
 """The policy catalog: word lists and policies in one SQLite file, or a PostgreSQL database.
 
-Tables (schema version 5; defined once, in client.catalog_sql, for both kinds
-of location; 5 put each policy's summary in the manifest, 4 Guess My Word's
-trees among the policies):
+Tables (schema version 6; defined once, in client.catalog_sql, for both kinds
+of location; 6 made the manifest's summaries whole, 5 put each policy's
+summary in the manifest, 4 Guess My Word's trees among the policies):
 
 The SQLite header's application id is ``GWPC`` (0x47575043) and its user
 version the schema version; both are checked before anything else.

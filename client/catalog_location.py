@@ -16,7 +16,9 @@ from .errors import PolicyFormatError
 #: 4: Guess My Word trees became ordinary policies (3 had a guess_my_word table).
 #: 5: the manifest lists each policy's summary and each word list's name, so a
 #: catalog is listed, and opened, without reading a single policy.
-SCHEMA_VERSION = 5
+#: 6: the manifest's summaries are whole (client.policy_info: the statistics, the
+#: histogram, the word lists' hashes ...), so the service lists policies unread.
+SCHEMA_VERSION = 6
 #: The catalog's magic, "GWPC": the SQLite header's application id, a PostgreSQL meta row.
 APPLICATION_ID = 0x47575043
 

@@ -3,7 +3,7 @@
 The manifest is one canonical JSON text in the ``meta`` table, guarded by the
 ``manifest_sha256`` row::
 
-    {"schema_version": 5,
+    {"schema_version": 6,
      "policies":   {NAME: {summary: client.policy_info.PolicyInfo's fields but
                            "catalog", content_hash included}},
      "wordlists":  {SHA256: {"name": NAME, "count": N}},

@@ -20,33 +20,34 @@ from .errors import PolicyFormatError
 from .policy_file import decode_words
 from .policy_format import (
     ListRef,
-    PolicyData,
     content_hash,
     decode_core,
     info_of,
 )
+from .policy_info import PolicyInfo
 from .probe import Policy
 
 if TYPE_CHECKING:
     from .spelling_bee import BeeTable  # loaded with the first honeycomb table
 
 
-def summary_columns(policy: PolicyData, hash_hex: str) -> dict[str, Any]:
-    """Return the summary column values a catalog row must hold for ``policy``."""
+def summary_columns(info: PolicyInfo) -> dict[str, Any]:
+    """Return the summary columns of a catalog's ``policies`` row (client.catalog_sql): a
+    few of the summary's fields, repeated for SQL queries, under their column names."""
     return {
-        "name": policy.name,
-        "game": policy.game.id,
-        "length": policy.game.length,
-        "mode": policy.mode,
-        "metric": policy.metric,
-        "targets_name": policy.targets.name,
-        "targets_sha256": policy.targets.sha256,
-        "guesses_name": policy.guesses.name,
-        "guesses_sha256": policy.guesses.sha256,
-        "count": int(policy.stats["count"]),
-        "mean": float(policy.stats["mean"]),
-        "worst": int(policy.stats["worst"]),
-        "content_hash": hash_hex,
+        "name": info.name,
+        "game": info.game,
+        "length": info.length,
+        "mode": info.mode,
+        "metric": info.metric,
+        "targets_name": info.targets,
+        "targets_sha256": info.targets_sha256,
+        "guesses_name": info.guesses,
+        "guesses_sha256": info.guesses_sha256,
+        "count": info.count,
+        "mean": info.mean,
+        "worst": info.worst,
+        "content_hash": info.content_hash,
     }
 
 
@@ -93,10 +94,11 @@ class StoredCatalog:
             if hash_hex != row["content_hash"] or hash_hex != listed.content_hash:
                 raise PolicyFormatError(f"{label}: checksum mismatch (the catalog is corrupt)")
             data = decode_core(blob, label)
-            expected = summary_columns(data, hash_hex)
+            summary = info_of(data, hash_hex)
+            expected = summary_columns(summary)
             if expected != {key: row.get(key) for key in expected}:
                 raise PolicyFormatError(f"{label}: summary columns disagree with the stored policy")
-            if info_of(data, hash_hex) != listed:
+            if summary != listed:
                 raise PolicyFormatError(f"{label}: the manifest's summary disagrees with it")
             targets, guesses = (self._list(ref, label) for ref in (data.targets, data.guesses))
             return Policy(data, targets, guesses, blob, hash_hex)

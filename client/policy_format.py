@@ -204,6 +204,7 @@ class PolicyData:
 
 def info_of(policy: PolicyData, content_hash: str) -> PolicyInfo:
     """Return the summary of ``policy``, whose core has SHA-256 ``content_hash`` (hex)."""
+    stats = policy.stats
     weights = (
         policy.prior.name
         if policy.prior is not None
@@ -219,12 +220,22 @@ def info_of(policy: PolicyData, content_hash: str) -> PolicyInfo:
         metric=policy.metric,
         targets=policy.targets.name,
         guesses=policy.guesses.name,
-        count=int(policy.stats["count"]),
-        mean=float(policy.stats["mean"]),
-        worst=int(policy.stats["worst"]),
+        count=int(stats["count"]),
+        mean=float(stats["mean"]),
+        worst=int(stats["worst"]),
         content_hash=content_hash,
         language=list_language(policy.targets.name),
         weights=weights,
+        stdev=float(stats["stdev"]),
+        median=float(stats["median"]),
+        best=int(stats["best"]),
+        histogram=tuple((int(guesses), int(count)) for guesses, count in stats["histogram"]),
+        targets_sha256=policy.targets.sha256,
+        guesses_sha256=policy.guesses.sha256,
+        guess_count=policy.guesses.count,
+        builder=policy.builder,
+        colours=int(getattr(policy.game, "colours", 0)),
+        uniform_mean=float(stats["uniform_mean"]) if "uniform_mean" in stats else None,
     )
 
 

@@ -1,9 +1,12 @@
 """A policy's summary: the one type every listing uses (catalog, service, command line).
 
 A catalog's manifest holds one per policy (client.catalog_manifest), so
-listing a catalog reads no policy; a policy's own summary is derived from
-its data (client.policy_format.info_of) and must equal the manifest's when
-the policy is read.
+listing a catalog, or answering the service's ListPolicies and GetPolicy,
+reads no policy; a policy's own summary is derived from its data
+(client.policy_format.info_of) and must equal the manifest's when the policy
+is read. The gRPC ``Policy`` message is this summary field for field
+(client.messages maps the two), and ``guesswork policies --json`` prints
+:meth:`PolicyInfo.to_json`.
 """
 
 from __future__ import annotations
@@ -18,12 +21,17 @@ class PolicyInfo:
 
     name: str
     game: str
+    #: Word length (Mastermind: pegs); 0 for Guess My Word, whose words have any length.
     length: int
     mode: str
     metric: str
+    #: The target list's name.
     targets: str
     guesses: str
+    #: How many targets.
     count: int
+    #: Guesses per target: the mean (weighted: expected under the weights), the
+    #: standard deviation and median (see client.stats), the most and the fewest.
     mean: float
     worst: int
     content_hash: str
@@ -37,10 +45,30 @@ class PolicyInfo:
     #: list's name (Guess My Word, whose list counts are its weights), or None
     #: when every target is alike.
     weights: str | None = None
+    stdev: float = 0.0
+    median: float = 0.0
+    best: int = 0
+    #: (guesses, targets solved in exactly that many), by guesses.
+    histogram: tuple[tuple[int, int], ...] = ()
+    #: SHA-256 (hex) of each word list as stored (client.policy_format.ListRef).
+    targets_sha256: str = ""
+    guesses_sha256: str = ""
+    #: How many words the guess list holds.
+    guess_count: int = 0
+    #: What made it, e.g. "guesswork 0.1.0".
+    builder: str = ""
+    #: Mastermind's number of colours; 0 for other games.
+    colours: int = 0
+    #: A weighted policy's mean over its targets taken as equally likely; None
+    #: for the others (their mean is that already).
+    uniform_mean: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """Return the summary as a JSON-ready dict."""
-        return dict(self.__dict__)
+        """Return the summary as a JSON-ready dict (the histogram as an object,
+        ``{"GUESSES": TARGETS}``)."""
+        value = dict(self.__dict__)
+        value["histogram"] = {str(guesses): count for guesses, count in self.histogram}
+        return value
 
     @classmethod
     def from_json(cls, value: object) -> PolicyInfo:
@@ -56,13 +84,32 @@ class PolicyInfo:
             item = value[key]
             if not isinstance(item, kinds) or isinstance(item, bool):
                 raise ValueError(f"policy summary field {key!r} has the wrong type")
-        return cls(**{**value, "mean": float(value["mean"])})
+        histogram = []
+        for guesses, count in value["histogram"].items():
+            if not (guesses.isdigit() and type(count) is int):
+                raise ValueError("policy summary field 'histogram' has the wrong type")
+            histogram.append((int(guesses), count))
+        uniform = value["uniform_mean"]
+        return cls(
+            **{
+                **value,
+                "mean": float(value["mean"]),
+                "stdev": float(value["stdev"]),
+                "median": float(value["median"]),
+                "uniform_mean": None if uniform is None else float(uniform),
+                "histogram": tuple(sorted(histogram)),
+            }
+        )
 
 
 #: Each field's JSON types (a float may be written as an integer).
 _FIELD_TYPES: dict[str, tuple[type, ...]] = {
-    field.name: {"int": (int,), "float": (float, int), "str | None": (str, type(None))}.get(
-        str(field.type), (str,)
-    )
+    field.name: {
+        "int": (int,),
+        "float": (float, int),
+        "str | None": (str, type(None)),
+        "float | None": (float, int, type(None)),
+        "tuple[tuple[int, int], ...]": (dict,),
+    }.get(str(field.type), (str,))
     for field in fields(PolicyInfo)
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 
 import pytest
@@ -11,6 +12,7 @@ from guesswork.client.catalog_file import _KEYS, FileRows
 from guesswork.client.catalog_reader import StoredCatalog
 from guesswork.client.catalog_sql import TABLES
 from guesswork.client.errors import PolicyFormatError, PolicyNotFoundError
+from guesswork.client.policy_info import PolicyInfo
 
 
 def test_opening_and_listing_read_no_policy(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -33,7 +35,10 @@ def test_opening_and_listing_read_no_policy(monkeypatch: pytest.MonkeyPatch) -> 
         assert catalog.policy("wordle-2309-normal-neg-entropy") is policy  # kept, read once
         assert read == ["wordle-2309-normal-neg-entropy"]
         # The summary listed is the one the policy's own data gives.
-        assert policy.info == summary.__class__(**{**summary.to_json(), "catalog": ""})
+        assert policy.info == dataclasses.replace(summary, catalog="")
+        # The manifest's summary is whole: what GetPolicy answers needs no policy read.
+        assert sum(targets for _, targets in summary.histogram) == summary.count
+        assert PolicyInfo.from_json(summary.to_json()) == summary
         with pytest.raises(PolicyNotFoundError, match="no policy 'nope'"):
             catalog.info("nope")
 
