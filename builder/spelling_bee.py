@@ -28,6 +28,7 @@ from ..client.spelling_bee import (
     MIN_WORD,
     BeeTable,
     Honeycomb,
+    HoneycombSummary,
     score_honeycomb,
     valid_words,
 )
@@ -139,6 +140,29 @@ DEFAULT_BEE_TABLES = (("enable1", False), ("enable1", True))
 DEFAULT_TOP = 50
 
 
+def top_table(
+    list_name: str, list_sha256: str, words: list[str], n: int, allow_s: bool
+) -> BeeTable:
+    """Return the table of the ``n`` best honeycombs of ``words`` (the list
+    ``list_name``, whose SHA-256 is ``list_sha256``: empty for a list not stored
+    as such), best first, with the search's counts.
+
+    Raises:
+        ValueError: ``n`` is less than 1.
+    """
+    top, counts = top_honeycombs(words, n, allow_s)
+    valid = valid_words(words, allow_s)
+    rows = []
+    for score, honeycomb in top:
+        made = score_honeycomb(honeycomb, valid)
+        rows.append(
+            HoneycombSummary(
+                honeycomb.letters, honeycomb.center, score, len(made.words), len(made.pangrams)
+            )
+        )
+    return BeeTable(list_name, list_sha256, allow_s, dict(counts.__dict__), tuple(rows))
+
+
 def build_bee_table(
     list_name: str, allow_s: bool, n: int = DEFAULT_TOP
 ) -> tuple[BeeTable, tuple[str, ...]]:
@@ -148,18 +172,4 @@ def build_bee_table(
         WordListError: unknown list name.
     """
     words = shipped_words(list_name)
-    top, counts = top_honeycombs(list(words), n, allow_s)
-    valid = valid_words(words, allow_s)
-    rows = []
-    for score, honeycomb in top:
-        result = score_honeycomb(honeycomb, valid)
-        rows.append({"letters": honeycomb.letters, "center": honeycomb.center, "score": score,
-                     "words": len(result.words), "pangrams": len(result.pangrams)})  # fmt: skip
-    table = BeeTable(
-        list_name=list_name,
-        list_sha256=SHIPPED[list_name].sha256,
-        allow_s=allow_s,
-        counts=dict(counts.__dict__),
-        top=tuple(rows),
-    )
-    return table, words
+    return top_table(list_name, SHIPPED[list_name].sha256, list(words), n, allow_s), words

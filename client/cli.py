@@ -20,10 +20,12 @@ the error has one, e.g. ``IMPOSSIBLE_REPLY``; ``USAGE`` for usage errors).
 ``--history`` also takes a pasted share text with its guesses (see
 guesswork.client.play.share_history).
 
-``--store`` answers in process through a backend handed to :func:`run` by the
-entry point (guesswork.__main__ passes guesswork.service.local.LocalBackend,
-which answers off-tree histories live with the builder's greedy step); this
-module, like all of ``client``, imports neither ``builder`` nor ``service``.
+Every command asks a client.core.Guesswork: ``--server`` a
+client.remote.RemoteClient, ``--store`` the in-process one handed to
+:func:`run` by the entry point (guesswork.__main__ passes
+guesswork.service.local.LocalGuesswork.open, which answers off-tree histories
+live with the builder's greedy step); this module, like all of ``client``,
+imports neither ``builder`` nor ``service``.
 """
 
 from __future__ import annotations
@@ -33,12 +35,14 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol
+from typing import TYPE_CHECKING, NoReturn
 
 from guesswork import __version__
 
-from .errors import GuessworkError, PolicyNotFoundError, UsageError, reason_of
-from .letters import LANGUAGES, list_language
+from .core import Guesswork
+from .errors import GuessworkError, UsageError, reason_of
+from .letters import LANGUAGES
+from .policy_choice import TODAY, chosen_policy
 from .replies import is_share_row
 from .suggestion import LIVE_GUESS_LIST, Suggestion
 from .text import plural
@@ -46,78 +50,19 @@ from .text import plural
 # The interactive helper, analysis tables and pictures are imported by the
 # commands that use them: a one-shot suggestion loads none of them.
 if TYPE_CHECKING:
-    from .analysis import GameAnalysis
+    from .spelling_bee import Hints
 
 PROG = "guesswork"
 History = list[tuple[str, str]]
 
 
-class Backend(Protocol):
-    """What the commands need: a service or a local store answer the same."""
-
-    def suggest(self, policy: str, history: History, alternatives: int) -> Suggestion: ...
-
-    def policies(self) -> list[dict[str, Any]]: ...
-
-    def analyze(self, policy: str, history: History, answer: str) -> GameAnalysis: ...
-
-    def policy_summary(self, policy: str) -> dict[str, Any]:
-        """Return one policy's ``name``, ``game``, ``length``, ``mode``, ``count``,
-        ``mean``, ``worst`` and ``histogram`` (guesses -> targets)."""
-        ...
-
-    def bee_top(self, word_list: str, allow_s: bool, count: int) -> list[dict[str, Any]]: ...
-
-    def bee_score(
-        self, letters: str, center: str, word_list: str, allow_s: bool
-    ) -> dict[str, Any]: ...
-
-
-class RemoteBackend:
-    """Answers from a running service."""
-
-    def __init__(self, address: str, timeout: float) -> None:
-        from .remote import RemoteClient
-
-        self._client = RemoteClient(address, timeout=timeout)
-
-    def suggest(self, policy: str, history: History, alternatives: int) -> Suggestion:
-        return self._client.suggest(policy, history, alternatives)
-
-    def analyze(self, policy: str, history: History, answer: str) -> GameAnalysis:
-        return self._client.analyze_game(policy, history, answer)
-
-    def policies(self) -> list[dict[str, Any]]:
-        return [
-            {"name": p.name.removeprefix("policies/"), "game": p.game, "mode": p.mode,
-             "metric": p.metric, "targets": p.targets_list, "guesses": p.guesses_list,
-             "count": p.target_count, "mean": p.mean, "worst": p.worst,
-             "content_hash": p.content_hash, "catalog": p.catalog, "length": p.length,
-             "language": list_language(p.targets_list), "weights": p.weights or None}
-            for p in self._client.list_policies()
-        ]  # fmt: skip
-
-    def policy_summary(self, policy: str) -> dict[str, Any]:
-        p = self._client.get_policy(policy)
-        return {
-            "name": p.name.removeprefix("policies/"), "game": p.game, "length": p.length,
-            "mode": p.mode, "count": p.target_count, "mean": p.mean, "worst": p.worst,
-            "histogram": {int(n): int(count) for n, count in p.histogram.items()},
-        }  # fmt: skip
-
-    def bee_top(self, word_list: str, allow_s: bool, count: int) -> list[dict[str, Any]]:
-        return self._client.top_honeycombs(word_list, allow_s, count)[0]
-
-    def bee_score(self, letters: str, center: str, word_list: str, allow_s: bool) -> dict[str, Any]:
-        return self._client.score_honeycomb(letters, center, word_list, allow_s)
-
-
-#: Makes the in-process backend for ``--store``: given the path (None: the shipped
-#: catalog and the user's over it), returns a Backend. The in-process backend answers off-tree
-#: histories live, which needs the builder, so it lives in guesswork.service.local
-#: and is handed in by the entry point (guesswork.__main__) rather than
-#: imported here: client imports neither builder nor service.
-LocalBackendFactory = Callable[[str | None], Backend]
+#: Makes the in-process answers for ``--store``: given the path (None: the shipped
+#: catalog and the user's over it), returns a client.core.Guesswork. They answer
+#: off-tree histories live, which needs the builder, so they live in
+#: guesswork.service.local and are handed in by the entry point
+#: (guesswork.__main__) rather than imported here: client imports neither
+#: builder nor service. ``--server`` answers through client.remote.RemoteClient.
+LocalFactory = Callable[[str | None], Guesswork]
 
 
 def parse_history(text: str) -> History:
@@ -154,7 +99,7 @@ def describe(answer: Suggestion) -> str:
     return f"{answer.guess}  ({answer.remaining} possible, {source}){others}"
 
 
-def _suggest(backend: Backend, args: argparse.Namespace) -> int:
+def _suggest(backend: Guesswork, args: argparse.Namespace) -> int:
     answer = backend.suggest(args.policy, parse_history(args.history), args.alternatives)
     # The policy that answered: the one named, or the one today's game picked.
     if args.json:
@@ -164,21 +109,24 @@ def _suggest(backend: Backend, args: argparse.Namespace) -> int:
     return 0
 
 
-def _policies(backend: Backend, args: argparse.Namespace) -> int:
-    rows = backend.policies()
+def _policies(backend: Guesswork, args: argparse.Namespace) -> int:
+    infos = backend.policies()
     if args.json:
-        print(json.dumps(rows, indent=2))
-    else:
-        for row in rows:
-            language = f"  {row['language']}" if row.get("language") else ""
-            # A weighted policy's mean is its expected guesses under its weights.
-            weights = f"  weighted by {row['weights']}" if row.get("weights") else ""
-            print(f"{row['name']:<48} {plural(row['count'], 'target'):>13}  mean {row['mean']:.2f} "
-                  f"worst {row['worst']}  {row['catalog']}{language}{weights}")  # fmt: skip
+        print(json.dumps([info.to_json() for info in infos], indent=2))
+        return 0
+    for info in infos:
+        language = f"  {info.language}" if info.language else ""
+        # A weighted policy's mean is its expected guesses under its weights.
+        weights = f"  weighted by {info.weights}" if info.weights else ""
+        count = plural(info.count, "target")
+        print(
+            f"{info.name:<48} {count:>13}  mean {info.mean:.2f} worst {info.worst}  "
+            f"{info.catalog}{language}{weights}"
+        )
     return 0
 
 
-def _analyze(backend: Backend, args: argparse.Namespace) -> int:
+def _analyze(backend: Guesswork, args: argparse.Namespace) -> int:
     from .analysis import analysis_table
     from .plots import picture_format, pyplot, save_analysis_plot
 
@@ -195,67 +143,47 @@ def _analyze(backend: Backend, args: argparse.Namespace) -> int:
     return 0
 
 
-def _bee(backend: Backend, args: argparse.Namespace) -> int:
+def _bee(backend: Guesswork, args: argparse.Namespace) -> int:
     if args.bee_command == "top":
-        rows = backend.bee_top(args.words, args.allow_s, args.n)
+        table = backend.top_honeycombs(args.words, args.allow_s, args.n)
         if args.json:
-            print(json.dumps(rows, indent=2))
-        else:
-            for row in rows:
-                print(f"{row['letters']}/{row['center']}  {plural(row['score'], 'point'):>13}  "
-                      f"{plural(row['words'], 'word'):>11}  "
-                      f"{plural(row['pangrams'], 'pangram'):>12}")  # fmt: skip
+            print(json.dumps([row.to_json() for row in table.top], indent=2))
+            return 0
+        for row in table.top:
+            score, words = plural(row.score, "point"), plural(row.words, "word")
+            pangrams = plural(row.pangrams, "pangram")
+            print(f"{row.letters}/{row.center}  {score:>13}  {words:>11}  {pangrams:>12}")
         return 0
-    result = backend.bee_score(args.letters, args.center, args.words, args.allow_s)
+    report = backend.score_honeycomb(args.letters, args.center, args.words, args.allow_s)
     if args.bee_command == "hints":
-        hints = result["hints"]
-        if args.json:
-            print(json.dumps(hints, indent=2))
-        else:
-            lengths = sorted({int(n) for row in hints["grid"].values() for n in row})
-            print("     " + "".join(f"{n:>4}" for n in lengths) + "   all")
-            for letter, row in hints["grid"].items():
-                cells = "".join(f"{row.get(str(n), '-'):>4}" for n in lengths)
-                print(f"  {letter}: {cells}  {sum(row.values()):>4}")
-            print("  " + "  ".join(f"{start}-{n}" for start, n in hints["two_letter"].items()))
+        _print_hints(report.hints, args.json)
         return 0
-    summary = {
-        "letters": result["letters"],
-        "center": result["center"],
-        "score": result["score"],
-        "words": len(result["words"]),
-        "pangrams": len(result["pangrams"]),
-        "ranks": result["ranks"],
-    }
     if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        print(f"{summary['letters']}/{summary['center']}: {plural(summary['score'], 'point')}, "
-              f"{plural(summary['words'], 'word')}, {plural(summary['pangrams'], 'pangram')} "
-              f"({', '.join(result['pangrams'])})")  # fmt: skip
-        print("ranks: " + ", ".join(f"{name} {points}" for name, points in result["ranks"].items()))
+        print(json.dumps(report.to_json(), indent=2))
+        return 0
+    comb = report.honeycomb
+    print(
+        f"{comb.letters}/{comb.center}: {plural(comb.score, 'point')}, "
+        f"{plural(comb.words, 'word')}, {plural(comb.pangrams, 'pangram')} "
+        f"({', '.join(report.pangrams)})"
+    )
+    print("ranks: " + ", ".join(f"{name} {points}" for name, points in report.ranks.items()))
     return 0
 
 
-#: Today's game, which ``play`` and ``suggest`` follow when given no policy: the
-#: NYT's answer list as of 2023-07-01 (3158 words) and the guesses it has allowed
-#: since 2022-08-30 (14855 words). Each tuple is best first: the first policy a
-#: catalog holds is followed (a proven optimum where one is shipped or built).
-TODAY = "the NYT's lists: 3158 answers as of 2023-07-01, 14855 guesses allowed since 2022-08-30"
-TODAY_POLICIES = (
-    "wordle-3158-g14855-normal-optimal",
-    "wordle-3158-g14855-normal-optimal-first-salet",
-    "wordle-3158-g14855-normal-neg-entropy",
-)
-#: The same in NYT hard mode (``--hard``): greens stay, yellows are used again.
-TODAY_HARD_POLICIES = (
-    "wordle-3158-g14855-nyt-hard-optimal-cap6",
-    "wordle-3158-g14855-nyt-hard-optimal-cap6-first-salet",
-    "wordle-3158-g14855-nyt-hard-neg-entropy",
-)
-#: The policy ``play`` followed before today's lists (the 2022 game): still
-#: shipped, and chosen by name.
-DEFAULT_PLAY_POLICY = TODAY_POLICIES[-1]
+def _print_hints(hints: Hints, as_json: bool) -> None:
+    """Print a honeycomb's hint tables: JSON, or the grid players know and the starts."""
+    if as_json:
+        print(json.dumps(hints.to_json(), indent=2))
+        return
+    lengths = sorted({n for row in hints.grid.values() for n in row})
+    print("     " + "".join(f"{n:>4}" for n in lengths) + "   all")
+    for letter, row in hints.grid.items():
+        cells = "".join(f"{row.get(n, '-'):>4}" for n in lengths)
+        print(f"  {letter}: {cells}  {sum(row.values()):>4}")
+    print("  " + "  ".join(f"{start}-{n}" for start, n in hints.two_letter.items()))
+
+
 LENGTH_HELP = (
     "Wordle with words of this many letters: the catalog's policy for that length "
     "(4 to 11 are shipped, over enable1; 5 is the default policy)"
@@ -283,117 +211,6 @@ def _language(text: str) -> str:
         known = ", ".join(f"{code} ({language.name})" for code, language in LANGUAGES.items())
         raise UsageError(f"--language {text!r} is not one of {known}")
     return text
-
-
-def language_policy(backend: Backend, language: str, length: int | None, hard: bool = False) -> str:
-    """Return the Wordle policy ``--language`` picks: of the catalogs' Wordle policies
-    whose target list is of that language (client.letters.list_language) and of
-    ``length`` letters (None: 5 first), normal mode first, then ``neg_entropy``,
-    then by name.
-
-    Raises:
-        PolicyNotFoundError: the catalogs hold none.
-    """
-    fits = [
-        row for row in backend.policies()
-        if row["game"] == "wordle" and row.get("language") == language
-        and (length is None or row["length"] == length)
-        and (not hard or row["mode"] in ("nyt-hard", "hard"))
-    ]  # fmt: skip
-    if not fits:
-        letters = "" if length is None else f" of {length}-letter words"
-        if hard:
-            letters += " in a hard mode"
-        raise PolicyNotFoundError(
-            f"no Wordle policy for {LANGUAGES[language].name} ({language}){letters} in the "
-            f"catalog; make a list with `guesswork-build wordlist --language {language} "
-            f"--length 5 --top 2000 --output {language}-5-top2000.txt` and build it"
-        )
-    best = min(
-        fits,
-        key=lambda row: (
-            row["length"] != 5, row["mode"] != ("nyt-hard" if hard else "normal"),
-            row["metric"] != "neg_entropy",
-            row["name"],
-        ),
-    )  # fmt: skip
-    name: str = best["name"]
-    return name
-
-
-def today_policy(backend: Backend, hard: bool = False) -> str:
-    """Return the policy of today's game (:data:`TODAY`) that the catalogs hold: the
-    first of :data:`TODAY_POLICIES` (``hard``: :data:`TODAY_HARD_POLICIES`).
-
-    Raises:
-        PolicyNotFoundError: the catalogs hold none of them.
-    """
-    preferred = TODAY_HARD_POLICIES if hard else TODAY_POLICIES
-    held = {row["name"] for row in backend.policies()}
-    for name in preferred:
-        if name in held:
-            return name
-    raise PolicyNotFoundError(
-        f"no policy of today's game ({TODAY}) in the catalog; build one with `guesswork-build "
-        f"build --targets wordle-answers-3158 --guesses wordle-guesses-14855"
-        f"{' --mode nyt-hard' if hard else ''}` or name one with --policy"
-    )
-
-
-def chosen_policy(
-    backend: Backend,
-    policy: str | None,
-    length: int | None,
-    language: str | None = None,
-    hard: bool = False,
-) -> str:
-    """Return the policy a command follows: ``--policy``, else the one ``--language``
-    (:func:`language_policy`) or ``--length`` picks, else today's game
-    (:func:`today_policy`).
-
-    For ``length`` letters that is, of the Wordle policies of that length in the
-    catalogs, the first of: today's policy (5 letters); ``wordle-K-enable1-normal-
-    neg-entropy``, the shipped one; then the normal-mode ``neg_entropy`` ones, the
-    other normal-mode ones and the rest, each by name. ``hard`` keeps only
-    policies of a hard mode (NYT hard first) and is refused with ``--policy``.
-
-    Raises:
-        UsageError: ``hard`` with ``policy``.
-        PolicyNotFoundError: the catalogs hold no such policy.
-    """
-    if policy is not None:
-        if hard:
-            raise UsageError("--hard picks a policy; a named policy (--policy) plays its own mode")
-        return policy
-    if language is not None:
-        return language_policy(backend, language, length, hard)
-    if length is None or length == 5:
-        return today_policy(backend, hard)
-    game = f"wordle-{length}"
-    preferred = [f"{game}-enable1-normal-neg-entropy"]
-    fits = [
-        row for row in backend.policies()
-        if row["game"] == "wordle" and row["length"] == length
-        and (not hard or row["mode"] in ("nyt-hard", "hard"))
-    ]  # fmt: skip
-    if not fits:
-        mode = " --mode nyt-hard" if hard else ""
-        raise PolicyNotFoundError(
-            f"no {'hard-mode ' if hard else ''}Wordle policy for {length}-letter words in the "
-            f"catalog; build one with `guesswork-build build --length {length} --targets enable1"
-            f"{mode}`"
-        )
-    best = min(
-        fits,
-        key=lambda row: (
-            preferred.index(row["name"]) if row["name"] in preferred else len(preferred),
-            row["mode"] != ("nyt-hard" if hard else "normal"),
-            row["metric"] != "neg_entropy",
-            row["name"],
-        ),
-    )
-    name: str = best["name"]
-    return name
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -504,10 +321,10 @@ def report_error(prog: str, error: GuessworkError, status: int, as_json: bool) -
     return status
 
 
-def run(argv: Sequence[str] | None = None, local: LocalBackendFactory | None = None) -> int:
+def run(argv: Sequence[str] | None = None, local: LocalFactory | None = None) -> int:
     """Run the command line; return the exit status (errors: one line on stderr).
 
-    ``local`` makes the backend for ``--store`` (and the default, the shipped
+    ``local`` makes the in-process answers for ``--store`` (and the default, the shipped
     catalog and the user's); without it only ``--server`` works.
     """
     arguments = list(sys.argv[1:] if argv is None else argv)
@@ -515,7 +332,9 @@ def run(argv: Sequence[str] | None = None, local: LocalBackendFactory | None = N
     try:
         args = build_parser().parse_args(arguments)
         if args.server:
-            backend: Backend = RemoteBackend(args.server, args.timeout)
+            from .remote import RemoteClient
+
+            backend: Guesswork = RemoteClient(args.server, timeout=args.timeout)
         elif local is not None:
             backend = local(args.store)
         else:
@@ -524,7 +343,9 @@ def run(argv: Sequence[str] | None = None, local: LocalBackendFactory | None = N
                 "`python -m guesswork`, or give --server"
             )
         if args.command in ("suggest", "play"):
-            args.policy = chosen_policy(backend, args.policy, args.length, args.language, args.hard)
+            args.policy = chosen_policy(
+                backend.policies(), args.policy, args.length, args.language, args.hard
+            )
         if args.command == "suggest":
             status = _suggest(backend, args)
         elif args.command == "bee":
@@ -552,6 +373,6 @@ def run(argv: Sequence[str] | None = None, local: LocalBackendFactory | None = N
         return 141
 
 
-def main(local: LocalBackendFactory | None = None) -> None:
+def main(local: LocalFactory | None = None) -> None:
     """Run the command line and exit with its status (see :func:`run`)."""
     sys.exit(run(local=local))

@@ -39,6 +39,15 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Protocol
 
 from .catalog import Catalog
+from .core import (
+    DEFAULT_ALTERNATIVES,
+    RULE_CONSISTENT,
+    RULE_NYT,
+    EvilAnswer,
+    GuessCheck,
+    GuessScore,
+    History,
+)
 from .errors import (
     BadRequestError,
     ContradictoryHistoryError,
@@ -59,14 +68,12 @@ from .suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
 if TYPE_CHECKING:
     import numpy as np
 
+    from .policy_info import PolicyInfo
+
 #: Longest history accepted: longer than any stored game (Jotto's worst is 19).
 MAX_TURNS = 64
 #: Most alternatives a caller may ask for (and a policy stores per node).
 MAX_ALTERNATIVES = 50
-DEFAULT_ALTERNATIVES = 5
-#: Hard-mode rules for check(): the seeds' (guess a possible secret) and the NYT's.
-RULE_CONSISTENT = "consistent"
-RULE_NYT = "nyt"
 
 
 class LiveSolver(Protocol):
@@ -391,8 +398,8 @@ class PolicyLookup:
             len(turns),
         )  # fmt: skip
 
-    def score(self, guess: str, target: str) -> tuple[str, int, bool]:
-        """Return (reply text, reply code, solved) for ``guess`` against ``target``.
+    def score(self, guess: str, target: str) -> GuessScore:
+        """Return the reply ``guess`` gets when the secret is ``target``.
 
         Raises:
             BadRequestError: the game answers suggestions only.
@@ -404,7 +411,7 @@ class PolicyLookup:
         with at_field("target"):
             target_word, _ = self.word_index(target, targets_only=True)
         code = self.game.reply(guess_word, target_word)
-        return self.game.format_reply(code), code, code == self.game.win_reply
+        return GuessScore(self.game.format_reply(code), code, code == self.game.win_reply)
 
     def _word_list_call(self) -> None:
         """Raise BadRequestError if the policy's game answers suggestions only."""
@@ -439,10 +446,9 @@ class PolicyLookup:
             )
         return turns, words, remaining
 
-    def check(
-        self, history: Sequence[tuple[str, str]], guess: str, rule: str = RULE_CONSISTENT
-    ) -> tuple[bool, str, int]:
-        """Return (legal, reason, remaining) for ``guess`` under a hard-mode ``rule``.
+    def check(self, history: History, guess: str, rule: str = RULE_CONSISTENT) -> GuessCheck:
+        """Return whether ``guess`` is allowed after ``history`` under a hard-mode ``rule``
+        (client.core's RULE_CONSISTENT or RULE_NYT), and the targets possible before it.
 
         Raises:
             BadRequestError: the NYT rule asked for a game that is not Wordle-like.
@@ -452,6 +458,10 @@ class PolicyLookup:
         with at_field("guess"):
             word, _ = self.word_index(guess)
         played = [(turn.word, turn.code) for turn in turns]
+        if rule not in (RULE_CONSISTENT, RULE_NYT):
+            raise BadRequestError(
+                f"rule must be {RULE_CONSISTENT!r} or {RULE_NYT!r}", metadata={"field": "rule"}
+            )
         if rule == RULE_NYT:
             if not isinstance(self.game, Wordle):
                 raise BadRequestError(
@@ -461,12 +471,10 @@ class PolicyLookup:
             problem = nyt_hard_problem(self.game, played, word)
         else:
             problem = consistency_problem(self.game, played, word)
-        return problem is None, problem or "", len(remaining)
+        return GuessCheck(problem is None, problem or "", len(remaining))
 
-    def evil_reply(
-        self, history: Sequence[tuple[str, str]], guess: str
-    ) -> tuple[str, int, int, bool]:
-        """Return the Evil replier's (reply text, code, remaining, solved) to ``guess``.
+    def evil_reply(self, history: History, guess: str) -> EvilAnswer:
+        """Return the Evil replier's reply to ``guess``: the one that keeps the most targets.
 
         Raises:
             GameOverError, and the errors of :meth:`turns` and :meth:`consistent`.
@@ -476,8 +484,7 @@ class PolicyLookup:
             word, _ = self.word_index(guess)
         targets = [words[t] for t in remaining]
         code, kept = evil_reply(self.game, word, targets)
-        solved = code == self.game.win_reply
-        return self.game.format_reply(code), code, kept, solved
+        return EvilAnswer(self.game.format_reply(code), code, kept, code == self.game.win_reply)
 
 
 class CatalogLookup:
@@ -510,16 +517,27 @@ class CatalogLookup:
             lookup = self._lookups.get(short)
         if lookup is not None:
             return lookup
+        self.info(short)  # a name not listed is refused before anything is read
+        policy = self.catalog.policy(short)
+        made = PolicyLookup(policy, self._live, lambda: self.wider_list(policy))
+        with self._lock:
+            return self._lookups.setdefault(short, made)
+
+    def info(self, name: str) -> PolicyInfo:
+        """Return the summary of policy ``name`` (a ``policies/`` prefix is allowed); no
+        policy is read.
+
+        Raises:
+            PolicyNotFoundError: no such policy.
+        """
+        short = name.removeprefix("policies/")
         if short not in self.catalog:
             raise PolicyNotFoundError(
                 f"no policy {short!r} in the catalog; ListPolicies shows the "
                 f"{len(self.catalog)} there are",
                 metadata={"policy": short},
             )
-        policy = self.catalog.policy(short)
-        made = PolicyLookup(policy, self._live, lambda: self.wider_list(policy))
-        with self._lock:
-            return self._lookups.setdefault(short, made)
+        return self.catalog.info(short)
 
     def wider_list(self, policy: Policy) -> WiderList | None:
         """Return the largest guess list of another policy of ``policy``'s game that holds

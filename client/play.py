@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING
 
 from .errors import ContradictoryHistoryError, GuessworkError, UsageError
 from .games import Wordle, code_to_colours, make_game
@@ -46,8 +46,12 @@ from .replies import (
     share_header_rows,
 )
 from .rules import HARD, NYT_HARD, nyt_hard_problem
-from .suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
+from .suggestion import LIVE, LIVE_GUESS_LIST, STORED
 from .text import plural
+
+if TYPE_CHECKING:
+    from .core import Guesswork
+    from .policy_info import PolicyInfo
 
 History = list[tuple[str, str]]
 
@@ -75,14 +79,6 @@ SHARED_GAMES = ("wordle", "antiwordle")
 _QUIT = ("q", "quit", "exit")
 _HELP = ("help", "?")
 _UNDO = "undo"
-
-
-class PlayBackend(Protocol):
-    """What the helper needs (guesswork.client.cli's backends have it)."""
-
-    def suggest(self, policy: str, history: History, alternatives: int) -> Suggestion: ...
-
-    def policy_summary(self, policy: str) -> dict[str, Any]: ...
 
 
 def share_history(text: str) -> History:
@@ -142,36 +138,32 @@ class _SharePaste:
         return "\n".join([words, self.header, "", *self.rows])
 
 
-def histogram_line(summary: dict[str, Any], guesses: int) -> str:
-    """Return the policy's guess histogram, this game's count marked ``[n:count]``.
-
-    ``summary`` is a backend's policy summary (``histogram`` maps a number of
-    guesses to how many targets take it; ``count`` is the number of targets).
-    """
-    histogram = {int(n): int(count) for n, count in summary["histogram"].items()}
+def histogram_line(summary: PolicyInfo, guesses: int) -> str:
+    """Return the policy's guess histogram, this game's count marked ``[n:count]``."""
+    histogram = dict(summary.histogram)
     numbers = range(min([*histogram, guesses]), max([*histogram, guesses]) + 1)
     cells = [f"{n}:{histogram.get(n, 0)}" for n in numbers]
     marked = " ".join(
         f"[{cell}]" if n == guesses else cell for n, cell in zip(numbers, cells, strict=True)
     )
     return (
-        f"Guesses over the {plural(int(summary['count']), 'target')} of {summary['name']}: "
+        f"Guesses over the {plural(summary.count, 'target')} of {summary.name}: "
         f"{marked} (this game: {guesses}, marked)"
     )
 
 
-def game_summary(summary: dict[str, Any], history: History) -> list[str]:
+def game_summary(summary: PolicyInfo, history: History) -> list[str]:
     """Return the lines printed after a won game: its share text (games with coloured
     replies; ``*`` when the policy plays a hard mode and every guess kept the NYT hard
     rule) and :func:`histogram_line`."""
     lines: list[str] = []
-    if summary["game"] in SHARED_GAMES:
-        game = make_game(summary["game"], int(summary["length"]))
+    if summary.game in SHARED_GAMES:
+        game = make_game(summary.game, summary.length)
         played = [
             (game.normalise_word(word), game.parse_reply(reply, word)) for word, reply in history
         ]
         hard = (
-            summary["mode"] in (HARD, NYT_HARD)
+            summary.mode in (HARD, NYT_HARD)
             and isinstance(game, Wordle)
             and all(
                 nyt_hard_problem(game, played[:i], word) is None
@@ -189,7 +181,7 @@ class _Session:
     """One game in the helper: the turns so far, the answer to them, a share text
     being pasted, and the words the game refused (the first other guess is shown)."""
 
-    def __init__(self, backend: PlayBackend, policy: str) -> None:
+    def __init__(self, backend: Guesswork, policy: str) -> None:
         self.backend = backend
         self.policy = policy
         self.history: History = []
@@ -215,8 +207,8 @@ class _Session:
         """Return True if ``word`` is one of the policy's targets the turns so far allow."""
         try:
             if self._win_reply is None:
-                summary = self.backend.policy_summary(self.policy)
-                game = make_game(summary["game"], int(summary["length"]))
+                summary = self.backend.policy_info(self.policy)
+                game = make_game(summary.game, summary.length)
                 self._win_reply = game.format_reply(game.win_reply)
             won = self.backend.suggest(self.policy, [*self.history, (word, self._win_reply)], 0)
         except GuessworkError:
@@ -332,7 +324,7 @@ class _Session:
         return True
 
 
-def play(backend: PlayBackend, policy: str, read: Callable[[str], str] = input) -> int:
+def play(backend: Guesswork, policy: str, read: Callable[[str], str] = input) -> int:
     """Run the interactive helper: suggest, read the reply, repeat until solved.
 
     Returns the exit status: 0 when the game is won, quit or the input ends.
@@ -358,5 +350,5 @@ def play(backend: PlayBackend, policy: str, read: Callable[[str], str] = input) 
             if session.take(line):
                 break
     print(f"Solved in {plural(len(session.history), 'guess')}.")
-    print("\n".join(game_summary(backend.policy_summary(policy), session.history)))
+    print("\n".join(game_summary(backend.policy_info(policy), session.history)))
     return 0

@@ -1,4 +1,5 @@
-"""A Python client for the lookup service, with deadlines and typed errors.
+"""A Python client for the lookup service, with deadlines and typed errors: the
+application core (client.core.Guesswork) over gRPC.
 
     >>> from guesswork.client.remote import RemoteClient
     >>> with RemoteClient("127.0.0.1:50051") as remote:        # doctest: +SKIP
@@ -14,7 +15,6 @@ ServiceUnavailableError. A RemoteClient may be shared between threads.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
@@ -24,30 +24,23 @@ from grpc_status import rpc_status
 
 from ..protos.guesswork.v1 import guesswork_pb2 as pb
 from ..protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from .analysis import (
-    EXACT,
-    GREEDY_ESTIMATE,
-    TREE,
-    GameAnalysis,
-    MoveAnalysis,
+from . import messages
+from .analysis import GameAnalysis
+from .core import (
+    DEFAULT_ALTERNATIVES,
+    DEFAULT_HONEYCOMBS,
+    DEFAULT_WORD_LIST,
+    RULE_CONSISTENT,
+    EvilAnswer,
+    GuessCheck,
+    GuessScore,
+    History,
+    HoneycombReport,
 )
 from .errors import GuessworkError, ServiceUnavailableError, error_for_reason
-from .suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
-
-History = Sequence[tuple[str, str]]
-#: The proto's Source values as answer sources (client.suggestion).
-_SOURCES = {
-    pb.SOURCE_STORED: STORED,
-    pb.SOURCE_LIVE: LIVE,
-    pb.SOURCE_LIVE_GUESS_LIST: LIVE_GUESS_LIST,
-}
-
-#: The proto's ValueSource values as analysed values' sources (client.analysis).
-_VALUE_SOURCES = {
-    pb.VALUE_SOURCE_EXACT: EXACT,
-    pb.VALUE_SOURCE_TREE: TREE,
-    pb.VALUE_SOURCE_GREEDY_ESTIMATE: GREEDY_ESTIMATE,
-}
+from .policy_info import PolicyInfo
+from .spelling_bee import BeeTable
+from .suggestion import Suggestion
 
 
 def error_from_rpc(error: grpc.RpcError, timeout: float | None = None) -> GuessworkError:
@@ -113,23 +106,23 @@ class RemoteClient:
         except grpc.RpcError as error:
             raise error_from_rpc(error, self.timeout) from None
 
-    @staticmethod
-    def _turns(history: History) -> list[Any]:
-        return [pb.Turn(guess=guess, reply=reply) for guess, reply in history]
+    def policies(self, game: str = "") -> list[PolicyInfo]:
+        """Return the service's policies' summaries, sorted by name (``game``: of that
+        game only)."""
+        response = self._call("ListPolicies", pb.ListPoliciesRequest(game=game))
+        return [messages.policy_info(policy) for policy in response.policies]
 
-    def list_policies(self, game: str = "") -> list[Any]:
-        """Return the service's policies (pb.Policy messages), optionally of one game."""
-        return list(self._call("ListPolicies", pb.ListPoliciesRequest(game=game)).policies)
-
-    def get_policy(self, name: str) -> Any:
-        """Return one policy (a pb.Policy message).
+    def policy_info(self, name: str) -> PolicyInfo:
+        """Return one policy's summary.
 
         Raises:
             PolicyNotFoundError: no such policy.
         """
-        return self._call("GetPolicy", pb.GetPolicyRequest(name=name)).policy
+        return messages.policy_info(self._call("GetPolicy", pb.GetPolicyRequest(name=name)).policy)
 
-    def suggest(self, policy: str, history: History = (), alternatives: int = 5) -> Suggestion:
+    def suggest(
+        self, policy: str, history: History = (), alternatives: int = DEFAULT_ALTERNATIVES
+    ) -> Suggestion:
         """Return the next guess for ``history`` under ``policy``.
 
         Raises:
@@ -137,50 +130,39 @@ class RemoteClient:
             UnknownWordError, ContradictoryHistoryError, GameOverError,
             ServiceUnavailableError: as the service reports them.
         """
-        response = self._call(
-            "SuggestGuess",
-            pb.SuggestGuessRequest(
-                policy=policy, history=self._turns(history), max_alternatives=alternatives
-            ),
+        request = pb.SuggestGuessRequest(
+            policy=policy, history=messages.turns(history), max_alternatives=alternatives
         )
-        return Suggestion(
-            guess=response.guess,
-            remaining=response.remaining,
-            solved=response.solved,
-            alternatives=tuple(response.alternatives),
-            source=_SOURCES.get(response.source, STORED),
-            turn=response.turn,
-        )
+        return messages.suggestion(self._call("SuggestGuess", request))
 
-    def score(self, policy: str, guess: str, target: str) -> tuple[str, int, bool]:
-        """Return (reply text, reply code, solved) for ``guess`` against ``target``."""
-        response = self._call(
-            "ScoreGuess", pb.ScoreGuessRequest(policy=policy, guess=guess, target=target)
-        )
-        return response.reply, response.reply_code, response.solved
+    def score(self, policy: str, guess: str, target: str) -> GuessScore:
+        """Return the reply ``guess`` gets when the secret is ``target``."""
+        request = pb.ScoreGuessRequest(policy=policy, guess=guess, target=target)
+        return messages.guess_score(self._call("ScoreGuess", request))
 
     def check(
-        self, policy: str, history: History, guess: str, *, nyt: bool = False
-    ) -> tuple[bool, str, int]:
-        """Return (legal, reason, remaining) for ``guess`` under a hard-mode rule."""
-        rule = pb.HARD_RULE_NYT if nyt else pb.HARD_RULE_CONSISTENT
-        response = self._call(
-            "CheckGuess",
-            pb.CheckGuessRequest(
-                policy=policy, history=self._turns(history), guess=guess, rule=rule
-            ),
-        )
-        return response.legal, response.reason, response.remaining
+        self, policy: str, history: History, guess: str, rule: str = RULE_CONSISTENT
+    ) -> GuessCheck:
+        """Return whether ``guess`` is allowed after ``history`` under a hard-mode ``rule``
+        (client.core's RULE_CONSISTENT or RULE_NYT).
 
-    def evil_reply(self, policy: str, history: History, guess: str) -> tuple[str, int, int, bool]:
-        """Return the Evil replier's (reply text, code, remaining, solved)."""
-        response = self._call(
-            "EvilReply",
-            pb.EvilReplyRequest(policy=policy, history=self._turns(history), guess=guess),
+        Raises:
+            BadRequestError: an unknown rule (before any call).
+        """
+        request = pb.CheckGuessRequest(
+            policy=policy,
+            history=messages.turns(history),
+            guess=guess,
+            rule=messages.rule_value(rule),
         )
-        return response.reply, response.reply_code, response.remaining, response.solved
+        return messages.guess_check(self._call("CheckGuess", request))
 
-    def analyze_game(self, policy: str, history: History, answer: str = "") -> GameAnalysis:
+    def evil_reply(self, policy: str, history: History, guess: str) -> EvilAnswer:
+        """Return the Evil replier's reply to ``guess`` after ``history``."""
+        request = pb.EvilReplyRequest(policy=policy, history=messages.turns(history), guess=guess)
+        return messages.evil_answer(self._call("EvilReply", request))
+
+    def analyze(self, policy: str, history: History, answer: str = "") -> GameAnalysis:
         """Return the analysis of a game (see client.analysis): give the client a
         timeout of a minute, as an analysis may take seconds.
 
@@ -189,79 +171,35 @@ class RemoteClient:
             UnknownWordError, ContradictoryHistoryError, GameOverError,
             BadRequestError, ServiceUnavailableError: as the service reports them.
         """
-        response = self._call(
-            "AnalyzeGame",
-            pb.AnalyzeGameRequest(policy=policy, history=self._turns(history), answer=answer),
+        request = pb.AnalyzeGameRequest(
+            policy=policy, history=messages.turns(history), answer=answer
         )
-        moves = tuple(
-            MoveAnalysis(
-                turn=m.turn, guess=m.guess, reply=m.reply, legal=m.legal,
-                remaining_before=m.remaining_before, remaining_after=m.remaining_after,
-                best_guess=m.best_guess, best_expected=m.best_expected,
-                best_source=_VALUE_SOURCES.get(m.best_source, GREEDY_ESTIMATE),
-                expected=m.expected, source=_VALUE_SOURCES.get(m.source, GREEDY_ESTIMATE),
-                skill=m.skill, luck=m.luck, expected_remaining=m.expected_remaining,
-                best_expected_remaining=m.best_expected_remaining,
-                best_remaining=m.best_remaining if m.HasField("best_remaining") else None,
-            )
-            for m in response.moves
-        )  # fmt: skip
-        return GameAnalysis(
-            policy=response.policy.removeprefix("policies/"), mode=response.mode,
-            answer=response.answer, solved=response.solved, moves=moves,
-            expected_start=response.expected_start, expected_left=response.expected_left,
-            lost_to_choices=response.lost_to_choices, gained_by_luck=response.gained_by_luck,
-            skill=response.skill, luck=response.luck,
-            off_list_policy=response.off_list_policy.removeprefix("policies/"),
-            weights=response.weights,
-        )  # fmt: skip
+        return messages.game_analysis(self._call("AnalyzeGame", request))
 
     def top_honeycombs(
-        self, word_list: str = "enable1", allow_s: bool = False, count: int = 10
-    ) -> tuple[list[dict[str, Any]], dict[str, int]]:
-        """Return (top honeycombs best first, search counts) for a stored word list.
-
-        Each honeycomb is ``{"letters", "center", "score", "words", "pangrams"}``.
-        """
-        response = self._call(
-            "TopHoneycombs",
-            pb.TopHoneycombsRequest(word_list=word_list, allow_s=allow_s, count=count),
-        )
-        rows = [
-            {"letters": h.letters, "center": h.center, "score": h.score, "words": h.words,
-             "pangrams": h.pangrams}
-            for h in response.honeycombs
-        ]  # fmt: skip
-        counts = {field.name: value for field, value in response.counts.ListFields()}
-        return rows, counts
+        self,
+        word_list: str = DEFAULT_WORD_LIST,
+        allow_s: bool = False,
+        count: int = DEFAULT_HONEYCOMBS,
+    ) -> BeeTable:
+        """Return the ``count`` best honeycombs of a stored word list, best first, with
+        the search's counts (the table's ``list_sha256`` is not sent: empty)."""
+        request = pb.TopHoneycombsRequest(word_list=word_list, allow_s=allow_s, count=count)
+        return messages.top_table(self._call("TopHoneycombs", request), word_list, allow_s)
 
     def score_honeycomb(
-        self, letters: str, center: str, word_list: str = "enable1", allow_s: bool = False
-    ) -> dict[str, Any]:
+        self, letters: str, center: str, word_list: str = DEFAULT_WORD_LIST, allow_s: bool = False
+    ) -> HoneycombReport:
         """Return a honeycomb's score, word and pangram lists, rank thresholds and hints.
 
         Raises:
             InvalidHoneycombError: bad letters or centre.
             WordListNotFoundError: the service has no such list.
         """
-        response = self._call(
-            "ScoreHoneycomb",
-            pb.ScoreHoneycombRequest(
-                letters=letters, center=center, word_list=word_list, allow_s=allow_s
-            ),
+        request = pb.ScoreHoneycombRequest(
+            letters=letters, center=center, word_list=word_list, allow_s=allow_s
         )
-        grid: dict[str, dict[str, int]] = {}
-        for cell in response.grid:
-            grid.setdefault(cell.letter, {})[str(cell.length)] = cell.count
-        return {
-            "letters": response.honeycomb.letters,
-            "center": response.honeycomb.center,
-            "score": response.honeycomb.score,
-            "words": list(response.words),
-            "pangrams": list(response.pangrams),
-            "ranks": {rank.name: rank.points for rank in response.ranks},
-            "hints": {"grid": grid, "two_letter": dict(sorted(response.two_letter_starts.items()))},
-        }
+        return messages.honeycomb_report(self._call("ScoreHoneycomb", request))
 
     def ping(self) -> None:
         """Do a no-op call (raises ServiceUnavailableError if the service is unreachable)."""

@@ -13,6 +13,7 @@ import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import InvalidHoneycombError
 
@@ -190,18 +191,31 @@ def hints(result: HoneycombScore) -> Hints:
 
 
 @dataclass(frozen=True)
-class BeeTable:
-    """A stored table of a word list's top honeycombs, with the search's counts.
+class HoneycombSummary:
+    """A honeycomb's totals over a word list, as top tables rank them."""
 
-    ``top`` holds, best first, ``{"letters", "center", "score", "words",
-    "pangrams"}`` (word and pangram counts).
-    """
+    letters: str
+    center: str
+    score: int
+    #: How many words it makes, and how many of them are pangrams.
+    words: int
+    pangrams: int
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the summary as a JSON-ready dict (a top table's stored row)."""
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class BeeTable:
+    """A table of a word list's top honeycombs, best first, with the search's counts
+    (stored in a catalog, or searched live: then ``list_sha256`` is empty)."""
 
     list_name: str
     list_sha256: str
     allow_s: bool
     counts: dict[str, int]
-    top: tuple[dict[str, object], ...]
+    top: tuple[HoneycombSummary, ...]
 
     @property
     def key(self) -> str:
@@ -211,7 +225,9 @@ class BeeTable:
     def payload(self) -> str:
         """Return the canonical JSON stored in the catalog."""
         return json.dumps(
-            {"counts": self.counts, "top": list(self.top)}, sort_keys=True, separators=(",", ":")
+            {"counts": self.counts, "top": [row.to_json() for row in self.top]},
+            sort_keys=True,
+            separators=(",", ":"),
         )
 
     @classmethod
@@ -230,9 +246,12 @@ class BeeTable:
             not isinstance(data["counts"], dict)
             or not isinstance(top, list)
             or not all(
-                isinstance(row, dict) and all(isinstance(row.get(k), t) for k, t in fields.items())
+                isinstance(row, dict)
+                and row.keys() == fields.keys()
+                and all(type(row[k]) is t for k, t in fields.items())
                 for row in top
             )
         ):
             raise ValueError("malformed honeycomb table")
-        return cls(list_name, list_sha256, allow_s, dict(data["counts"]), tuple(top))
+        rows = tuple(HoneycombSummary(**row) for row in top)
+        return cls(list_name, list_sha256, allow_s, dict(data["counts"]), rows)

@@ -1,24 +1,28 @@
 """``guesswork`` and ``python -m guesswork``: the player and bot command line.
 
 This is where the pieces meet: the command line lives in guesswork.client
-(which imports neither builder nor service), and its in-process backend,
-which answers off-tree histories live, comes from guesswork.service.local.
+(which imports neither builder nor service), and its in-process answers
+(a client.core.Guesswork that answers off-tree histories live) come from
+guesswork.service.local.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from guesswork.client import cli
-from guesswork.client.cli import Backend
+
+if TYPE_CHECKING:
+    from guesswork.client.core import Guesswork
 
 
-def local_backend(path: str | None) -> Backend:
-    """Return the in-process backend over ``path`` (imported only when used:
+def local_backend(path: str | None) -> Guesswork:
+    """Return the in-process answers over ``path`` (imported only when used:
     ``--server`` calls never load the builder's compiled kernels)."""
-    from guesswork.service.local import LocalBackend
+    from guesswork.service.local import LocalGuesswork
 
-    return LocalBackend(path)
+    return LocalGuesswork.open(path)
 
 
 def run(argv: Sequence[str] | None = None) -> int:

@@ -1,11 +1,14 @@
-"""The gRPC lookup service, a thin shell over the lookup core (guesswork.client.lookup).
+"""The gRPC lookup service, a thin shell over the application core (guesswork.client.core).
 
-* ``server``: ``create_server`` (build, bind, load the catalog; returns the
-  server and its port), the request parsing and response mapping, limits,
-  health and reflection;
+* ``server``: ``create_server`` (build and bind; ``start`` loads the catalog
+  and serves), the transport around each call (limits, parsing, the cache,
+  errors), health and reflection;
+* ``servicer``: each call's request as the core's arguments, its answer as the
+  response (client.messages maps both);
+* ``local``: ``LocalGuesswork``, the core answered in process, for the
+  servicer and for ``guesswork --store``;
 * ``engine``: the catalog's lookups with the builder's live step for
   histories that leave a stored tree;
-* ``local``: the same answers in process, for ``guesswork --store``;
 * ``bee``: Spelling Bee answers;
 * ``cache``: the one response cache;
 * ``errors``: the one table from error classes to status codes and log levels;

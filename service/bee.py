@@ -9,10 +9,12 @@ service's edge (service.cache).
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 
-from ..builder.spelling_bee import top_honeycombs
+from ..builder.spelling_bee import top_table
 from ..client.catalog import Catalog
+from ..client.core import DEFAULT_WORD_LIST
 from ..client.errors import BadRequestError
 from ..client.spelling_bee import (
     BeeTable,
@@ -22,8 +24,7 @@ from ..client.spelling_bee import (
     valid_words,
 )
 
-DEFAULT_LIST = "enable1"
-DEFAULT_COUNT = 10
+#: Most honeycombs a top table ranks on request.
 MAX_COUNT = 1000
 
 
@@ -51,7 +52,7 @@ class BeeEngine:
             BadRequestError: count outside 1..MAX_COUNT.
             WordListNotFoundError: no such list in the catalog.
         """
-        name = name or DEFAULT_LIST
+        name = name or DEFAULT_WORD_LIST
         if not 1 <= count <= MAX_COUNT:
             raise BadRequestError(
                 f"count must be between 1 and {MAX_COUNT}, not {count}",
@@ -59,19 +60,8 @@ class BeeEngine:
             )
         stored = self.catalog.bee_table(name, allow_s)
         if stored is not None and len(stored.top) >= count:
-            return BeeTable(stored.list_name, stored.list_sha256, allow_s, stored.counts,
-                            stored.top[:count])  # fmt: skip
-        return self._search(name, allow_s, count)
-
-    def _search(self, name: str, allow_s: bool, count: int) -> BeeTable:
-        words = self._valid_words(name, allow_s)
-        top, counts = top_honeycombs(words, count, allow_s)
-        rows = []
-        for score, honeycomb in top:
-            result = score_honeycomb(honeycomb, words)
-            rows.append({"letters": honeycomb.letters, "center": honeycomb.center, "score": score,
-                         "words": len(result.words), "pangrams": len(result.pangrams)})  # fmt: skip
-        return BeeTable(name, "", allow_s, dict(counts.__dict__), tuple(rows))
+            return dataclasses.replace(stored, top=stored.top[:count])
+        return top_table(name, "", self._valid_words(name, allow_s), count, allow_s)
 
     def score(self, letters: str, center: str, name: str, allow_s: bool) -> HoneycombScore:
         """Return the score of a honeycomb over list ``name``.
@@ -81,4 +71,4 @@ class BeeEngine:
             WordListNotFoundError: no such list in the catalog.
         """
         honeycomb = make_honeycomb(letters, center, allow_s)
-        return score_honeycomb(honeycomb, self._valid_words(name or DEFAULT_LIST, allow_s))
+        return score_honeycomb(honeycomb, self._valid_words(name or DEFAULT_WORD_LIST, allow_s))

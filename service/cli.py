@@ -154,10 +154,12 @@ def run(argv: Sequence[str] | None = None) -> int:
     from .server import create_server
 
     try:
-        server, port = create_server(options)
+        server = create_server(options)
+        server.start()
     except (GuessworkError, OSError, ValueError, RuntimeError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 1
+    port = server.port
     host = options.address.rsplit(":", 1)[0]
     served = _describe_catalog(options.catalog)
     logging.getLogger("guesswork.service").info("serving %s on %s:%d", served, host, port)

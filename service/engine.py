@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING
 
 from ..client.analysis import GameAnalysis
 from ..client.catalog import Catalog
+from ..client.core import DEFAULT_ALTERNATIVES
 from ..client.errors import ContradictoryHistoryError, GuessworkError, UnknownWordError
 from ..client.games import GuessMyWord
-from ..client.lookup import DEFAULT_ALTERNATIVES, CatalogLookup, LiveSolver, PolicyLookup
+from ..client.lookup import CatalogLookup, LiveSolver, PolicyLookup
 from ..client.probe import Policy
 
 if TYPE_CHECKING:

@@ -1,82 +1,130 @@
-"""The in-process backend of the ``guesswork`` command line (``--store``).
+"""The application core answered in process: :class:`LocalGuesswork`.
 
-The same answers as the service, without a server: policies through the
-lookup core with live answers and game analysis (service.engine), Spelling
-Bee through service.bee. guesswork.__main__ hands :class:`LocalBackend` to
-guesswork.client.cli, which cannot import it (client imports neither builder
-nor service).
+It implements client.core's :class:`~guesswork.client.core.Guesswork` over one
+catalog: policies through the lookup core with live answers and game
+analysis (service.engine), Spelling Bee through service.bee. The command
+line's ``--store`` uses it (guesswork.__main__ hands it to
+guesswork.client.cli, which cannot import it: client imports neither builder
+nor service), and so does the gRPC servicer (service.server), one per loaded
+catalog.
 """
 
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ..client.analysis import GameAnalysis
-from ..client.catalog import open_store
-from ..client.suggestion import Suggestion
+from ..client.catalog import Catalog, open_store
+from ..client.core import (
+    DEFAULT_ALTERNATIVES,
+    DEFAULT_HONEYCOMBS,
+    DEFAULT_WORD_LIST,
+    RULE_CONSISTENT,
+    EvilAnswer,
+    GuessCheck,
+    GuessScore,
+    History,
+    HoneycombReport,
+)
 from .engine import Engine
 
 if TYPE_CHECKING:
+    from ..client.analysis import GameAnalysis
+    from ..client.policy_info import PolicyInfo
+    from ..client.spelling_bee import BeeTable
+    from ..client.suggestion import Suggestion
     from .bee import BeeEngine
 
 
-class LocalBackend:
-    """Answers from a catalog or policy file, computing off-tree answers in process."""
+class LocalGuesswork:
+    """Every answer of client.core.Guesswork, from one catalog, computed in this process.
+    Thread-safe."""
 
-    def __init__(self, path: str | None) -> None:
-        """Open ``path`` (a catalog or a policy file; None: the shipped catalog and the user's).
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.engine = Engine(catalog)
+
+    @classmethod
+    def open(cls, location: str | None) -> LocalGuesswork:
+        """Return the answers of the catalog or policy file at ``location`` (None: the
+        shipped catalog and the user's over it; see client.catalog.open_store).
 
         Raises:
             PolicyFormatError: the store is missing, unreadable or corrupt.
         """
-        self._engine = Engine(open_store(path))
+        return cls(open_store(location))
 
     @cached_property
-    def _bee(self) -> BeeEngine:
+    def bee(self) -> BeeEngine:
         """The Spelling Bee engine, made on first use: it loads the builder's bee
         code (numpy), which a Wordle answer never needs."""
         from .bee import BeeEngine
 
-        return BeeEngine(self._engine.catalog)
+        return BeeEngine(self.catalog)
 
-    def suggest(self, policy: str, history: list[tuple[str, str]], alternatives: int) -> Suggestion:
-        """Return the next guess (see guesswork.client.lookup.PolicyLookup.suggest)."""
-        return self._engine.policy(policy).suggest(history, alternatives)
+    def policies(self, game: str = "") -> list[PolicyInfo]:
+        """Return every policy's summary, sorted by name (``game``: of that game only).
+        No policy is read."""
+        return [info for info in self.catalog.list() if not game or info.game == game]
 
-    def analyze(self, policy: str, history: list[tuple[str, str]], answer: str) -> GameAnalysis:
-        """Return a game's analysis (see guesswork.builder.analysis.GameAnalyzer.analyze)."""
-        return self._engine.analyze(policy, history, answer)
-
-    def policies(self) -> list[dict[str, Any]]:
-        """Return every policy's summary as JSON-ready rows, sorted by name."""
-        return [info.to_json() for info in self._engine.catalog.list()]
-
-    def policy_summary(self, policy: str) -> dict[str, Any]:
-        """Return one policy's summary row with its ``histogram`` (guesses -> targets).
+    def policy_info(self, name: str) -> PolicyInfo:
+        """Return one policy's summary (a ``policies/`` prefix is allowed); none is read.
 
         Raises:
             PolicyNotFoundError: no such policy.
         """
-        stored = self._engine.policy(policy).policy
-        histogram = {int(n): int(count) for n, count in stored.stats["histogram"]}
-        return {**stored.info.to_json(), "histogram": histogram}
+        return self.engine.info(name)
 
-    def bee_top(self, word_list: str, allow_s: bool, count: int) -> list[dict[str, Any]]:
-        """Return the ``count`` best honeycombs of ``word_list`` as rows."""
-        return [dict(row) for row in self._bee.top(word_list, allow_s, count).top]
+    def suggest(
+        self, policy: str, history: History = (), alternatives: int = DEFAULT_ALTERNATIVES
+    ) -> Suggestion:
+        """Return the next guess (see client.lookup.PolicyLookup.suggest)."""
+        return self.engine.policy(policy).suggest(history, alternatives)
 
-    def bee_score(self, letters: str, center: str, word_list: str, allow_s: bool) -> dict[str, Any]:
-        """Return a honeycomb's score, words, pangrams, ranks and hints."""
-        from ..client.spelling_bee import hints
+    def score(self, policy: str, guess: str, target: str) -> GuessScore:
+        """Return the reply ``guess`` gets from ``target`` (client.lookup.PolicyLookup.score)."""
+        return self.engine.policy(policy).score(guess, target)
 
-        result = self._bee.score(letters, center, word_list, allow_s)
-        return {
-            "letters": result.honeycomb.letters,
-            "center": result.honeycomb.center,
-            "score": result.score,
-            "words": list(result.words),
-            "pangrams": list(result.pangrams),
-            "ranks": result.ranks,
-            "hints": hints(result).to_json(),
-        }
+    def check(
+        self, policy: str, history: History, guess: str, rule: str = RULE_CONSISTENT
+    ) -> GuessCheck:
+        """Return whether ``guess`` is allowed (client.lookup.PolicyLookup.check)."""
+        return self.engine.policy(policy).check(history, guess, rule)
+
+    def evil_reply(self, policy: str, history: History, guess: str) -> EvilAnswer:
+        """Return the Evil replier's reply (client.lookup.PolicyLookup.evil_reply)."""
+        return self.engine.policy(policy).evil_reply(history, guess)
+
+    def analyze(self, policy: str, history: History, answer: str = "") -> GameAnalysis:
+        """Return a game's analysis (service.engine.Engine.analyze)."""
+        return self.engine.analyze(policy, history, answer)
+
+    def top_honeycombs(
+        self,
+        word_list: str = DEFAULT_WORD_LIST,
+        allow_s: bool = False,
+        count: int = DEFAULT_HONEYCOMBS,
+    ) -> BeeTable:
+        """Return the ``count`` best honeycombs of ``word_list`` (service.bee.BeeEngine.top)."""
+        return self.bee.top(word_list, allow_s, count)
+
+    def score_honeycomb(
+        self, letters: str, center: str, word_list: str = DEFAULT_WORD_LIST, allow_s: bool = False
+    ) -> HoneycombReport:
+        """Return a honeycomb's score, words, pangrams, ranks and hints.
+
+        Raises:
+            InvalidHoneycombError: bad letters or centre.
+            WordListNotFoundError: no such list in the catalog.
+        """
+        from ..client.spelling_bee import HoneycombSummary, hints
+
+        result = self.bee.score(letters, center, word_list, allow_s)
+        summary = HoneycombSummary(
+            result.honeycomb.letters,
+            result.honeycomb.center,
+            result.score,
+            len(result.words),
+            len(result.pangrams),
+        )
+        return HoneycombReport(summary, result.words, result.pangrams, result.ranks, hints(result))

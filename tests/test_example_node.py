@@ -23,7 +23,7 @@ import pytest
 from guesswork.builder.store import export_bytes
 from guesswork.client.catalog import Catalog, open_catalog, open_policy_file
 from guesswork.client.remote import RemoteClient
-from guesswork.service.server import ServerOptions, create_server
+from guesswork.service.server import ServerOptions, start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 BOT = ROOT / "examples" / "node-bot"
@@ -78,7 +78,7 @@ def catalog() -> Iterator[Catalog]:
 
 @pytest.fixture(scope="module")
 def address(catalog: Catalog) -> Iterator[str]:
-    server, port = create_server(ServerOptions(address="127.0.0.1:0"), catalog)
+    server, port = start_server(ServerOptions(address="127.0.0.1:0"), catalog)
     yield f"127.0.0.1:{port}"
     server.stop(0, drain=0)
 
@@ -91,7 +91,7 @@ def python_game(address: str, policy: str, secret: str) -> list[tuple[str, str]]
             answer = remote.suggest(policy, turns)
             if answer.solved:
                 return turns
-            reply, _, _ = remote.score(policy, answer.guess, secret)
+            reply = remote.score(policy, answer.guess, secret).reply
             turns.append((answer.guess, reply))
 
 

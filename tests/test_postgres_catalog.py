@@ -48,7 +48,7 @@ from guesswork.client.catalog_sql import (
 from guesswork.client.errors import PolicyFormatError
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from guesswork.service.server import ServerOptions, create_server
+from guesswork.service.server import ServerOptions, start_server
 from tests.pg import GUEST, GUEST_PASSWORD, ThrowawayServer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -581,7 +581,7 @@ def test_guesswork_serve_on_a_database(
              "--catalog", guest, "--reload-interval", "0"],
             env=ENV, stderr=stderr, text=True,
         )  # fmt: skip
-    file_server, file_port = create_server(ServerOptions(address="127.0.0.1:0", catalog=str(path)))
+    file_server, file_port = start_server(ServerOptions(address="127.0.0.1:0", catalog=str(path)))
     try:
         with (
             grpc.insecure_channel(address) as channel,
@@ -625,7 +625,7 @@ def test_the_service_polls_a_database_catalog(
     both: tuple[str, Path], extra: StoredPolicy, policies: list[StoredPolicy]
 ) -> None:
     url, _ = both
-    server, port = create_server(ServerOptions(address="127.0.0.1:0", catalog=url,
+    server, port = start_server(ServerOptions(address="127.0.0.1:0", catalog=url,
                                                reload_interval=0.1))  # fmt: skip
     try:
         assert server.watcher is not None

@@ -34,8 +34,9 @@ from guesswork.builder.store import StoredPolicy, publish_catalog
 from guesswork.builder.verify import nyt_hard_faults, verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.catalog import SHIPPED_CATALOG, open_catalog
+from guesswork.client.core import RULE_NYT
 from guesswork.client.games import Wordle
-from guesswork.client.lookup import RULE_NYT, PolicyLookup
+from guesswork.client.lookup import PolicyLookup
 from guesswork.client.probe import SOLVED, Policy
 from guesswork.client.rules import NYT_HARD, nyt_hard_problem
 
@@ -77,9 +78,11 @@ def nyt_hard_violations(policy: Policy, check_every: int = 25) -> list[str]:
                         problems.append(f"{policy.name}: node {node}: alternative {alternative}")
                 if node % check_every == 0:
                     history = [(word, game.format_reply(code)) for word, code in turns]
-                    legal, reason, _ = lookup.check(history, guess, RULE_NYT)
-                    if not legal:
-                        problems.append(f"{policy.name}: CheckGuess refuses {guess}: {reason}")
+                    check = lookup.check(history, guess, RULE_NYT)
+                    if not check.legal:
+                        problems.append(
+                            f"{policy.name}: CheckGuess refuses {guess}: {check.reason}"
+                        )
             code = game.reply(guess, target)
             turns.append((guess, code))
             node = policy.step(node, code)

@@ -14,7 +14,7 @@ import pytest
 from guesswork.__main__ import run
 from guesswork.client.catalog import open_catalog
 from guesswork.client.cli import parse_history
-from guesswork.service.server import ServerOptions, create_server
+from guesswork.service.server import ServerOptions, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -22,7 +22,7 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 @pytest.fixture(scope="module")
 def address() -> Iterator[str]:
-    server, port = create_server(ServerOptions(address="127.0.0.1:0"), open_catalog())
+    server, port = start_server(ServerOptions(address="127.0.0.1:0"), open_catalog())
     yield f"127.0.0.1:{port}"
     server.stop(0, drain=0)
 

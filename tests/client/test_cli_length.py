@@ -17,9 +17,9 @@ from guesswork.__main__ import run
 from guesswork.builder.policies import PolicySpec, build_policy
 from guesswork.builder.store import StoredPolicy, publish_catalog
 from guesswork.client.catalog import open_catalog
-from guesswork.client.cli import DEFAULT_PLAY_POLICY, TODAY_POLICIES, chosen_policy
+from guesswork.client.policy_choice import DEFAULT_PLAY_POLICY, TODAY_POLICIES, chosen_policy
 from guesswork.client.probe import Policy
-from guesswork.service.local import LocalBackend
+from guesswork.service.local import LocalGuesswork
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -58,16 +58,16 @@ def test_play_length_11_wins_a_game() -> None:
     ],
 )
 def test_each_length_picks_its_shipped_policy(length: int, expected: str) -> None:
-    assert chosen_policy(LocalBackend(None), None, length) == expected
+    assert chosen_policy(LocalGuesswork.open(None).policies(), None, length) == expected
 
 
 def test_five_letters_and_no_length_pick_the_best_policy_of_todays_game() -> None:
     """The shipped catalog's first of TODAY_POLICIES (best first): both for --length 5
     and for no option at all."""
-    held = {row["name"] for row in LocalBackend(None).policies()}
+    held = {info.name for info in LocalGuesswork.open(None).policies()}
     best = next(name for name in TODAY_POLICIES if name in held)
-    assert chosen_policy(LocalBackend(None), None, 5) == best
-    assert chosen_policy(LocalBackend(None), None, None) == best
+    assert chosen_policy(LocalGuesswork.open(None).policies(), None, 5) == best
+    assert chosen_policy(LocalGuesswork.open(None).policies(), None, None) == best
 
 
 def test_suggest_length_and_its_errors(capsys: pytest.CaptureFixture[str]) -> None:
@@ -95,7 +95,7 @@ def test_blank_lines_skip_as_in_the_seed_with_an_approx_entropy_policy(tmp_path:
     words = built.tree.targets.words, built.tree.guesses.words
     publish_catalog(str(catalog), [StoredPolicy.from_data(built.data, *words)], [])
     name = built.data.name
-    backend = LocalBackend(str(catalog))
+    backend = LocalGuesswork.open(str(catalog))
     with open_catalog(catalog) as opened:
         policy = opened.policy(name)
         first, alternatives = policy.guess(0), policy.alternatives(0)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from guesswork.client.catalog import open_catalog
+from guesswork.client.core import RULE_NYT
 from guesswork.client.errors import (
     BadRequestError,
     ContradictoryHistoryError,
@@ -18,7 +19,7 @@ from guesswork.client.errors import (
     UnknownWordError,
 )
 from guesswork.client.games import Wordle
-from guesswork.client.lookup import MAX_ALTERNATIVES, RULE_NYT, CatalogLookup
+from guesswork.client.lookup import MAX_ALTERNATIVES, CatalogLookup
 from guesswork.client.rules import evil_reply, nyt_hard_problem
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,8 +76,8 @@ def test_hard_mode_rules_live_with_the_game(lookup: CatalogLookup) -> None:
     assert nyt_hard_problem(wordle, turns, "BLAST") == "1st letter must be C"
     assert nyt_hard_problem(wordle, turns, "COMFY") == "guess must contain A"
     policy = lookup.policy("wordle-2309-hard-max")
-    legal, reason, remaining = policy.check([("crane", "G.Y..")], "blast", RULE_NYT)
-    assert (legal, reason) == (False, "1st letter must be C") and remaining > 0
+    check = policy.check([("crane", "G.Y..")], "blast", RULE_NYT)
+    assert (check.legal, check.reason) == (False, "1st letter must be C") and check.remaining > 0
 
 
 def test_one_evil_replier() -> None:
@@ -105,8 +106,8 @@ lookup = CatalogLookup(open_catalog())
 policy = lookup.policy('wordle-2309-normal-neg-entropy')
 answer = policy.suggest([('raise', '.Y...'), ('clout', 'G....')], 5)
 print(answer.guess, answer.remaining, answer.source, ' '.join(answer.alternatives))
-print(policy.check([('raise', '.Y...')], 'could', 'nyt')[0])
-print(policy.evil_reply([], 'arise')[0])
+print(policy.check([('raise', '.Y...')], 'could', 'nyt').legal)
+print(policy.evil_reply([], 'arise').reply)
 try:
     policy.suggest([('crane', '.....')])
 except LiveAnswerUnavailableError:

@@ -14,8 +14,9 @@ from guesswork.__main__ import run
 from guesswork.client.errors import GuessworkError, InvalidReplyError, UsageError
 from guesswork.client.games import Wordle
 from guesswork.client.play import PLAY_COMMANDS, histogram_line, share_history
+from guesswork.client.policy_info import PolicyInfo
 from guesswork.client.suggestion import LIVE, LIVE_GUESS_LIST
-from guesswork.service.local import LocalBackend
+from guesswork.service.local import LocalGuesswork
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -24,15 +25,15 @@ WORDLE = Wordle()
 
 
 @pytest.fixture(scope="module")
-def backend() -> LocalBackend:
-    return LocalBackend(None)
+def backend() -> LocalGuesswork:
+    return LocalGuesswork.open(None)
 
 
 def reply(guess: str, secret: str, style: str = "letters") -> str:
     return WORDLE.format_reply(WORDLE.reply(guess.upper(), secret), style)
 
 
-def mistyped(backend: LocalBackend, first: tuple[str, str], guess: str, right: str) -> str:
+def mistyped(backend: LocalGuesswork, first: tuple[str, str], guess: str, right: str) -> str:
     """Return ``right`` with one colour changed such that some word still fits."""
     for position in range(len(right)):
         for colour in ".YG":
@@ -59,11 +60,11 @@ def play(lines: list[str], *options: str) -> str:
 
 
 def test_a_secret_outside_the_answer_list_is_played_to_the_win_with_an_undo(
-    backend: LocalBackend,
+    backend: LocalGuesswork,
 ) -> None:
     """TACOS is allowed by the NYT but is none of the 2,309 answers: the helper says
     so once, goes on over the guess list, and wins; a mistyped reply is undone."""
-    assert "TACOS" not in backend._engine.policy(DEFAULT).policy.targets
+    assert "TACOS" not in backend.engine.policy(DEFAULT).policy.targets
     history: list[tuple[str, str]] = []
     guesses, sources = [], []
     while not (answer := backend.suggest(DEFAULT, history, 5)).solved:
@@ -85,7 +86,7 @@ def test_a_secret_outside_the_answer_list_is_played_to_the_win_with_an_undo(
     assert out.splitlines()[-1].startswith(f"Guesses over the 2309 targets of {DEFAULT}: 1:")
 
 
-def test_a_word_outside_the_policys_guess_list_is_answered_live(backend: LocalBackend) -> None:
+def test_a_word_outside_the_policys_guess_list_is_answered_live(backend: LocalGuesswork) -> None:
     """SALET is not in this policy's guess list (the 2,309 answers) but the game allows it."""
     salet = ("salet", reply("SALET", "TIGER"))
     answer = backend.suggest(DEFAULT, [salet], 3)
@@ -114,7 +115,7 @@ def test_solved_in_one_guess_is_singular_and_a_hard_game_is_starred() -> None:
     assert "[1:1]" in out.splitlines()[-1]
 
 
-def test_a_pasted_share_text_with_its_guesses_is_the_game_so_far(backend: LocalBackend) -> None:
+def test_a_pasted_share_text_with_its_guesses_is_the_game_so_far(backend: LocalGuesswork) -> None:
     """Header, blank line and rows, as pasted; then the words played. The blank line
     is no refusal (no alternative is shown) and the game is the share text's."""
     played = ["CRANE", "MOIST", "TIGER"]  # not the policy's guesses
@@ -179,7 +180,9 @@ def test_share_history_errors(text: str, error: type[Exception], message: str) -
 
 
 def test_histogram_line_marks_this_game_even_past_the_policys_worst() -> None:
-    summary = {"name": "p", "count": 3, "histogram": {2: 1, 3: 2}}
+    summary = PolicyInfo(
+        "p", "wordle", 5, "normal", "max", "t", "g", 3, 2.67, 3, "", histogram=((2, 1), (3, 2))
+    )
     assert histogram_line(summary, 3) == (
         "Guesses over the 3 targets of p: 2:1 [3:2] (this game: 3, marked)"
     )

@@ -30,7 +30,7 @@ from guesswork.client.catalog import open_catalog
 from guesswork.client.probe import Policy
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from guesswork.service.server import ServerOptions, create_server
+from guesswork.service.server import ServerOptions, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -130,7 +130,7 @@ def test_listings_say_each_policys_language(
 def served(catalog: str) -> Iterator[int]:
     """A real server on a loopback port, answering from the catalog."""
     with open_catalog(catalog) as opened:
-        server, port = create_server(ServerOptions(address="127.0.0.1:0"), opened)
+        server, port = start_server(ServerOptions(address="127.0.0.1:0"), opened)
         yield port
         server.stop(0, drain=0)
 

@@ -16,10 +16,10 @@ import pytest
 from guesswork.builder.live import GreedyLiveSolver, _ranked
 from guesswork.builder.matrices import alphabet_of, letter_array
 from guesswork.builder.priors import open_word_weights, shipped_prior
-from guesswork.client.cli import TODAY, TODAY_HARD_POLICIES, TODAY_POLICIES
 from guesswork.client.games import Wordle
+from guesswork.client.policy_choice import TODAY, TODAY_HARD_POLICIES, TODAY_POLICIES
 from guesswork.client.suggestion import LIVE_GUESS_LIST
-from guesswork.service.local import LocalBackend
+from guesswork.service.local import LocalGuesswork
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -29,8 +29,8 @@ WORDLE = Wordle()
 
 
 @pytest.fixture(scope="module")
-def backend() -> LocalBackend:
-    return LocalBackend(None)
+def backend() -> LocalGuesswork:
+    return LocalGuesswork.open(None)
 
 
 def guesswork(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -44,14 +44,14 @@ def reply(guess: str, secret: str) -> str:
     return WORDLE.format_reply(WORDLE.reply(guess, secret), "letters")
 
 
-def best_held(backend: LocalBackend, names: tuple[str, ...]) -> str:
-    held = {row["name"] for row in backend.policies()}
+def best_held(backend: LocalGuesswork, names: tuple[str, ...]) -> str:
+    held = {info.name for info in backend.policies()}
     return next(name for name in names if name in held)
 
 
-def test_play_with_no_options_follows_todays_lists(backend: LocalBackend) -> None:
+def test_play_with_no_options_follows_todays_lists(backend: LocalGuesswork) -> None:
     today = best_held(backend, TODAY_POLICIES)
-    policy = backend._engine.policy(today).policy
+    policy = backend.engine.policy(today).policy
     assert policy.data.targets.name == "wordle-answers-3158"
     assert policy.data.guesses.name == "wordle-guesses-14855"
     out = guesswork("play", stdin="q\n")
@@ -72,13 +72,13 @@ def test_help_says_which_list_and_as_of_when() -> None:
     assert "3158 answers as of 2023-07-01" in play_help and "--hard" in play_help
 
 
-def test_suggest_json_names_the_policy_that_answered(backend: LocalBackend) -> None:
+def test_suggest_json_names_the_policy_that_answered(backend: LocalGuesswork) -> None:
     out = guesswork("suggest", "--history", "", "--json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["policy"] == best_held(backend, TODAY_POLICIES)
     hard = guesswork("suggest", "--hard", "--history", "", "--json")
     assert json.loads(hard.stdout)["policy"] == best_held(backend, TODAY_HARD_POLICIES)
-    assert backend._engine.policy(json.loads(hard.stdout)["policy"]).policy.data.mode == "nyt-hard"
+    assert backend.engine.policy(json.loads(hard.stdout)["policy"]).policy.data.mode == "nyt-hard"
     named = guesswork("suggest", "--policy", OLD_GAME, "--history", "", "--json")
     assert json.loads(named.stdout)["policy"] == OLD_GAME
     both = guesswork("suggest", "--policy", OLD_GAME, "--hard")
@@ -86,7 +86,7 @@ def test_suggest_json_names_the_policy_that_answered(backend: LocalBackend) -> N
 
 
 def test_live_answers_off_the_answer_list_are_weighted_by_the_prior(
-    backend: LocalBackend,
+    backend: LocalGuesswork,
 ) -> None:
     """PINES is allowed but none of the 2309 answers: after RAISE and ADEPT sixteen
     allowed words fit. The live answer is the greedy step's best with those words
@@ -94,7 +94,7 @@ def test_live_answers_off_the_answer_list_are_weighted_by_the_prior(
     history = [("RAISE", reply("RAISE", "PINES")), ("ADEPT", reply("ADEPT", "PINES"))]
     answer = backend.suggest(OLD_GAME, history, 0)
     assert answer.source == LIVE_GUESS_LIST
-    lookup = backend._engine.policy(OLD_GAME)
+    lookup = backend.engine.policy(OLD_GAME)
     turns = lookup.turns(history)
     possible = lookup.possible_words(turns)
     words = lookup.open_words
@@ -111,7 +111,7 @@ def test_live_answers_off_the_answer_list_are_weighted_by_the_prior(
     assert [prior.weight_of(words[i]) for i in possible] == weights[possible].tolist()
 
 
-def test_snafu_is_played_through_play_and_analysed(backend: LocalBackend) -> None:
+def test_snafu_is_played_through_play_and_analysed(backend: LocalGuesswork) -> None:
     """SNAFU is a 2023 answer, none of the 2309: the 2022 game's policy plays on over
     its guess list and wins, and analyze values the finished game over every allowed
     word weighted by the prior instead of refusing it."""
@@ -119,7 +119,7 @@ def test_snafu_is_played_through_play_and_analysed(backend: LocalBackend) -> Non
     while not (answer := backend.suggest(OLD_GAME, history, 0)).solved:
         history.append((answer.guess, reply(answer.guess, "SNAFU")))
     assert history[-1] == ("SNAFU", "GGGGG")
-    assert "SNAFU" not in backend._engine.policy(OLD_GAME).policy.targets
+    assert "SNAFU" not in backend.engine.policy(OLD_GAME).policy.targets
     played = guesswork("play", "--policy", OLD_GAME, stdin="\n".join(r for _, r in history) + "\n")
     assert played.returncode == 0, played.stderr
     assert f"Solved in {len(history)} guesses." in played.stdout
@@ -142,11 +142,11 @@ def test_snafu_is_played_through_play_and_analysed(backend: LocalBackend) -> Non
     assert wrong.returncode == 1 and wrong.stderr.count("\n") == 1
 
 
-def test_the_weighted_analysis_expects_under_the_prior(backend: LocalBackend) -> None:
+def test_the_weighted_analysis_expects_under_the_prior(backend: LocalGuesswork) -> None:
     """Under the every-word policy, E of the tree's own first guess is an expectation
     under the prior: at most the tree's weighted mean (each class is valued by the
     tree or better, exactly), and far below its unweighted mean."""
-    lookup = backend._engine.policy(EVERY_WORD)
+    lookup = backend.engine.policy(EVERY_WORD)
     policy = lookup.policy
     secret = "CRANE"
     history: list[tuple[str, str]] = []
@@ -157,7 +157,7 @@ def test_the_weighted_analysis_expects_under_the_prior(backend: LocalBackend) ->
         if guess == secret:
             break
         node = policy.step(node, WORDLE.reply(guess, secret))
-    analysis = backend._engine.analyze(EVERY_WORD, history)
+    analysis = backend.engine.analyze(EVERY_WORD, history)
     assert analysis.weights == "wordfreq" and analysis.off_list_policy == ""
     first = analysis.moves[0]
     weights = np.asarray(policy.data.weights, dtype=np.float64)
@@ -167,7 +167,7 @@ def test_the_weighted_analysis_expects_under_the_prior(backend: LocalBackend) ->
     assert weighted_mean - 0.3 < first.expected <= weighted_mean + 1e-9 < scores.mean() - 0.2
 
 
-def test_policies_lists_say_what_weighs_a_policy(backend: LocalBackend) -> None:
+def test_policies_lists_say_what_weighs_a_policy(backend: LocalGuesswork) -> None:
     """`guesswork policies`: a weighted policy's line names its prior (its mean is the
     expected guesses under it); --json has `weights` for every policy."""
     out = guesswork("policies")

@@ -9,7 +9,7 @@ import pytest
 
 from guesswork.client.catalog import Catalog, open_catalog
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from guesswork.service.server import GuessworkServer, ServerOptions, create_server
+from guesswork.service.server import GuessworkServer, ServerOptions, start_server
 
 
 @pytest.fixture(scope="session")
@@ -19,7 +19,7 @@ def catalog() -> Catalog:
 
 @pytest.fixture(scope="session")
 def server(catalog: Catalog) -> Iterator[tuple[GuessworkServer, int]]:
-    started = create_server(ServerOptions(address="127.0.0.1:0"), catalog)
+    started = start_server(ServerOptions(address="127.0.0.1:0"), catalog)
     yield started
     started[0].stop(0, drain=0)
 

@@ -83,10 +83,10 @@ def test_the_remote_client_gets_the_same_analysis(
         (t.guess, t.reply) for t in turns(catalog, SALET, "TACIT", ["SALET", "THING", "TACIT"])
     ]
     with RemoteClient(f"127.0.0.1:{server[1]}", timeout=120) as remote:
-        first = remote.analyze_game(SALET, history)
-        again = remote.analyze_game(f"policies/{SALET}", history)  # answered from the cache
+        first = remote.analyze(SALET, history)
+        again = remote.analyze(f"policies/{SALET}", history)  # answered from the cache
         with pytest.raises(ContradictoryHistoryError) as caught:
-            remote.analyze_game(SALET, history, "found")
+            remote.analyze(SALET, history, "found")
     assert first == again and first.solved and first.answer == "TACIT"
     assert [m.skill for m in first.moves] == [100.0, 100.0, 100.0]
     assert caught.value.metadata["field"] == "answer"

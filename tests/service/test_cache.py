@@ -12,7 +12,7 @@ from guesswork.client.catalog import Catalog
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from guesswork.service.cache import ResponseCache
-from guesswork.service.server import GuessworkServer, ServerOptions, create_server
+from guesswork.service.server import GuessworkServer, ServerOptions, start_server
 
 
 def test_least_recently_used_entries_go_first() -> None:
@@ -44,7 +44,7 @@ def _rss_bytes() -> int:
 
 @pytest.fixture()
 def small_cache_server(catalog: Catalog) -> Iterator[tuple[GuessworkServer, pb_grpc.GuessworkStub]]:
-    server, port = create_server(ServerOptions(address="127.0.0.1:0", cache_entries=200), catalog)
+    server, port = start_server(ServerOptions(address="127.0.0.1:0", cache_entries=200), catalog)
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         yield server, pb_grpc.GuessworkStub(channel)
     server.stop(0, drain=0)

@@ -11,7 +11,6 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from concurrent import futures
 from typing import Any
 
 import grpc
@@ -28,9 +27,8 @@ from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from guesswork.service.server import (
     SERVICE_NAME,
     GuessworkServer,
-    GuessworkServicer,
     ServerOptions,
-    _handler,
+    create_server,
     transport_limit,
 )
 from tests.service.test_error_table import PROTO, _proto_rows, promised_keys
@@ -181,19 +179,15 @@ def test_undecodable_requests_are_logged_a_few_lines_without_tracebacks(
 
 @pytest.fixture()
 def unloaded() -> Iterator[grpc.Channel]:
-    """A real server whose servicer has no catalog yet (as during start-up)."""
-    servicer = GuessworkServicer(ServerOptions())
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
-    methods = pb.DESCRIPTOR.services_by_name["Guesswork"].methods
-    handlers = {method.name: _handler(servicer, method) for method in methods}
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
+    """A real server created and its transport started, but not itself started: no
+    catalog loaded yet (as during start-up)."""
+    server = create_server(ServerOptions(address="127.0.0.1:0"))
+    server.grpc_server.start()
     try:
-        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
             yield channel
     finally:
-        server.stop(0)
+        server.grpc_server.stop(0)
 
 
 def test_calls_before_the_catalog_is_loaded_are_unavailable(unloaded: grpc.Channel) -> None:

@@ -17,7 +17,7 @@ from guesswork.client.catalog import Catalog, open_catalog
 from guesswork.client.games import Mastermind
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from guesswork.service.server import ServerOptions, create_server
+from guesswork.service.server import ServerOptions, start_server
 from tests.service.test_guess_my_word import suggest
 
 OPTIMAL = [spec.name() for spec in DEFAULT_OPTIMAL_SPECS]
@@ -54,7 +54,7 @@ def mastermind_stub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[pb_grp
     argv = ["optimize", "--game", "mastermind", "--colors", "6", "--pegs", "4",
             "--objective", "minimax", "--store", "--catalog", str(catalog), "--quiet"]  # fmt: skip
     assert build_run(argv) == 0
-    server, port = create_server(ServerOptions(address="127.0.0.1:0"), open_catalog(str(catalog)))
+    server, port = start_server(ServerOptions(address="127.0.0.1:0"), open_catalog(str(catalog)))
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         yield pb_grpc.GuessworkStub(channel)
     server.stop(0, drain=0)

@@ -21,7 +21,7 @@ from guesswork.builder.cli import run as build
 from guesswork.client.catalog import open_catalog, user_catalog
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from guesswork.service.server import GuessworkServer, ServerOptions, create_server
+from guesswork.service.server import GuessworkServer, ServerOptions, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST = "crane slate trace roast piano doubt might lousy bails fails\n"
@@ -64,7 +64,7 @@ def _wait_for(condition: Callable[[], bool], what: str, limit: float = 120.0) ->
 def served(data_home: Path, tmp_path: Path) -> Iterator[tuple[GuessworkServer, grpc.Channel]]:
     """A server of the shipped and user catalogs that reloads only when asked."""
     _publish(tmp_path, "first.txt")
-    server, port = create_server(ServerOptions(address="127.0.0.1:0", reload_interval=0))
+    server, port = start_server(ServerOptions(address="127.0.0.1:0", reload_interval=0))
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
         yield server, channel
     server.stop(0, drain=0)
@@ -128,7 +128,7 @@ def test_a_bad_or_half_written_catalog_is_never_served(
 
 def test_polling_notices_a_publish(data_home: Path, tmp_path: Path) -> None:
     _publish(tmp_path, "first.txt")
-    server, port = create_server(ServerOptions(address="127.0.0.1:0", reload_interval=0.05))
+    server, port = start_server(ServerOptions(address="127.0.0.1:0", reload_interval=0.05))
     try:
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
             stub = pb_grpc.GuessworkStub(channel)
@@ -228,21 +228,21 @@ def test_guesswork_serve_reloads_on_sighup_staying_serving_and_owns_its_port(
 
 def test_reuse_port_shares_a_port_only_on_purpose(data_home: Path) -> None:
     with open_catalog() as catalog:
-        first, port = create_server(ServerOptions(address="127.0.0.1:0", reuse_port=True), catalog)
+        first, port = start_server(ServerOptions(address="127.0.0.1:0", reuse_port=True), catalog)
         try:
             shared = ServerOptions(address=f"127.0.0.1:{port}", reuse_port=True)
-            second, same = create_server(shared, catalog)
+            second, same = start_server(shared, catalog)
             second.stop(0, drain=0)
             assert same == port
         finally:
             first.stop(0, drain=0)
-        alone, port = create_server(ServerOptions(address="127.0.0.1:0"), catalog)
+        alone, port = start_server(ServerOptions(address="127.0.0.1:0"), catalog)
         try:
             from guesswork.service.errors import ServerConfigError
 
             for reuse in (False, True):
                 options = ServerOptions(address=f"127.0.0.1:{port}", reuse_port=reuse)
                 with pytest.raises(ServerConfigError, match="in use"):
-                    create_server(options, catalog)
+                    start_server(options, catalog)
         finally:
             alone.stop(0, drain=0)

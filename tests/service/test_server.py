@@ -29,7 +29,7 @@ from guesswork.client.probe import Policy
 from guesswork.client.remote import RemoteClient
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from guesswork.service.server import GuessworkServer, ServerOptions, create_server
+from guesswork.service.server import GuessworkServer, ServerOptions, start_server
 
 CHECKED_POLICIES = ["wordle-2309-normal-max", "jotto-2309-hard-max", "antiwordle-2309-hard-entropy"]
 
@@ -215,16 +215,14 @@ def test_remote_client_raises_the_same_error_classes(server: tuple[GuessworkServ
             remote.suggest("chess")
         with pytest.raises(ContradictoryHistoryError):
             remote.suggest("wordle-2309-hard-max", [("arise", "....."), ("arise", "GGGGG")])
-        assert remote.evil_reply("wordle-2309-normal-max", [], "arise")[0] == "....."
-        assert remote.score("wordle-2309-hard-max", "ninny", "annex")[0] == "Y.G.."
-        legal, reason, remaining = remote.check(
-            "wordle-2309-hard-max", [("arise", ".....")], "could"
-        )
-        assert (legal, reason, remaining) == (True, "", 167)
+        assert remote.evil_reply("wordle-2309-normal-max", [], "arise").reply == "....."
+        assert remote.score("wordle-2309-hard-max", "ninny", "annex").reply == "Y.G.."
+        check = remote.check("wordle-2309-hard-max", [("arise", ".....")], "could")
+        assert (check.legal, check.reason, check.remaining) == (True, "", 167)
 
 
 def test_too_many_concurrent_calls_are_rejected_at_once(catalog: Catalog) -> None:
-    server, port = create_server(ServerOptions(address="127.0.0.1:0", max_concurrent=1), catalog)
+    server, port = start_server(ServerOptions(address="127.0.0.1:0", max_concurrent=1), catalog)
     name = "wordle-2315-g12972-normal-neg-entropy"
     policy = catalog.policy(name)
     game = policy.game
@@ -267,7 +265,7 @@ def test_a_catalog_that_fails_verification_stops_start_up(tmp_path: Any) -> None
     from guesswork.client.errors import PolicyFormatError
 
     with pytest.raises(PolicyFormatError):
-        create_server(ServerOptions(address="127.0.0.1:0", catalog=str(broken)))
+        start_server(ServerOptions(address="127.0.0.1:0", catalog=str(broken)))
 
 
 def test_policy_numbers_are_consistent(catalog: Catalog) -> None:

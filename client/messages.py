@@ -1,0 +1,308 @@
+"""The application core's values (client.core) as the gRPC contract's messages, both ways.
+
+The one mapping between the typed values and ``guesswork.v1`` protobuf: the
+servicer (service.server) writes responses with the ``*_message`` functions
+and parses requests with :func:`history` and :func:`rule`; the remote client
+(client.remote) writes requests with :func:`turns` and :func:`rule_value` and
+reads responses back into the same values. A field added to a value or a
+message is mapped here, once. The contract's own conventions live here too:
+resource names carry ``policies/``, an absent text or number is "" or 0 where
+the value says None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from ..protos.guesswork.v1 import guesswork_pb2 as pb
+from .analysis import EXACT, GREEDY_ESTIMATE, TREE, GameAnalysis, MoveAnalysis
+from .core import RULE_CONSISTENT, RULE_NYT, EvilAnswer, GuessCheck, GuessScore, HoneycombReport
+from .errors import BadRequestError
+from .letters import list_language
+from .policy_info import PolicyInfo
+from .spelling_bee import BeeTable, Hints, HoneycombSummary
+from .suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
+
+#: Each answer source (client.suggestion) as the proto's Source value.
+SOURCE_VALUES = {
+    STORED: pb.SOURCE_STORED,
+    LIVE: pb.SOURCE_LIVE,
+    LIVE_GUESS_LIST: pb.SOURCE_LIVE_GUESS_LIST,
+}
+#: Each analysed value's source (client.analysis) as the proto's ValueSource value.
+VALUE_SOURCE_VALUES = {
+    EXACT: pb.VALUE_SOURCE_EXACT,
+    TREE: pb.VALUE_SOURCE_TREE,
+    GREEDY_ESTIMATE: pb.VALUE_SOURCE_GREEDY_ESTIMATE,
+}
+#: Each hard-mode rule (client.core) as the proto's HardRule value.
+RULE_VALUES = {RULE_CONSISTENT: pb.HARD_RULE_CONSISTENT, RULE_NYT: pb.HARD_RULE_NYT}
+#: The prefix of a policy's resource name.
+POLICIES = "policies/"
+
+
+def _inverse(mapping: Mapping[str, int]) -> dict[int, str]:
+    return {number: name for name, number in mapping.items()}
+
+
+def turns(history: Iterable[tuple[str, str]]) -> list[pb.Turn]:
+    """Return a history as the requests' ``Turn`` messages."""
+    return [pb.Turn(guess=guess, reply=reply) for guess, reply in history]
+
+
+def history(messages: Iterable[pb.Turn]) -> list[tuple[str, str]]:
+    """Return a request's ``history`` as (guess, reply text) pairs."""
+    return [(turn.guess, turn.reply) for turn in messages]
+
+
+def rule_value(name: str) -> pb.HardRule:
+    """Return a hard-mode rule's HardRule value.
+
+    Raises:
+        BadRequestError: ``name`` is not a rule (client.core's RULE_*).
+    """
+    if name not in RULE_VALUES:
+        raise BadRequestError(
+            f"rule must be {RULE_CONSISTENT!r} or {RULE_NYT!r}", metadata={"field": "rule"}
+        )
+    return RULE_VALUES[name]
+
+
+def rule(value: int) -> str:
+    """Return the rule a request's HardRule value names (unspecified: RULE_CONSISTENT)."""
+    return _inverse(RULE_VALUES).get(value, RULE_CONSISTENT)
+
+
+def policy_message(info: PolicyInfo) -> pb.Policy:
+    """Return a policy's summary as a ``Policy`` message."""
+    return pb.Policy(
+        name=POLICIES + info.name,
+        game=info.game,
+        length=info.length,
+        mode=info.mode,
+        metric=info.metric,
+        targets_list=info.targets,
+        targets_sha256=info.targets_sha256,
+        guesses_list=info.guesses,
+        guesses_sha256=info.guesses_sha256,
+        target_count=info.count,
+        guess_count=info.guess_count,
+        mean=info.mean,
+        stdev=info.stdev,
+        median=info.median,
+        worst=info.worst,
+        best=info.best,
+        histogram=dict(info.histogram),
+        content_hash=info.content_hash,
+        builder=info.builder,
+        catalog=info.catalog,
+        colours=info.colours,
+        weights=info.weights or "",
+        uniform_mean=info.uniform_mean or 0.0,
+    )
+
+
+def policy_info(message: pb.Policy) -> PolicyInfo:
+    """Return a ``Policy`` message as the summary it carries."""
+    return PolicyInfo(
+        name=message.name.removeprefix(POLICIES),
+        game=message.game,
+        length=message.length,
+        mode=message.mode,
+        metric=message.metric,
+        targets=message.targets_list,
+        guesses=message.guesses_list,
+        count=message.target_count,
+        mean=message.mean,
+        worst=message.worst,
+        content_hash=message.content_hash,
+        catalog=message.catalog,
+        language=list_language(message.targets_list),
+        weights=message.weights or None,
+        stdev=message.stdev,
+        median=message.median,
+        best=message.best,
+        histogram=tuple(sorted(message.histogram.items())),
+        targets_sha256=message.targets_sha256,
+        guesses_sha256=message.guesses_sha256,
+        guess_count=message.guess_count,
+        builder=message.builder,
+        colours=message.colours,
+        # No policy has a mean of 0 guesses: 0 is the proto's "not weighted".
+        uniform_mean=message.uniform_mean or None,
+    )
+
+
+def suggestion_message(answer: Suggestion) -> pb.SuggestGuessResponse:
+    """Return a suggestion as a SuggestGuess response."""
+    return pb.SuggestGuessResponse(
+        guess=answer.guess,
+        remaining=answer.remaining,
+        solved=answer.solved,
+        alternatives=answer.alternatives,
+        source=SOURCE_VALUES[answer.source],
+        turn=answer.turn,
+    )
+
+
+def suggestion(message: pb.SuggestGuessResponse) -> Suggestion:
+    """Return a SuggestGuess response as the suggestion it carries."""
+    return Suggestion(
+        guess=message.guess,
+        remaining=message.remaining,
+        solved=message.solved,
+        alternatives=tuple(message.alternatives),
+        source=_inverse(SOURCE_VALUES).get(message.source, STORED),
+        turn=message.turn,
+    )
+
+
+def score_message(score: GuessScore) -> pb.ScoreGuessResponse:
+    """Return a guess's score as a ScoreGuess response."""
+    return pb.ScoreGuessResponse(
+        reply=score.reply, reply_code=score.reply_code, solved=score.solved
+    )
+
+
+def guess_score(message: pb.ScoreGuessResponse) -> GuessScore:
+    """Return a ScoreGuess response as the score it carries."""
+    return GuessScore(message.reply, message.reply_code, message.solved)
+
+
+def check_message(check: GuessCheck) -> pb.CheckGuessResponse:
+    """Return a hard-mode check as a CheckGuess response."""
+    return pb.CheckGuessResponse(legal=check.legal, reason=check.reason, remaining=check.remaining)
+
+
+def guess_check(message: pb.CheckGuessResponse) -> GuessCheck:
+    """Return a CheckGuess response as the check it carries."""
+    return GuessCheck(message.legal, message.reason, message.remaining)
+
+
+def evil_message(answer: EvilAnswer) -> pb.EvilReplyResponse:
+    """Return the Evil replier's answer as an EvilReply response."""
+    return pb.EvilReplyResponse(
+        reply=answer.reply,
+        reply_code=answer.reply_code,
+        remaining=answer.remaining,
+        solved=answer.solved,
+    )
+
+
+def evil_answer(message: pb.EvilReplyResponse) -> EvilAnswer:
+    """Return an EvilReply response as the answer it carries."""
+    return EvilAnswer(message.reply, message.reply_code, message.remaining, message.solved)
+
+
+def analysis_message(analysis: GameAnalysis) -> pb.AnalyzeGameResponse:
+    """Return a game's analysis as an AnalyzeGame response."""
+    moves = []
+    for move in analysis.moves:
+        fields = move.to_json()
+        fields["source"] = VALUE_SOURCE_VALUES[move.source]
+        fields["best_source"] = VALUE_SOURCE_VALUES[move.best_source]
+        if move.best_remaining is None:
+            del fields["best_remaining"]  # a presence-aware field: absent, not 0
+        moves.append(pb.MoveAnalysis(**fields))
+    totals = analysis.to_json()
+    totals.update(policy=POLICIES + analysis.policy, moves=moves)
+    if analysis.off_list_policy:
+        totals["off_list_policy"] = POLICIES + analysis.off_list_policy
+    return pb.AnalyzeGameResponse(**totals)
+
+
+def game_analysis(message: pb.AnalyzeGameResponse) -> GameAnalysis:
+    """Return an AnalyzeGame response as the analysis it carries."""
+    sources = _inverse(VALUE_SOURCE_VALUES)
+    moves = tuple(
+        MoveAnalysis(
+            turn=move.turn,
+            guess=move.guess,
+            reply=move.reply,
+            legal=move.legal,
+            remaining_before=move.remaining_before,
+            remaining_after=move.remaining_after,
+            best_guess=move.best_guess,
+            best_expected=move.best_expected,
+            best_source=sources.get(move.best_source, GREEDY_ESTIMATE),
+            expected=move.expected,
+            source=sources.get(move.source, GREEDY_ESTIMATE),
+            skill=move.skill,
+            luck=move.luck,
+            expected_remaining=move.expected_remaining,
+            best_expected_remaining=move.best_expected_remaining,
+            best_remaining=move.best_remaining if move.HasField("best_remaining") else None,
+        )
+        for move in message.moves
+    )
+    return GameAnalysis(
+        policy=message.policy.removeprefix(POLICIES),
+        mode=message.mode,
+        answer=message.answer,
+        solved=message.solved,
+        moves=moves,
+        expected_start=message.expected_start,
+        expected_left=message.expected_left,
+        lost_to_choices=message.lost_to_choices,
+        gained_by_luck=message.gained_by_luck,
+        skill=message.skill,
+        luck=message.luck,
+        off_list_policy=message.off_list_policy.removeprefix(POLICIES),
+        weights=message.weights,
+    )
+
+
+def _honeycomb_message(summary: HoneycombSummary) -> pb.HoneycombSummary:
+    return pb.HoneycombSummary(**summary.to_json())
+
+
+def _honeycomb(message: pb.HoneycombSummary) -> HoneycombSummary:
+    return HoneycombSummary(
+        message.letters, message.center, message.score, message.words, message.pangrams
+    )
+
+
+def top_message(table: BeeTable) -> pb.TopHoneycombsResponse:
+    """Return a top-honeycomb table as a TopHoneycombs response."""
+    return pb.TopHoneycombsResponse(
+        honeycombs=[_honeycomb_message(row) for row in table.top],
+        counts=pb.SearchCounts(**table.counts),
+    )
+
+
+def top_table(message: pb.TopHoneycombsResponse, word_list: str, allow_s: bool) -> BeeTable:
+    """Return a TopHoneycombs response to a request for ``word_list`` as the table it
+    carries (its list's SHA-256 unknown: empty)."""
+    counts = {field.name: value for field, value in message.counts.ListFields()}
+    rows = tuple(_honeycomb(row) for row in message.honeycombs)
+    return BeeTable(word_list, "", allow_s, counts, rows)
+
+
+def honeycomb_message(report: HoneycombReport) -> pb.ScoreHoneycombResponse:
+    """Return a honeycomb's report as a ScoreHoneycomb response."""
+    return pb.ScoreHoneycombResponse(
+        honeycomb=_honeycomb_message(report.honeycomb),
+        ranks=[pb.RankThreshold(name=name, points=points) for name, points in report.ranks.items()],
+        words=report.words,
+        pangrams=report.pangrams,
+        grid=[
+            pb.HintCell(letter=letter, length=length, count=count)
+            for letter, row in report.hints.grid.items()
+            for length, count in row.items()
+        ],
+        two_letter_starts=report.hints.two_letter,
+    )
+
+
+def honeycomb_report(message: pb.ScoreHoneycombResponse) -> HoneycombReport:
+    """Return a ScoreHoneycomb response as the report it carries."""
+    grid: dict[str, dict[int, int]] = {}
+    for cell in message.grid:
+        grid.setdefault(cell.letter, {})[cell.length] = cell.count
+    return HoneycombReport(
+        honeycomb=_honeycomb(message.honeycomb),
+        words=tuple(message.words),
+        pangrams=tuple(message.pangrams),
+        ranks={rank.name: rank.points for rank in message.ranks},
+        hints=Hints(grid, dict(sorted(message.two_letter_starts.items()))),
+    )
