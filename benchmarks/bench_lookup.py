@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from guesswork.builder.policies import PolicySpec, build_policy  # noqa: E402
-from guesswork.builder.store import StoredPolicy, export_bytes  # noqa: E402
+from guesswork.builder.publish import StoredPolicy, export_bytes  # noqa: E402
 from guesswork.builder.wordlists import load_wordlist  # noqa: E402
 from guesswork.client.catalog import open_catalog  # noqa: E402
 from guesswork.client.games import Wordle  # noqa: E402

@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from guesswork.builder.store import StoredBeeTable, StoredPolicy, publish_catalog  # noqa: E402
+from guesswork.builder.publish import StoredBeeTable, StoredPolicy, publish_catalog  # noqa: E402
 from guesswork.client.catalog import SHIPPED_CATALOG, open_catalog  # noqa: E402
 from guesswork.client.policy_format import encode_core  # noqa: E402
 

@@ -27,7 +27,7 @@ from ..client.games import Wordle
 from ..client.policy_format import encode_core
 from ..client.text import plural
 from . import matrix_cache
-from .store import (
+from .publish import (
     StoredPolicy,
     export_bytes,
     kept_bee_tables,

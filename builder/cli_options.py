@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from ..client.errors import UsageError
 from ..client.games import GAMES, GuessMyWord
@@ -38,6 +39,27 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
+
+
+class RenamedFlag(argparse.Action):
+    """A flag renamed: it still sets its destination, and says on stderr what it is now."""
+
+    def __init__(self, option_strings: list[str], dest: str, new_name: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+        self.new_name = new_name
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        print(
+            f"{parser.prog}: note: {option_string} is now {self.new_name}; the old name will go",
+            file=sys.stderr,
+        )
+        setattr(namespace, self.dest, True)
 
 
 def parse_window(text: str) -> tuple[int, int | None]:
@@ -330,7 +352,12 @@ def add_optimize_options(parser: argparse.ArgumentParser) -> None:
         "most $GUESSWORK_BOUND_STORE_MAX_ROWS rows (default 2,000,000, ~80 bytes each), "
         "least recently used out first",
     )
-    parser.add_argument("--store", action="store_true", help="publish the tree into the catalog")
+    parser.add_argument("--publish", action="store_true", help="publish the tree into the catalog")
+    # --store meant this before "store" came to mean only where answers are read
+    # from (guesswork --store); kept working, with a line saying the new name.
+    parser.add_argument(
+        "--store", action=RenamedFlag, dest="publish", new_name="--publish", help=argparse.SUPPRESS
+    )
     parser.add_argument("--output", help="also write the tree as a policy file (.gwp)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 

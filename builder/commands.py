@@ -66,16 +66,16 @@ from .policies import (
     reuse_policy,
 )
 from .progress import Progress
-from .report import report
-from .search_commands import optimize
-from .spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
-from .store import (
+from .publish import (
     StoredBeeTable,
     StoredPolicy,
     kept_bee_tables,
     merged,
     publish_catalog,
 )
+from .report import report
+from .search_commands import optimize
+from .spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
 from .weighted_lists import load_weighted_list, shipped_weighted_list
 from .word_trees import Variant
 from .wordlists import WordList

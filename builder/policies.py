@@ -51,7 +51,7 @@ from .optimal.memo import DEFAULT_MEMO_LIMIT
 from .partitions import ARITHMETIC
 from .priors import prior_label, resolve_prior, weights_for
 from .progress import Progress
-from .store import StoredPolicy
+from .publish import StoredPolicy
 from .tree import GuessTree
 from .verify import verify_certificate, verify_policy
 from .wordlists import (
@@ -457,7 +457,7 @@ def build_optimal_policy(
 ) -> tuple[BuiltPolicy, Optimized]:
     """Search for the tree ``spec`` describes; return its policy record and the search.
 
-    ``bound_store`` names a bound store file (builder.optimal.store) to read
+    ``bound_store`` names a bound store file (builder.optimal.bound_store) to read
     and add to; None (the default) keeps nothing between runs. ``memo_limit``
     bounds each search process's memo (builder.optimal.memo); ``scheduler``
     names a Dask cluster to run on (builder.optimal.cluster; None: a local one

@@ -27,10 +27,10 @@ from .catalog_commands import (
 )
 from .optimal import SearchStats, default_workers
 from .optimal import cluster as search_engines
-from .optimal.store import BOUND_STORE_VARIABLE, BoundStore
+from .optimal.bound_store import BOUND_STORE_VARIABLE, BoundStore
 from .policies import OptimalSpec, build_optimal_policy
 from .progress import Progress
-from .store import (
+from .publish import (
     StoredPolicy,
     export_bytes,
     kept_bee_tables,
@@ -74,9 +74,9 @@ def optimize(args: argparse.Namespace) -> Outcome:
     checkpoint = Path(args.checkpoint) if args.checkpoint else None
     bound_store = args.bound_store or os.environ.get(BOUND_STORE_VARIABLE) or None
     name = args.name or spec.name()
-    location = _write_location(args) if args.store else ""
-    catalog = _existing_catalog(location) if args.store else None
-    if args.store:
+    location = _write_location(args) if args.publish else ""
+    catalog = _existing_catalog(location) if args.publish else None
+    if args.publish:
         _check_name_free(catalog, location, name, args.replace)
     progress = Progress(spec.name(), enabled=not args.quiet, unit="root branch", open_ended=True)
     started = time.perf_counter()
@@ -160,7 +160,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
         )
     stored = StoredPolicy.from_data(built.data, built.tree.targets.words, built.tree.guesses.words)
     stored = _renamed(stored, args.name)
-    if args.store:
+    if args.publish:
         path = publish_catalog(location, merged(catalog, [stored]), kept_bee_tables(catalog))
         info["catalog"] = str(path)
         lines.append(f"stored {name} in {path}")

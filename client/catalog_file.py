@@ -9,7 +9,7 @@ client.catalog_sql defines for writing (a test checks they agree); reading
 needs no SQLAlchemy, which alone costs a command several times a bare
 interpreter's start.
 
-A publish replaces the file by a rename (builder.store), so an open catalog
+A publish replaces the file by a rename (builder.publish), so an open catalog
 goes on reading the file it opened, whole and unchanged.
 
 The seal (:func:`check_seal`: a trailer holding the SHA-256 of every other

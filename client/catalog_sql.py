@@ -2,7 +2,7 @@
 
 The one definition of the catalog's schema (:data:`metadata` and its four
 tables) serves both kinds of location: a SQLite file (client.catalog reads it,
-builder.store writes it) and a PostgreSQL database, named by a SQLAlchemy URL
+builder.publish writes it) and a PostgreSQL database, named by a SQLAlchemy URL
 (``postgresql+psycopg://USER@HOST:PORT/DATABASE``; ``postgresql://`` and
 ``postgres://`` mean the same, with psycopg 3). :func:`server_url` is the one
 place that tells the two apart.
@@ -16,7 +16,7 @@ SHA-256 of every other row of every table in a canonical encoding
 (:func:`read_server_tables`) takes every table in one REPEATABLE READ, read-only
 transaction, so it sees one published catalog whole, checks the header rows and
 the seal, and hands the rows to client.catalog for the same per-row checks a
-file gets. Publishing (builder.store) replaces every row in one transaction.
+file gets. Publishing (builder.publish) replaces every row in one transaction.
 """
 
 from __future__ import annotations

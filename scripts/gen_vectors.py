@@ -32,7 +32,7 @@ from guesswork.builder.greedy_tree import (
 from guesswork.builder.guess_my_word import word_tree_policy
 from guesswork.builder.optimal import SearchOptions, optimize
 from guesswork.builder.policies import PolicySpec, policy_data
-from guesswork.builder.store import StoredPolicy
+from guesswork.builder.publish import StoredPolicy
 from guesswork.builder.weighted_lists import WeightedList
 from guesswork.builder.wordlists import WordList, jotto_allowable, shipped_words
 from guesswork.client.catalog import load_policy_bytes

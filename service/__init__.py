@@ -7,7 +7,7 @@
   response (client.messages maps both);
 * ``local``: ``LocalGuesswork``, the core answered in process, for the
   servicer and for ``guesswork --store``;
-* ``engine``: the catalog's lookups with the builder's live step for
+* ``live_lookup``: the catalog's lookups with the builder's live step for
   histories that leave a stored tree;
 * ``bee``: Spelling Bee answers;
 * ``cache``: the one response cache;

@@ -28,7 +28,7 @@ from ..client.spelling_bee import (
 MAX_COUNT = 1000
 
 
-class BeeEngine:
+class BeeAnswers:
     """Spelling Bee answers over one catalog's word lists. Thread-safe."""
 
     def __init__(self, catalog: Catalog) -> None:

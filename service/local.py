@@ -2,7 +2,7 @@
 
 It implements client.core's :class:`~guesswork.client.core.Guesswork` over one
 catalog: policies through the lookup core with live answers and game
-analysis (service.engine), Spelling Bee through service.bee. The command
+analysis (service.live_lookup), Spelling Bee through service.bee. The command
 line's ``--store`` uses it (guesswork.__main__ hands it to
 guesswork.client.cli, which cannot import it: client imports neither builder
 nor service), and so does the gRPC servicer (service.server), one per loaded
@@ -26,14 +26,14 @@ from ..client.core import (
     History,
     HoneycombReport,
 )
-from .engine import Engine
+from .live_lookup import LiveCatalogLookup
 
 if TYPE_CHECKING:
     from ..client.analysis import GameAnalysis
     from ..client.policy_info import PolicyInfo
     from ..client.spelling_bee import BeeTable
     from ..client.suggestion import Suggestion
-    from .bee import BeeEngine
+    from .bee import BeeAnswers
 
 
 class LocalGuesswork:
@@ -42,7 +42,7 @@ class LocalGuesswork:
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
-        self.engine = Engine(catalog)
+        self.lookups = LiveCatalogLookup(catalog)
 
     @classmethod
     def open(cls, location: str | None) -> LocalGuesswork:
@@ -55,12 +55,12 @@ class LocalGuesswork:
         return cls(open_store(location))
 
     @cached_property
-    def bee(self) -> BeeEngine:
-        """The Spelling Bee engine, made on first use: it loads the builder's bee
+    def bee(self) -> BeeAnswers:
+        """The Spelling Bee answers, made on first use: it loads the builder's bee
         code (numpy), which a Wordle answer never needs."""
-        from .bee import BeeEngine
+        from .bee import BeeAnswers
 
-        return BeeEngine(self.catalog)
+        return BeeAnswers(self.catalog)
 
     def policies(self, game: str = "") -> list[PolicyInfo]:
         """Return every policy's summary, sorted by name (``game``: of that game only).
@@ -73,31 +73,31 @@ class LocalGuesswork:
         Raises:
             PolicyNotFoundError: no such policy.
         """
-        return self.engine.info(name)
+        return self.lookups.info(name)
 
     def suggest(
         self, policy: str, history: History = (), alternatives: int = DEFAULT_ALTERNATIVES
     ) -> Suggestion:
         """Return the next guess (see client.lookup.PolicyLookup.suggest)."""
-        return self.engine.policy(policy).suggest(history, alternatives)
+        return self.lookups.policy(policy).suggest(history, alternatives)
 
     def score(self, policy: str, guess: str, target: str) -> GuessScore:
         """Return the reply ``guess`` gets from ``target`` (client.lookup.PolicyLookup.score)."""
-        return self.engine.policy(policy).score(guess, target)
+        return self.lookups.policy(policy).score(guess, target)
 
     def check(
         self, policy: str, history: History, guess: str, rule: str = RULE_CONSISTENT
     ) -> GuessCheck:
         """Return whether ``guess`` is allowed (client.lookup.PolicyLookup.check)."""
-        return self.engine.policy(policy).check(history, guess, rule)
+        return self.lookups.policy(policy).check(history, guess, rule)
 
     def evil_reply(self, policy: str, history: History, guess: str) -> EvilAnswer:
         """Return the Evil replier's reply (client.lookup.PolicyLookup.evil_reply)."""
-        return self.engine.policy(policy).evil_reply(history, guess)
+        return self.lookups.policy(policy).evil_reply(history, guess)
 
     def analyze(self, policy: str, history: History, answer: str = "") -> GameAnalysis:
-        """Return a game's analysis (service.engine.Engine.analyze)."""
-        return self.engine.analyze(policy, history, answer)
+        """Return a game's analysis (service.live_lookup.LiveCatalogLookup.analyze)."""
+        return self.lookups.analyze(policy, history, answer)
 
     def top_honeycombs(
         self,
@@ -105,7 +105,7 @@ class LocalGuesswork:
         allow_s: bool = False,
         count: int = DEFAULT_HONEYCOMBS,
     ) -> BeeTable:
-        """Return the ``count`` best honeycombs of ``word_list`` (service.bee.BeeEngine.top)."""
+        """Return the ``count`` best honeycombs of ``word_list`` (service.bee.BeeAnswers.top)."""
         return self.bee.top(word_list, allow_s, count)
 
     def score_honeycomb(

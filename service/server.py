@@ -10,7 +10,7 @@ SIGTERM/SIGINT. Answers come from the application core in process
 handler here (the concurrency and size limits, parsing, the response cache
 of service.cache, errors mapped to status codes by service.errors).
 Health checking reports NOT_SERVING until the catalog is open and live answers
-are warm (service.engine.Engine.warm_up: stored answers are served meanwhile),
+are warm (service.live_lookup.LiveCatalogLookup.warm_up: stored answers are served meanwhile),
 and again from the moment shutdown begins; server reflection is always on.
 A catalog republished while serving is picked up by service.reload (on
 SIGHUP, or by noticing the files changed), verified off the serving path and
@@ -211,7 +211,7 @@ class GuessworkServer:
 
     def start(self) -> None:
         """Start serving: health is NOT_SERVING until the catalog (given, or opened from
-        the options) is open and live answers are warm (Engine.warm_up, which
+        the options) is open and live answers are warm (LiveCatalogLookup.warm_up, which
         returns when this does), then SERVING. A catalog opened from the options
         is watched and reloaded when republished (``options.reload_interval``,
         and :meth:`reload`); a Catalog given is served as it is.
@@ -229,7 +229,7 @@ class GuessworkServer:
             self.servicer.load(answers)
             # A republished catalog may hold kinds not warmed yet: warmed while serving.
             threading.Thread(
-                target=answers.engine.warm_up, name="guesswork-warm", daemon=True
+                target=answers.lookups.warm_up, name="guesswork-warm", daemon=True
             ).start()
 
         if self._catalog is None:
@@ -243,7 +243,7 @@ class GuessworkServer:
             # warm too (compiled code loaded, or compiled and cached on a fresh install),
             # so a client that waits for SERVING never meets a cold first live answer.
             self.servicer.load(first)
-            first.engine.warm_up()
+            first.lookups.warm_up()
         except Exception:
             self.grpc_server.stop(0)
             raise

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from guesswork.builder.store import export_bytes
+from guesswork.builder.publish import export_bytes
 from guesswork.client.catalog import Catalog, open_catalog, open_policy_file
 from guesswork.client.remote import RemoteClient
 from guesswork.service.server import ServerOptions, start_server

@@ -30,7 +30,7 @@ from guesswork.__main__ import run as guesswork
 from guesswork.builder.cli import run as build
 from guesswork.builder.errors import CatalogWriteError
 from guesswork.builder.policies import PolicySpec, build_policy
-from guesswork.builder.store import StoredBeeTable, StoredPolicy, kept_bee_tables, publish_catalog
+from guesswork.builder.publish import StoredBeeTable, StoredPolicy, kept_bee_tables, publish_catalog
 from guesswork.client.catalog import (
     SHIPPED_CATALOG,
     Catalog,
@@ -449,9 +449,9 @@ def test_a_publisher_killed_mid_transaction_changes_nothing(
     code = (
         "import sys, time\n"
         "import sqlalchemy as sa\n"
-        "from guesswork.builder.store import publish_catalog\n"
+        "from guesswork.builder.publish import publish_catalog\n"
         "from guesswork.client.catalog import open_catalog\n"
-        "from guesswork.builder.store import StoredPolicy\n"
+        "from guesswork.builder.publish import StoredPolicy\n"
         "url = sys.argv[1]\n"
         "policies = [StoredPolicy.from_policy(p) for p in open_catalog(url)]\n"
         "def hang(*args):\n"

@@ -38,7 +38,7 @@ class SearchOptions:
         beam: lookahead: only the best ``beam`` guesses (greedy ranking) of
             each node are searched. None searches every guess.
         workers: processes for the root's branches (1 = in process).
-        bound_store: a bound store file (see :mod:`.store`) the search reads
+        bound_store: a bound store file (see :mod:`.bound_store`) the search reads
             and adds to; None keeps nothing between runs. Like ``workers``, it
             changes how fast a result comes, never the result's value.
         memo_limit: estimated bytes each search process's memo may hold (see

@@ -46,7 +46,7 @@ and the remaining targets are always legal, so the small-set values and the
 perfect-target shortcut hold too. Other modes pass ``b""`` throughout.
 
 With ``options.bound_store``, the memo is backed by a store kept between runs
-(:mod:`.store`): :meth:`Search.flush` writes what it buffered.
+(:mod:`.bound_store`): :meth:`Search.flush` writes what it buffered.
 
 Weighted targets (``problem.weights``, total objective only): a target of
 weight ``w`` solved by its ``d``-th guess adds ``w * d``, so the value is the
@@ -69,6 +69,7 @@ import numpy as np
 
 from ..errors import SearchError
 from ..partitions import smallest
+from .bound_store import open_link
 from .bounds import (
     INFEASIBLE,
     distinct_replies_kernel,
@@ -77,7 +78,6 @@ from .memo import Memo, MemoAccount
 from .problem import NO_CAP, Problem, SearchOptions
 from .set_values import SetValues
 from .stats import NodeScan, SearchStats
-from .store import open_link
 from .symmetry import SymmetryHook
 
 #: Most constraint states whose legal guesses a search keeps (up to 100 KB each).

@@ -20,7 +20,7 @@ class SearchStats:
     scanned: int = 0
     memo_hits: int = 0
     beam_cut: bool = False
-    #: Sets looked up in the bound store, and those it held (see :mod:`.store`).
+    #: Sets looked up in the bound store, and those it held (see :mod:`.bound_store`).
     store_lookups: int = 0
     store_hits: int = 0
     #: Memo entries evicted to stay within the memo limit (see :mod:`.memo`).

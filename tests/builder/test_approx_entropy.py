@@ -21,7 +21,7 @@ from guesswork.builder.live import GreedyLiveSolver
 from guesswork.builder.matrices import letter_array
 from guesswork.builder.partitions import position_entropies, retried_candidates, retry_count
 from guesswork.builder.policies import PolicySpec, build_policy
-from guesswork.builder.store import StoredPolicy, publish_catalog
+from guesswork.builder.publish import StoredPolicy, publish_catalog
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.catalog import open_catalog
 from guesswork.client.games import Jotto, Wordle

@@ -1,4 +1,4 @@
-"""The bound store (builder.optimal.store): exact values and bounds of target sets kept
+"""The bound store (builder.optimal.bound_store): exact values and bounds of target sets kept
 between runs, shared by worker processes, bounded, reported, and off unless asked for."""
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ from guesswork.builder.optimal import (
     make_problem,
     optimize,
 )
-from guesswork.builder.optimal.problem import NO_CAP
-from guesswork.builder.optimal.store import (
+from guesswork.builder.optimal.bound_store import (
     BOUND_STORE_VARIABLE,
     MAX_ROWS_VARIABLE,
     MIN_STORED,
@@ -31,6 +30,7 @@ from guesswork.builder.optimal.store import (
     BoundStore,
     identity,
 )
+from guesswork.builder.optimal.problem import NO_CAP
 from guesswork.builder.policies import OptimalSpec, build_any, build_optimal_policy
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.games import Wordle

@@ -26,7 +26,7 @@ import pytest
 from guesswork.builder.cli import run
 from guesswork.builder.optimal import SearchStats
 from guesswork.builder.optimal.memo import ENTRY_BYTES, Memo, MemoAccount
-from guesswork.builder.store import StoredPolicy, publish_catalog
+from guesswork.builder.publish import StoredPolicy, publish_catalog
 from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import load_wordlist
 from guesswork.client.catalog import open_policy_file

@@ -26,7 +26,7 @@ from guesswork.builder.policies import (
     build_optimal_policy,
     reuse_policy,
 )
-from guesswork.builder.store import StoredPolicy, publish_catalog
+from guesswork.builder.publish import StoredPolicy, publish_catalog
 from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.catalog import open_catalog

@@ -30,7 +30,7 @@ from guesswork.builder.policies import (
     build_optimal_policy,
     build_policy,
 )
-from guesswork.builder.store import StoredPolicy, publish_catalog
+from guesswork.builder.publish import StoredPolicy, publish_catalog
 from guesswork.builder.verify import nyt_hard_faults, verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.catalog import SHIPPED_CATALOG, open_catalog

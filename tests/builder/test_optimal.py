@@ -15,7 +15,7 @@ import pytest
 from guesswork.builder.cli import run
 from guesswork.builder.optimal import Checkpoint, SearchError, SearchOptions, fingerprint, optimize
 from guesswork.builder.policies import OptimalSpec, build_optimal_policy
-from guesswork.builder.store import StoredPolicy, publish_catalog
+from guesswork.builder.publish import StoredPolicy, publish_catalog
 from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.catalog import open_policy_file
@@ -239,7 +239,9 @@ def test_verify_command_reports_a_tampered_certificate(
     catalog = tmp_path / "catalog.sqlite"
     argv = ["--targets", "wordle-answers-2309", "--mode", "hard", "--first-guess", "TRACE",
             "--catalog", str(catalog), "--quiet"]  # fmt: skip
+    # --store, the old name of --publish, still publishes, and says the new name.
     assert run(["optimize", *argv, "--store", "--output", str(tmp_path / "t.gwp")]) == 0
+    assert "--store is now --publish" in capsys.readouterr().err
     assert run(["verify", "--catalog", str(catalog)]) == 0
     with open_policy_file(tmp_path / "t.gwp") as single:
         (policy,) = list(single)

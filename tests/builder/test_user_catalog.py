@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from guesswork.builder.cli import run
-from guesswork.builder.store import StoredPolicy, export_bytes, publish_catalog
+from guesswork.builder.publish import StoredPolicy, export_bytes, publish_catalog
 from guesswork.client.catalog import (
     SHIPPED_CATALOG,
     catalog_files,
@@ -139,7 +139,7 @@ def test_name_on_import_and_optimize(
     data_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "few.txt").write_text(FIRST)
-    assert run(["optimize", "--targets", str(tmp_path / "few.txt"), "--store", "--quiet",
+    assert run(["optimize", "--targets", str(tmp_path / "few.txt"), "--publish", "--quiet",
                 "--name", "few-best", "--output", str(tmp_path / "few.gwp"), "--workers", "1",
                 "--json"]) == 0  # fmt: skip
     assert json.loads(capsys.readouterr().out)["name"] == "few-best"

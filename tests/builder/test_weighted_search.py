@@ -18,7 +18,7 @@ from guesswork.builder.optimal.checkpoint import Checkpoint
 from guesswork.builder.optimal.cluster import root_search
 from guesswork.builder.optimal.search import Search
 from guesswork.builder.policies import OptimalSpec, build_optimal_policy
-from guesswork.builder.store import StoredPolicy
+from guesswork.builder.publish import StoredPolicy
 from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.games import Wordle

@@ -61,7 +61,7 @@ def test_suggest_is_the_same_from_server_and_store(
 
 
 def test_suggest_from_a_policy_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from guesswork.builder.store import export_bytes
+    from guesswork.builder.publish import export_bytes
 
     with open_catalog() as catalog:
         (tmp_path / "p.gwp").write_bytes(export_bytes(catalog.policy("wordle-2309-hard-max")))

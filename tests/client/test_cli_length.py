@@ -15,7 +15,7 @@ import pytest
 
 from guesswork.__main__ import run
 from guesswork.builder.policies import PolicySpec, build_policy
-from guesswork.builder.store import StoredPolicy, publish_catalog
+from guesswork.builder.publish import StoredPolicy, publish_catalog
 from guesswork.client.catalog import open_catalog
 from guesswork.client.policy_choice import DEFAULT_PLAY_POLICY, TODAY_POLICIES, chosen_policy
 from guesswork.client.probe import Policy

@@ -64,7 +64,7 @@ def test_a_secret_outside_the_answer_list_is_played_to_the_win_with_an_undo(
 ) -> None:
     """TACOS is allowed by the NYT but is none of the 2,309 answers: the helper says
     so once, goes on over the guess list, and wins; a mistyped reply is undone."""
-    assert "TACOS" not in backend.engine.policy(DEFAULT).policy.targets
+    assert "TACOS" not in backend.lookups.policy(DEFAULT).policy.targets
     history: list[tuple[str, str]] = []
     guesses, sources = [], []
     while not (answer := backend.suggest(DEFAULT, history, 5)).solved:

@@ -25,7 +25,7 @@ from guesswork.__main__ import run
 from guesswork.builder.catalog_specs import LANGUAGE_SPECS
 from guesswork.builder.cli import run as build_run
 from guesswork.builder.policies import build_policy
-from guesswork.builder.store import StoredPolicy, export_bytes, publish_catalog
+from guesswork.builder.publish import StoredPolicy, export_bytes, publish_catalog
 from guesswork.client.catalog import open_catalog
 from guesswork.client.probe import Policy
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb

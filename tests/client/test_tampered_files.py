@@ -24,7 +24,7 @@ import pytest
 
 from guesswork.__main__ import run as guesswork
 from guesswork.builder.cli import run as guesswork_build
-from guesswork.builder.store import export_bytes
+from guesswork.builder.publish import export_bytes
 from guesswork.client import open_policy_file, open_store
 from guesswork.client.catalog import load_policy_bytes, open_catalog
 from guesswork.client.errors import InconsistentPolicyError

@@ -51,7 +51,7 @@ def best_held(backend: LocalGuesswork, names: tuple[str, ...]) -> str:
 
 def test_play_with_no_options_follows_todays_lists(backend: LocalGuesswork) -> None:
     today = best_held(backend, TODAY_POLICIES)
-    policy = backend.engine.policy(today).policy
+    policy = backend.lookups.policy(today).policy
     assert policy.data.targets.name == "wordle-answers-3158"
     assert policy.data.guesses.name == "wordle-guesses-14855"
     out = guesswork("play", stdin="q\n")
@@ -78,7 +78,7 @@ def test_suggest_json_names_the_policy_that_answered(backend: LocalGuesswork) ->
     assert json.loads(out.stdout)["policy"] == best_held(backend, TODAY_POLICIES)
     hard = guesswork("suggest", "--hard", "--history", "", "--json")
     assert json.loads(hard.stdout)["policy"] == best_held(backend, TODAY_HARD_POLICIES)
-    assert backend.engine.policy(json.loads(hard.stdout)["policy"]).policy.data.mode == "nyt-hard"
+    assert backend.lookups.policy(json.loads(hard.stdout)["policy"]).policy.data.mode == "nyt-hard"
     named = guesswork("suggest", "--policy", OLD_GAME, "--history", "", "--json")
     assert json.loads(named.stdout)["policy"] == OLD_GAME
     both = guesswork("suggest", "--policy", OLD_GAME, "--hard")
@@ -94,7 +94,7 @@ def test_live_answers_off_the_answer_list_are_weighted_by_the_prior(
     history = [("RAISE", reply("RAISE", "PINES")), ("ADEPT", reply("ADEPT", "PINES"))]
     answer = backend.suggest(OLD_GAME, history, 0)
     assert answer.source == LIVE_GUESS_LIST
-    lookup = backend.engine.policy(OLD_GAME)
+    lookup = backend.lookups.policy(OLD_GAME)
     turns = lookup.turns(history)
     possible = lookup.possible_words(turns)
     words = lookup.open_words
@@ -119,7 +119,7 @@ def test_snafu_is_played_through_play_and_analysed(backend: LocalGuesswork) -> N
     while not (answer := backend.suggest(OLD_GAME, history, 0)).solved:
         history.append((answer.guess, reply(answer.guess, "SNAFU")))
     assert history[-1] == ("SNAFU", "GGGGG")
-    assert "SNAFU" not in backend.engine.policy(OLD_GAME).policy.targets
+    assert "SNAFU" not in backend.lookups.policy(OLD_GAME).policy.targets
     played = guesswork("play", "--policy", OLD_GAME, stdin="\n".join(r for _, r in history) + "\n")
     assert played.returncode == 0, played.stderr
     assert f"Solved in {len(history)} guesses." in played.stdout
@@ -146,7 +146,7 @@ def test_the_weighted_analysis_expects_under_the_prior(backend: LocalGuesswork) 
     """Under the every-word policy, E of the tree's own first guess is an expectation
     under the prior: at most the tree's weighted mean (each class is valued by the
     tree or better, exactly), and far below its unweighted mean."""
-    lookup = backend.engine.policy(EVERY_WORD)
+    lookup = backend.lookups.policy(EVERY_WORD)
     policy = lookup.policy
     secret = "CRANE"
     history: list[tuple[str, str]] = []
@@ -157,7 +157,7 @@ def test_the_weighted_analysis_expects_under_the_prior(backend: LocalGuesswork) 
         if guess == secret:
             break
         node = policy.step(node, WORDLE.reply(guess, secret))
-    analysis = backend.engine.analyze(EVERY_WORD, history)
+    analysis = backend.lookups.analyze(EVERY_WORD, history)
     assert analysis.weights == "wordfreq" and analysis.off_list_policy == ""
     first = analysis.moves[0]
     weights = np.asarray(policy.data.weights, dtype=np.float64)

@@ -31,7 +31,7 @@ from guesswork.client.errors import (
 from guesswork.client.remote import error_from_rpc
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from guesswork.service.bee import BeeEngine
+from guesswork.service.bee import BeeAnswers
 from guesswork.service.errors import INTERNAL_REASON, STATUS_TABLE, LogLimiter, status_for
 from guesswork.service.server import GuessworkServer
 
@@ -228,7 +228,7 @@ def test_an_unexpected_error_in_a_handler_is_internal_and_the_server_goes_on(
 
     assert server[0].log_limiter is not None
     server[0].log_limiter.reset()
-    monkeypatch.setattr(BeeEngine, "top", broken)
+    monkeypatch.setattr(BeeAnswers, "top", broken)
     # A list no other test asks for, so no cached response answers instead.
     request = pb.TopHoneycombsRequest(word_list="error-table-test", count=1)
     # More failing calls than the concurrency limit (64): none may keep its slot.

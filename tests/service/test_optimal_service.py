@@ -52,7 +52,7 @@ def mastermind_stub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[pb_grp
     folder: Path = tmp_path_factory.mktemp("mastermind")
     catalog = folder / "catalog.sqlite"
     argv = ["optimize", "--game", "mastermind", "--colors", "6", "--pegs", "4",
-            "--objective", "minimax", "--store", "--catalog", str(catalog), "--quiet"]  # fmt: skip
+            "--objective", "minimax", "--publish", "--catalog", str(catalog), "--quiet"]  # fmt: skip
     assert build_run(argv) == 0
     server, port = start_server(ServerOptions(address="127.0.0.1:0"), open_catalog(str(catalog)))
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from guesswork.client.catalog import open_catalog
-from guesswork.service.engine import Engine, LiveOnDemand
+from guesswork.service.live_lookup import LiveCatalogLookup, LiveOnDemand
 
 
 def test_stored_answers_need_no_live_solver_and_warming_covers_every_kind() -> None:
     with open_catalog() as catalog:
-        engine = Engine(catalog)
-        live = engine._live
+        lookups = LiveCatalogLookup(catalog)
+        live = lookups._live
         assert isinstance(live, LiveOnDemand)
-        stored = engine.policy("wordle-2309-normal-neg-entropy").suggest([])
+        stored = lookups.policy("wordle-2309-normal-neg-entropy").suggest([])
         assert (stored.guess, stored.source) == ("RAISE", "stored")
         assert live._solver is None  # the builder was not needed
         kinds = {
@@ -19,7 +19,7 @@ def test_stored_answers_need_no_live_solver_and_warming_covers_every_kind() -> N
             for info in catalog.list()
             if info.game != "guess-my-word"
         }
-        assert engine.warm_up() == len(kinds) > 5
+        assert lookups.warm_up() == len(kinds) > 5
         assert live._solver is not None
-        answer = engine.policy("wordle-2309-normal-neg-entropy").suggest([("crane", "⬛🟨⬛⬛⬛")])
+        answer = lookups.policy("wordle-2309-normal-neg-entropy").suggest([("crane", "⬛🟨⬛⬛⬛")])
         assert (answer.guess, answer.source) == ("SHOUT", "live")

@@ -9,7 +9,7 @@ histories that leave a stored tree, and for those that leave the answer list
 Finished games are analysed by builder.analysis over the same lookups; a game
 whose secret is none of the policy's targets is analysed under the catalog's
 policy of the same game and mode whose targets are every word live answers
-take for possible there, a weighted one first (:meth:`Engine.off_list_policy`).
+take for possible there, a weighted one first (:meth:`LiveCatalogLookup.off_list_policy`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from ..builder.analysis import GameAnalyzer
 
-__all__ = ["DEFAULT_ALTERNATIVES", "Engine", "PolicyLookup"]
+__all__ = ["DEFAULT_ALTERNATIVES", "LiveCatalogLookup", "PolicyLookup"]
 
 
 class LiveOnDemand:
@@ -75,7 +75,7 @@ class LiveOnDemand:
         return self.solver().rank_words(policy, words, possible, count, history)
 
 
-class Engine(CatalogLookup):
+class LiveCatalogLookup(CatalogLookup):
     """Answers for every policy of a catalog, off-tree histories answered live."""
 
     def __init__(self, catalog: Catalog) -> None:

@@ -27,8 +27,8 @@ from guesswork.builder.policies import (
     build_policy,
     reuse_policy,
 )
+from guesswork.builder.publish import StoredBeeTable, StoredPolicy, export_bytes, publish_catalog
 from guesswork.builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
-from guesswork.builder.store import StoredBeeTable, StoredPolicy, export_bytes, publish_catalog
 from guesswork.client.catalog import (
     SHIPPED_CATALOG,
     Catalog,
