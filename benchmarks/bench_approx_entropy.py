@@ -78,8 +78,10 @@ def main() -> None:
     parser.add_argument("lengths", nargs="*", type=int, default=[5, 8, 11])
     parser.add_argument("--retry-percent", type=float, default=3.0)
     args = parser.parse_args()
-    print(f"approx_entropy retries {args.retry_percent:g}% of the candidates; "
-          f"enable1, normal mode, guesses = targets, window 4:125")  # fmt: skip
+    print(
+        f"approx_entropy retries {args.retry_percent:g}% of the candidates; "
+        f"enable1, normal mode, guesses = targets, window 4:125"
+    )
     header = (
         f"{'k':>3} {'words':>6}  {'metric':<15} {'tree s':>8} {'alts s':>8} {'total s':>8} "
         f"{'mean':>7} {'worst':>5}  first"
@@ -91,8 +93,10 @@ def main() -> None:
         warm_up(game)
         started = time.perf_counter()
         reply_matrix(game, words, words)
-        print(f"\nk={length}: {len(words):,} words; reply matrix "
-              f"{time.perf_counter() - started:.1f} s (shared, not counted below)")  # fmt: skip
+        print(
+            f"\nk={length}: {len(words):,} words; reply matrix "
+            f"{time.perf_counter() - started:.1f} s (shared, not counted below)"
+        )
         print(header)
         rows = {}
         for metric in ("neg_entropy", "approx_entropy"):
@@ -103,15 +107,23 @@ def main() -> None:
                 f"{row.worst:>5}  {row.first}"
             )
         exact, approx = rows["neg_entropy"], rows["approx_entropy"]
-        ratio = (length, exact.tree / approx.tree, exact.total / approx.total,
-                 approx.mean - exact.mean)  # fmt: skip
+        ratio = (
+            length,
+            exact.tree / approx.tree,
+            exact.total / approx.total,
+            approx.mean - exact.mean,
+        )
         ratios.append(ratio)
-        print(f"    neg_entropy / approx_entropy time: tree {ratio[1]:.2f}x, "
-              f"policy {ratio[2]:.2f}x; mean guesses {ratio[3]:+.4f}")  # fmt: skip
+        print(
+            f"    neg_entropy / approx_entropy time: tree {ratio[1]:.2f}x, "
+            f"policy {ratio[2]:.2f}x; mean guesses {ratio[3]:+.4f}"
+        )
     print("\nsummary (neg_entropy time / approx_entropy time, approx mean - exact mean):")
     for length, tree_ratio, total_ratio, extra in ratios:
-        print(f"  k={length:<3} tree {tree_ratio:6.2f}x  policy {total_ratio:6.2f}x  "
-              f"mean {extra:+.4f}")  # fmt: skip
+        print(
+            f"  k={length:<3} tree {tree_ratio:6.2f}x  policy {total_ratio:6.2f}x  "
+            f"mean {extra:+.4f}"
+        )
 
 
 if __name__ == "__main__":

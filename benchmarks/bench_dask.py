@@ -74,9 +74,13 @@ def _row(label: str, spec: OptimalSpec, workers: list[int]) -> None:
         options: dict[str, object] = {"workers": count}
         if cluster_size is not None:
             cluster = LocalCluster(
-                n_workers=cluster_size, threads_per_worker=1, processes=True,
-                host="127.0.0.1", dashboard_address=":0", silence_logs=logging.ERROR,
-            )  # fmt: skip
+                n_workers=cluster_size,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=":0",
+                silence_logs=logging.ERROR,
+            )
             client = Client(cluster, set_as_default=False)
             options["scheduler"] = cluster.scheduler_address
         before = _load()
@@ -117,12 +121,19 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for opener in args.openers.split(","):
-        spec = OptimalSpec("wordle", targets="wordle-answers-2315",
-                           guesses="wordle-guesses-12972", first_guess=opener)  # fmt: skip
+        spec = OptimalSpec(
+            "wordle",
+            targets="wordle-answers-2315",
+            guesses="wordle-guesses-12972",
+            first_guess=opener,
+        )
         _row(opener, spec, workers)
     if not args.skip_global:
-        _row("global hard", OptimalSpec("wordle", targets="wordle-answers-2315", mode="hard"),
-             workers)  # fmt: skip
+        _row(
+            "global hard",
+            OptimalSpec("wordle", targets="wordle-answers-2315", mode="hard"),
+            workers,
+        )
 
 
 if __name__ == "__main__":  # spawned workers import this file: only the parent runs it

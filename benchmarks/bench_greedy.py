@@ -75,9 +75,12 @@ def bench_table(
 
             def baseline(m: str = metric, h: bool = hard) -> object:
                 return seed_baseline.minimizing_tree(
-                    reply_for, seed_baseline.SEED_METRICS[m], list(words.words),
-                    list(words.words), inconsistent=not h,
-                )  # fmt: skip
+                    reply_for,
+                    seed_baseline.SEED_METRICS[m],
+                    list(words.words),
+                    list(words.words),
+                    inconsistent=not h,
+                )
 
             baseline()  # fill the memo: the baseline's best case
             seed_seconds, seed_tree = best_of(1, baseline)

@@ -114,13 +114,22 @@ def shipped_first_suggestions() -> None:
     for length, name in sorted(names.items()):
         runs = []
         for _ in range(3):
-            done = subprocess.run([sys.executable, "-c", _CATALOG_PROBE, name],
-                                  capture_output=True, text=True, cwd=ROOT, check=True)  # fmt: skip
+            done = subprocess.run(
+                [sys.executable, "-c", _CATALOG_PROBE, name],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                check=True,
+            )
             runs.append(json.loads(done.stdout))
         started = time.perf_counter()
         for _ in range(3):
-            subprocess.run([sys.executable, "-m", "guesswork", "suggest", "--length", str(length)],
-                           capture_output=True, cwd=ROOT, check=True)  # fmt: skip
+            subprocess.run(
+                [sys.executable, "-m", "guesswork", "suggest", "--length", str(length)],
+                capture_output=True,
+                cwd=ROOT,
+                check=True,
+            )
         command = (time.perf_counter() - started) / 3
         first = firsts[length] = min(run["first"] for run in runs)
         print(
@@ -130,9 +139,10 @@ def shipped_first_suggestions() -> None:
             f"({runs[0]['guess']})",
             flush=True,
         )
-    print("ratio to k=5 (first suggestion): " + ", ".join(
-        f"k={k} {first / firsts[5]:.2f}x" for k, first in firsts.items() if k != 5
-    ))  # fmt: skip
+    print(
+        "ratio to k=5 (first suggestion): "
+        + ", ".join(f"k={k} {first / firsts[5]:.2f}x" for k, first in firsts.items() if k != 5)
+    )
 
 
 def main() -> None:

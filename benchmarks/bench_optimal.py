@@ -82,8 +82,14 @@ def bench_list(answers: str, beams: list[int], free: bool, workers: int) -> None
     scores = greedy.tree.target_scores
     base_total, count = int(scores.sum()), len(scores)
     print(f"\nWordle, {answers} answers, 12972 guesses, normal mode")
-    row("greedy neg_entropy (baseline)", base_total, count, greedy_seconds, greedy.seconds,
-        f"first guess {greedy.tree.first_guess}, worst {int(scores.max())}")  # fmt: skip
+    row(
+        "greedy neg_entropy (baseline)",
+        base_total,
+        count,
+        greedy_seconds,
+        greedy.seconds,
+        f"first guess {greedy.tree.first_guess}, worst {int(scores.max())}",
+    )
 
     def run(label: str, spec: OptimalSpec) -> None:
         started = time.perf_counter()
@@ -94,9 +100,15 @@ def bench_list(answers: str, beams: list[int], free: bool, workers: int) -> None
         gap = cert.value - cert.lower_bound
         proof = "proven" if cert.proven else f"bound {cert.lower_bound} (gap {gap})"
         worst = int(built.tree.target_scores.max())
-        row(label, total, count, seconds, result.outcome.seconds,
+        row(
+            label,
+            total,
+            count,
+            seconds,
+            result.outcome.seconds,
             f"{total - base_total:+d} vs greedy, {seconds / greedy_seconds:6.1f}x its time; "
-            f"first {built.tree.first_guess}, worst {worst}, {proof}")  # fmt: skip
+            f"first {built.tree.first_guess}, worst {worst}, {proof}",
+        )
 
     common = {"targets": f"wordle-answers-{answers}", "guesses": "wordle-guesses-12972"}
     for beam in beams:
@@ -160,26 +172,36 @@ def bench_table(workers: int) -> None:
     started = time.perf_counter()
     build_policy(greedy_spec)
     greedy = time.perf_counter() - started
-    print(f"\nSearch-speed table (2 cores here; workers {workers}); baseline: the greedy "
-          f"neg_entropy tree for 2315/12972, {greedy:.2f} s in this run")  # fmt: skip
+    print(
+        f"\nSearch-speed table (2 cores here; workers {workers}); baseline: the greedy "
+        f"neg_entropy tree for 2315/12972, {greedy:.2f} s in this run"
+    )
 
     def line(label: str, seconds: float, expanded: int | str, extra: str = "") -> None:
-        print(f"  {label:<44} {seconds:8.2f} s  {expanded!s:>8} sets  "
-              f"{seconds / greedy:6.1f}x greedy  {extra}")  # fmt: skip
+        print(
+            f"  {label:<44} {seconds:8.2f} s  {expanded!s:>8} sets  "
+            f"{seconds / greedy:6.1f}x greedy  {extra}"
+        )
 
     def optimal(label: str, spec: OptimalSpec) -> None:
         started = time.perf_counter()
         _, result = build_optimal_policy(spec, workers=workers)
         seconds = time.perf_counter() - started
         value = result.certificate.value
-        line(label, seconds, result.outcome.stats.expanded,
-             f"value {value}, proven {result.certificate.proven}, "
-             f"search {result.outcome.seconds:.2f} s")  # fmt: skip
+        line(
+            label,
+            seconds,
+            result.outcome.stats.expanded,
+            f"value {value}, proven {result.certificate.proven}, "
+            f"search {result.outcome.seconds:.2f} s",
+        )
 
     optimal("exact, opener SALET fixed, 2315/12972", OptimalSpec(first_guess="SALET", **common))
     optimal("Mastermind 6x4 total proof", OptimalSpec("mastermind", length=4, colours=6))
-    optimal("hard mode (seed rule), every opener, 2315",
-            OptimalSpec("wordle", targets="wordle-answers-2315", mode="hard"))  # fmt: skip
+    optimal(
+        "hard mode (seed rule), every opener, 2315",
+        OptimalSpec("wordle", targets="wordle-answers-2315", mode="hard"),
+    )
     optimal("lookahead K=8, opener SALET fixed", OptimalSpec(first_guess="SALET", beam=8, **common))
     game = Wordle()
     guesses = load_wordlist("wordle-guesses-12972", game)
@@ -197,8 +219,12 @@ def bench_table(workers: int) -> None:
         value = search._evaluate(guess, everything, 7920, NO_CAP, ())
         seconds = time.perf_counter() - started
         outcome = f"refuted, bound {value}" if value >= 7920 else f"value {value}"
-        line(f"strong opener {word} against budget 7920 (core-s)", seconds,
-             search.stats.expanded - before, outcome)  # fmt: skip
+        line(
+            f"strong opener {word} against budget 7920 (core-s)",
+            seconds,
+            search.stats.expanded - before,
+            outcome,
+        )
 
 
 def _timed(call: Callable[[], object]) -> float:

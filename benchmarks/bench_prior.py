@@ -60,10 +60,15 @@ def compare(
         played = scores[drawn]
         rows.append(
             (
-                name, built.data.name, played.mean(), played.std(ddof=1) / np.sqrt(draws),
-                float(scores @ chances), float(scores.mean()), int(scores.max()),
+                name,
+                built.data.name,
+                played.mean(),
+                played.std(ddof=1) / np.sqrt(draws),
+                float(scores @ chances),
+                float(scores.mean()),
+                int(scores.max()),
             )
-        )  # fmt: skip
+        )
     print(f"{label}: {len(targets):,} targets, {draws:,} secrets drawn by the prior (seed {SEED})")
     for name, policy, drawn_mean, error, expected, flat, worst in rows:
         print(

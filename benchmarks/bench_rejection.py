@@ -44,10 +44,23 @@ LIMIT = 4
 def start_server(address: str, root: Path) -> subprocess.Popen[bytes]:
     """Start the service of checkout ``root`` and wait until it answers a Ping."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "service", "--address", address, "--max-concurrent", str(LIMIT),
-         "--cache-entries", "0", "--log-level", "ERROR"],
-        env={**os.environ, "PYTHONPATH": str(root)}, stderr=subprocess.DEVNULL, cwd=root,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "service",
+            "--address",
+            address,
+            "--max-concurrent",
+            str(LIMIT),
+            "--cache-entries",
+            "0",
+            "--log-level",
+            "ERROR",
+        ],
+        env={**os.environ, "PYTHONPATH": str(root)},
+        stderr=subprocess.DEVNULL,
+        cwd=root,
+    )
     with grpc.insecure_channel(address) as channel:
         stub = pb_grpc.GuessworkStub(channel)
         while True:
@@ -139,14 +152,18 @@ def main() -> None:
     finally:
         process.terminate()
         process.wait()
-    print(f"burst of {len(requests)} live SuggestGuess calls, --max-concurrent {LIMIT}, "
-          f"{args.pings} Pings during it (server: {args.server_root})")  # fmt: skip
+    print(
+        f"burst of {len(requests)} live SuggestGuess calls, --max-concurrent {LIMIT}, "
+        f"{args.pings} Pings during it (server: {args.server_root})"
+    )
     results["(a burst of Pings alone, same size)"] = floor
     print(f"{'outcome':40s} {'calls':>6s} {'p50 ms':>9s} {'p99 ms':>9s} {'max ms':>9s}")
     for kind in sorted(results):
         values = results[kind]
-        print(f"{kind:40s} {len(values):6d} {statistics.median(values):9.1f} "
-              f"{percentile(values, 0.99):9.1f} {max(values):9.1f}")  # fmt: skip
+        print(
+            f"{kind:40s} {len(values):6d} {statistics.median(values):9.1f} "
+            f"{percentile(values, 0.99):9.1f} {max(values):9.1f}"
+        )
     rejected = results.get("RESOURCE_EXHAUSTED/TOO_MANY_CALLS", [])
     if rejected and "ping" in results:
         ratio = statistics.median(rejected) / statistics.median(results["ping"])

@@ -56,10 +56,20 @@ def start_server(address: str) -> tuple[subprocess.Popen[bytes], float]:
     """Start the service; return it and the seconds until health said SERVING."""
     started = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", "service", "--address", address, "--max-concurrent", "256",
-         "--log-level", "WARNING"],
-        env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "service",
+            "--address",
+            address,
+            "--max-concurrent",
+            "256",
+            "--log-level",
+            "WARNING",
+        ],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stderr=subprocess.DEVNULL,
+    )
     with grpc.insecure_channel(address) as channel:
         health = health_pb2_grpc.HealthStub(channel)
         while True:
@@ -82,8 +92,10 @@ def stored_requests(count: int) -> list[Any]:
         for target in rng.sample(policy.targets, min(count, len(policy.targets))):
             guesses = policy.play(target)
             depth = rng.randrange(len(guesses))
-            turns = [pb.Turn(guess=g, reply=game.format_reply(game.reply(g, target)))
-                     for g in guesses[:depth]]  # fmt: skip
+            turns = [
+                pb.Turn(guess=g, reply=game.format_reply(game.reply(g, target)))
+                for g in guesses[:depth]
+            ]
             requests.append(pb.SuggestGuessRequest(policy=POLICY, history=turns))
     return requests
 
@@ -157,10 +169,23 @@ def live_latencies(address: str) -> list[float]:
 def start_processes(address: str, processes: int) -> subprocess.Popen[str]:
     """Start ``guesswork-serve --processes N``; return it once it says all N serve."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "service", "--address", address, "--max-concurrent", "256",
-         "--log-level", "WARNING", "--processes", str(processes)],
-        env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "service",
+            "--address",
+            address,
+            "--max-concurrent",
+            "256",
+            "--log-level",
+            "WARNING",
+            "--processes",
+            str(processes),
+        ],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert process.stderr is not None
     line = process.stderr.readline()
     if not line.startswith("guesswork-serve: serving "):

@@ -62,14 +62,20 @@ def main() -> None:
             if level < BUDGET:
                 survivors.append((level, guess))
         if done % 1000 == 0:
-            print(f"  {done} openers bounded, {len(survivors)} survive, "
-                  f"{time.perf_counter() - started:.0f} s", flush=True)  # fmt: skip
+            print(
+                f"  {done} openers bounded, {len(survivors)} survive, "
+                f"{time.perf_counter() - started:.0f} s",
+                flush=True,
+            )
     bounding = time.perf_counter() - started
     survivors.sort()
-    print(f"one-level bound below {BUDGET}: {len(survivors)} of {len(openers)} survive "
-          f"({bounding:.0f} s on one core)")  # fmt: skip
-    print("best one-level bounds:", ", ".join(
-        f"{vocabulary.words[g]} {b}" for b, g in survivors[:10]))  # fmt: skip
+    print(
+        f"one-level bound below {BUDGET}: {len(survivors)} of {len(openers)} survive "
+        f"({bounding:.0f} s on one core)"
+    )
+    print(
+        "best one-level bounds:", ", ".join(f"{vocabulary.words[g]} {b}" for b, g in survivors[:10])
+    )
     if not survivors or not args.sample:
         return
     rng = np.random.default_rng(0)
@@ -83,13 +89,17 @@ def main() -> None:
         seconds = time.perf_counter() - started
         times.append(seconds)
         outcome = f"value {value}" if value < BUDGET else f"refuted (bound {value})"
-        print(f"  {vocabulary.words[guess]}: one-level {bound}, {outcome}, {seconds:.1f} s, "
-              f"{search.stats.expanded - before} sets expanded")  # fmt: skip
+        print(
+            f"  {vocabulary.words[guess]}: one-level {bound}, {outcome}, {seconds:.1f} s, "
+            f"{search.stats.expanded - before} sets expanded"
+        )
     mean = float(np.mean(times))
     total = mean * len(survivors) + bounding
-    print(f"projected global proof: {len(survivors)} survivors x {mean:.1f} s + bounding "
-          f"{bounding:.0f} s = {total / 3600:.1f} h on one core, {total / 16 / 3600:.2f} h on 16 "
-          "(ideal division; ignores the memo one process shares between openers)")  # fmt: skip
+    print(
+        f"projected global proof: {len(survivors)} survivors x {mean:.1f} s + bounding "
+        f"{bounding:.0f} s = {total / 3600:.1f} h on one core, {total / 16 / 3600:.2f} h on 16 "
+        "(ideal division; ignores the memo one process shares between openers)"
+    )
 
 
 if __name__ == "__main__":

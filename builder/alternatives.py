@@ -56,9 +56,13 @@ def node_alternatives(
             legal = None if states is None else legal_mask(letters, states[node])
             columns = ReplyColumns(matrix, remaining, by_target)
             ranked = step.rank(
-                target_to_guess[remaining], count + 1, columns, legal, letters=letters,
+                target_to_guess[remaining],
+                count + 1,
+                columns,
+                legal,
+                letters=letters,
                 weights=None if weights is None else weights[remaining],
-            )  # fmt: skip
+            )
             keep = ranked.guesses != tree.node_guess[node]
             chosen, chosen_values = ranked.guesses[keep][:count], ranked.values[keep][:count]
             guesses.append(chosen)

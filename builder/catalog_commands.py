@@ -75,15 +75,27 @@ def lists(args: argparse.Namespace) -> Outcome:
     if args.files or args.kind or args.as_of or args.name:
         raise UsageError("lists show takes no FILE, --kind, --as-of or --name (see lists update)")
     rows = [
-        {"name": name, "count": len(shipped_words(name)), "sha256": entry.sha256,
-         "as_of": entry.as_of, "source": "shipped"}
+        {
+            "name": name,
+            "count": len(shipped_words(name)),
+            "sha256": entry.sha256,
+            "as_of": entry.as_of,
+            "source": "shipped",
+        }
         for name, entry in SHIPPED.items()
-    ]  # fmt: skip
+    ]
     rows += [
-        {"name": e.name, "count": e.count, "sha256": e.sha256, "as_of": e.as_of,
-         "source": "registered", "kind": e.kind, "file": e.source}
+        {
+            "name": e.name,
+            "count": e.count,
+            "sha256": e.sha256,
+            "as_of": e.as_of,
+            "source": "registered",
+            "kind": e.kind,
+            "file": e.source,
+        }
         for e in registered_lists().values()
-    ]  # fmt: skip
+    ]
     lines = [
         f"{r['name']:<22} {r['count']:>7,}  sha256 {r['sha256']}  {r['source']}"
         + (f", as of {r['as_of']}" if r["as_of"] else "")
@@ -192,8 +204,10 @@ def export(args: argparse.Namespace) -> Outcome:
         data = export_bytes(catalog.policy(args.name))
     path = Path(args.output or f"{args.name}.gwp")
     _write_atomically(path, data)
-    return Outcome({"name": args.name, "file": str(path), "bytes": len(data)},
-                   [f"exported {args.name} to {path} ({len(data):,} bytes)"])  # fmt: skip
+    return Outcome(
+        {"name": args.name, "file": str(path), "bytes": len(data)},
+        [f"exported {args.name} to {path} ({len(data):,} bytes)"],
+    )
 
 
 def import_policy(args: argparse.Namespace) -> Outcome:
@@ -209,8 +223,7 @@ def import_policy(args: argparse.Namespace) -> Outcome:
         _check_name_free(catalog, location, name, args.replace)
         additions = [_renamed(StoredPolicy.from_policy(policy), args.name)]
         path = publish_catalog(location, merged(catalog, additions), kept_bee_tables(catalog))
-    return Outcome({"name": name, "catalog": str(path)},
-                   [f"imported {name} into {path}"])  # fmt: skip
+    return Outcome({"name": name, "catalog": str(path)}, [f"imported {name} into {path}"])
 
 
 def remove(args: argparse.Namespace) -> Outcome:
@@ -234,8 +247,7 @@ def remove(args: argparse.Namespace) -> Outcome:
         raise PolicyNotFoundError(f"no policy {args.name!r} in {location} (it {held})")
     kept = [StoredPolicy.from_policy(p) for p in catalog if p.name != args.name]
     path = publish_catalog(location, kept, kept_bee_tables(catalog))
-    return Outcome({"name": args.name, "catalog": str(path)},
-                   [f"removed {args.name} from {path}"])  # fmt: skip
+    return Outcome({"name": args.name, "catalog": str(path)}, [f"removed {args.name} from {path}"])
 
 
 def cache(args: argparse.Namespace) -> Outcome:

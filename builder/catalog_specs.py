@@ -120,19 +120,28 @@ DEFAULT_SPECS: tuple[PolicySpec, ...] = (
 #: optimum is 6 guesses less in total but leaves targets to a seventh): 8122
 #: and 8099 in total, Alex Selby's published optima for SALET.
 DEFAULT_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
-    OptimalSpec("wordle", targets="wordle-answers-2309", guesses="wordle-guesses-12972",
-                first_guess="SALET"),
-    OptimalSpec("wordle", targets="wordle-answers-2315", guesses="wordle-guesses-12972",
-                first_guess="SALET"),
+    OptimalSpec(
+        "wordle", targets="wordle-answers-2309", guesses="wordle-guesses-12972", first_guess="SALET"
+    ),
+    OptimalSpec(
+        "wordle", targets="wordle-answers-2315", guesses="wordle-guesses-12972", first_guess="SALET"
+    ),
     OptimalSpec("wordle", targets="wordle-answers-2309", mode="hard", first_guess="SLATE"),
     OptimalSpec("wordle", targets="wordle-answers-2315", mode="hard", first_guess="SLATE"),
     OptimalSpec("jotto", targets="wordle-answers-2309", mode="hard", beam=4, first_guess="DEBAR"),
-    OptimalSpec("jotto", targets="wordle-answers-2309", mode="normal", beam=4,
-                first_guess="DEBAR"),
-    *(OptimalSpec("wordle", targets=answers, guesses="wordle-guesses-12972", mode=NYT_HARD,
-                  max_guesses=6, first_guess="SALET")
-      for answers in ("wordle-answers-2309", "wordle-answers-2315")),
-)  # fmt: skip
+    OptimalSpec("jotto", targets="wordle-answers-2309", mode="normal", beam=4, first_guess="DEBAR"),
+    *(
+        OptimalSpec(
+            "wordle",
+            targets=answers,
+            guesses="wordle-guesses-12972",
+            mode=NYT_HARD,
+            max_guesses=6,
+            first_guess="SALET",
+        )
+        for answers in ("wordle-answers-2309", "wordle-answers-2315")
+    ),
+)
 
 
 #: The global normal-mode Wordle optima: no fixed first guess, every opener
@@ -164,11 +173,14 @@ GLOBAL_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
 #: about a minute more.
 TODAY_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = tuple(
     OptimalSpec(
-        "wordle", targets="wordle-answers-3158", guesses="wordle-guesses-14855",
-        first_guess="SALET", weights=weights,
+        "wordle",
+        targets="wordle-answers-3158",
+        guesses="wordle-guesses-14855",
+        first_guess="SALET",
+        weights=weights,
     )
     for weights in (None, "wordfreq")
-)  # fmt: skip
+)
 
 #: Every policy of the shipped catalog, in catalog-build order.
 CATALOG_SPECS: tuple[PolicySpec | OptimalSpec, ...] = (

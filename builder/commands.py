@@ -351,8 +351,10 @@ def build_all(args: argparse.Namespace) -> Outcome:
         stored_policies.append(stored)
         rows.append({"name": stored.data.name, "seconds": round(seconds, 4), "how": how})
         if not args.quiet:
-            print(f"[{number}/{len(CATALOG_SPECS)}] {stored.data.name} {how} {seconds:.2f} s",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                f"[{number}/{len(CATALOG_SPECS)}] {stored.data.name} {how} {seconds:.2f} s",
+                file=sys.stderr,
+            )
     bees = [StoredBeeTable(*build_bee_table(name, allow_s)) for name, allow_s in DEFAULT_BEE_TABLES]
     if not args.quiet:
         print(f"honeycomb tables: {', '.join(bee.table.key for bee in bees)}", file=sys.stderr)
@@ -393,8 +395,13 @@ def wordlist(args: argparse.Namespace) -> Outcome:
     output = Path(args.output) if args.output else None
     text, count, digest = write_list(args.language, args.length, args.top, rule, output)
     name = list_name(args.language, args.length, args.top)
-    info = {"name": name, "language": args.language, "file": args.output, "words": count,
-            "sha256": digest}  # fmt: skip
+    info = {
+        "name": name,
+        "language": args.language,
+        "file": args.output,
+        "words": count,
+        "sha256": digest,
+    }
     if output is None:  # the list itself on standard output
         return Outcome({**info, "text": text}, text.splitlines())
     return Outcome(info, [f"wrote {output}: {plural(count, 'word')} ({name}), sha256 {digest}"])
@@ -418,20 +425,30 @@ def priors(args: argparse.Namespace) -> Outcome:
     words = load_wordlist(args.words, make_game("wordle", args.length), rule)
     output = Path(args.output) if args.output else None
     prior = generate_prior(
-        words.words, language=args.language, width=args.width, n_common=args.common,
-        plural_factor=args.plural_factor, past_factor=args.past_factor, scale=args.scale,
+        words.words,
+        language=args.language,
+        width=args.width,
+        n_common=args.common,
+        plural_factor=args.plural_factor,
+        past_factor=args.past_factor,
+        scale=args.scale,
         name=output.stem if output else DEFAULT_NAME,
-    )  # fmt: skip
+    )
     prior = replace(prior, params={**prior.params, "words": words.name})
     text = prior.to_text()
     top = prior.ranked()[:10]
     info = {
-        "name": prior.name, "words_list": words.name, "words": len(prior),
-        "output": args.output, "sha256": prior.sha256, "total_weight": prior.total,
+        "name": prior.name,
+        "words_list": words.name,
+        "words": len(prior),
+        "output": args.output,
+        "sha256": prior.sha256,
+        "total_weight": prior.total,
         "top": [{"word": word, "weight": weight} for word, weight in top],
-        "plurals": prior.params["plurals"], "past_tenses": prior.params["past_tenses"],
+        "plurals": prior.params["plurals"],
+        "past_tenses": prior.params["past_tenses"],
         "params": prior.params,
-    }  # fmt: skip
+    }
     if output is None:  # the prior itself on standard output
         return Outcome({**info, "text": text}, text.splitlines())
     try:

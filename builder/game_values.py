@@ -386,9 +386,13 @@ class GameValues:
         problem = self.universe.problem
         columns = ReplyColumns(problem.matrix, local, problem.by_target)
         ranked = model.step.rank(
-            consistent, 1, columns, legal, letters=model.letters,
+            consistent,
+            1,
+            columns,
+            legal,
+            letters=model.letters,
             weights=None if model.weights is None else model.weights[targets],
-        )  # fmt: skip
+        )
         return int(ranked.guesses[0])
 
     def guess_for(

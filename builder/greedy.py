@@ -207,9 +207,15 @@ class GreedyStep:
             and len(columns) <= TARGET_MAJOR_UP_TO
         ):
             values = metric_values_by_target(
-                replies.by_target, rows, columns, metric, self.options.arithmetic,
-                self.reply_space, weights, self.win_reply,
-            )  # fmt: skip
+                replies.by_target,
+                rows,
+                columns,
+                metric,
+                self.options.arithmetic,
+                self.reply_space,
+                weights,
+                self.win_reply,
+            )
         else:
             values = metric_values(
                 matrix,

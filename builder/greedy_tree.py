@@ -176,11 +176,22 @@ def _grow(
             best = target_to_guess[targets[int(randoms[node] * size)]]
         elif metric == METRIC_APPROX_ENTROPY:
             best, done = _approx_entropy_guess(
-                matrix, target_to_guess, targets,
-                considers_every_guess(size, hard, window_low, window_high), n_guesses,
-                letters, retry_percent, arithmetic, counts, order, sizes, terms,
-                nyt, nyt_letters, nyt_states[node if nyt else 0],
-            )  # fmt: skip
+                matrix,
+                target_to_guess,
+                targets,
+                considers_every_guess(size, hard, window_low, window_high),
+                n_guesses,
+                letters,
+                retry_percent,
+                arithmetic,
+                counts,
+                order,
+                sizes,
+                terms,
+                nyt,
+                nyt_letters,
+                nyt_states[node if nyt else 0],
+            )
             work += done
         else:
             everything = considers_every_guess(size, hard, window_low, window_high)
@@ -357,14 +368,41 @@ def build_greedy_tree(
     started = time.perf_counter()
     while state[0] < state[1] and state[4] == _OK:
         _grow(
-            matrix, target_to_guess, METRICS[options.metric], options.arithmetic,
-            options.hard, low, -1 if high is None else high, randoms, game.win_reply, len(guesses),
-            perm, scratch, counts, order, fill, sizes, terms,
-            node["guess"], node["size"], node["depth"], node["start"],
-            node["edge_offsets"], node["reply"], node["child"], scores, state, _CHUNK_WORK,
-            options.nyt_hard, nyt_letters, nyt_states, letters, options.retry_percent,
-            weight_array, mass,
-        )  # fmt: skip
+            matrix,
+            target_to_guess,
+            METRICS[options.metric],
+            options.arithmetic,
+            options.hard,
+            low,
+            -1 if high is None else high,
+            randoms,
+            game.win_reply,
+            len(guesses),
+            perm,
+            scratch,
+            counts,
+            order,
+            fill,
+            sizes,
+            terms,
+            node["guess"],
+            node["size"],
+            node["depth"],
+            node["start"],
+            node["edge_offsets"],
+            node["reply"],
+            node["child"],
+            scores,
+            state,
+            _CHUNK_WORK,
+            options.nyt_hard,
+            nyt_letters,
+            nyt_states,
+            letters,
+            options.retry_percent,
+            weight_array,
+            mass,
+        )
         if progress is not None:
             progress.update(int(state[3]), n_targets, time.perf_counter() - started)
     if state[4] == _STUCK:

@@ -40,8 +40,13 @@ from .errors import WordListError
 DATA = Path(__file__).resolve().parent / "data" / "wordlists"
 DEFAULT_TOP = 2000
 #: The lists shipped under builder/data/wordlists: (language, length, top).
-SHIPPED_LANGUAGE_LISTS = (("es", 5, 2000), ("de", 5, 2000), ("fr", 5, 2000),
-                          ("el", 5, 2000), ("ru", 5, 2000))  # fmt: skip
+SHIPPED_LANGUAGE_LISTS = (
+    ("es", 5, 2000),
+    ("de", 5, 2000),
+    ("fr", 5, 2000),
+    ("el", 5, 2000),
+    ("ru", 5, 2000),
+)
 
 
 def list_name(language: str, length: int, top: int) -> str:

@@ -66,9 +66,11 @@ def greedy_step(policy: Policy) -> GreedyStep:
     if isinstance(strategy, WordTreeStrategy):
         raise GuessMyWordError(f"policy {policy.name!r} is a Guess My Word tree: no greedy step")
     return step_of(
-        strategy.fallback, policy.data.guesses.count, policy.game,
+        strategy.fallback,
+        policy.data.guesses.count,
+        policy.game,
         nyt_hard=policy.data.mode == NYT_HARD,
-    )  # fmt: skip
+    )
 
 
 def word_tree_guess(policy: Policy, remaining: np.ndarray) -> int:
@@ -143,9 +145,14 @@ class GreedyLiveSolver:
         step, letters, target_to_vocabulary, alphabet = self._prepare(policy)
         weights = policy.data.numpy_weights()
         return _ranked(
-            policy, step, (letters, alphabet), target_to_vocabulary[remaining], count, history,
+            policy,
+            step,
+            (letters, alphabet),
+            target_to_vocabulary[remaining],
+            count,
+            history,
             None if weights is None else weights[remaining],
-        )  # fmt: skip
+        )
 
     def rank_words(
         self,
@@ -176,9 +183,14 @@ class GreedyLiveSolver:
                     self._open_letters.popitem(last=False)
         weights = open_word_weights(policy.data.prior, words)
         return _ranked(
-            policy, step, coded, possible.astype(np.int64), count, history,
+            policy,
+            step,
+            coded,
+            possible.astype(np.int64),
+            count,
+            history,
             None if weights is None else weights[possible],
-        )  # fmt: skip
+        )
 
     def _word_tree_answer(self, policy: Policy, remaining: np.ndarray) -> int:
         """Return :func:`word_tree_guess`, remembered for the last many positions."""
@@ -220,8 +232,11 @@ def _ranked(
         else None
     )
     ranked = step.rank(
-        consistent, count,
+        consistent,
+        count,
         lambda candidates: reply_block(policy.game, letters[candidates], secret_letters),
-        legal, letters=letters, weights=weights,
-    )  # fmt: skip
+        legal,
+        letters=letters,
+        weights=weights,
+    )
     return [int(i) for i in ranked.guesses]

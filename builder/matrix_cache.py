@@ -251,8 +251,11 @@ def _too_large(matrix: np.ndarray, size: int, limit: int) -> None:
     _log.warning(
         "guesswork: the %s x %s reply matrix (%s) is larger than the whole cache limit "
         "(%s, $%s): computed, not cached",
-        *matrix.shape, format_bytes(size), format_bytes(limit), LIMIT_VARIABLE,
-    )  # fmt: skip
+        *matrix.shape,
+        format_bytes(size),
+        format_bytes(limit),
+        LIMIT_VARIABLE,
+    )
 
 
 def evict(folder: Path, limit: int, *, keep: Path | None = None) -> int:

@@ -294,9 +294,15 @@ def metric_values(
     the winning reply code)."""
     if weights is not None:
         return _weighted_metric_values(
-            matrix, False, candidates, targets, np.asarray(weights, np.float64), metric,
-            reply_space, win,
-        )  # fmt: skip
+            matrix,
+            False,
+            candidates,
+            targets,
+            np.asarray(weights, np.float64),
+            metric,
+            reply_space,
+            win,
+        )
     return _metric_values(matrix, False, candidates, targets, metric, arithmetic, reply_space)
 
 
@@ -316,9 +322,15 @@ def metric_values_by_target(
     sequentially instead of fetching a cache line per (guess, target) pair."""
     if weights is not None:
         return _weighted_metric_values(
-            by_target, True, candidates, targets, np.asarray(weights, np.float64), metric,
-            reply_space, win,
-        )  # fmt: skip
+            by_target,
+            True,
+            candidates,
+            targets,
+            np.asarray(weights, np.float64),
+            metric,
+            reply_space,
+            win,
+        )
     return _metric_values(by_target, True, candidates, targets, metric, arithmetic, reply_space)
 
 

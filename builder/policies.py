@@ -308,9 +308,13 @@ def build_policy(spec: PolicySpec, *, progress: Progress | None = None) -> Built
     warm_up(game)
     started = time.perf_counter()
     tree = build_greedy_tree(
-        game, targets, guesses, step.options, progress=progress,
+        game,
+        targets,
+        guesses,
+        step.options,
+        progress=progress,
         weights=None if prior is None else prior[1],
-    )  # fmt: skip
+    )
     seconds = time.perf_counter() - started
     data = policy_data(spec.name(), spec.mode, strategy, tree, prior)
     return BuiltPolicy(spec, tree, data, seconds)
@@ -475,14 +479,20 @@ def build_optimal_policy(
         symmetry = CodeSymmetry(letter_array(targets.words, game.length), game.colours)
     started = time.perf_counter()
     result = optimize(
-        game, targets, guesses,
+        game,
+        targets,
+        guesses,
         dataclasses.replace(
-            spec.options(workers), bound_store=bound_store, memo_limit=memo_limit,
+            spec.options(workers),
+            bound_store=bound_store,
+            memo_limit=memo_limit,
             scheduler=scheduler,
         ),
-        symmetry=symmetry, checkpoint=checkpoint, progress=progress,
+        symmetry=symmetry,
+        checkpoint=checkpoint,
+        progress=progress,
         weights=None if prior is None else prior[1],
-    )  # fmt: skip
+    )
     seconds = time.perf_counter() - started
     data = policy_data(spec.name(), spec.mode, spec.strategy(game), result.tree, prior)
     data = dataclasses.replace(data, certificate=result.certificate.to_map())

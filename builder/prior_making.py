@@ -307,9 +307,11 @@ def generate_prior(
     # A stem must be about as common as the word: BAKED is BAKE's past tense,
     # but GREED is no form of GREE, nor CHAOS a plural of CHAO (see _has_stem).
     forms = judge_inflections(
-        canonical, language=language, lexicon=lexicon,
+        canonical,
+        language=language,
+        lexicon=lexicon,
         frequency=lambda word: float(wordfreq.word_frequency(word.lower(), language)),
-    )  # fmt: skip
+    )
     frequencies = [float(wordfreq.word_frequency(word.lower(), language)) for word in canonical]
     likelihoods = sigmoid_likelihoods(frequencies, width=float(width), n_common=n_common)
     weights: list[int] = []

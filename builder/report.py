@@ -90,8 +90,13 @@ def draw_histograms(axes: Any, policies: Sequence[Policy]) -> None:
         total = sum(histogram.values())
         offset = (index - (len(policies) - 1) / 2) * width
         shares = [100 * histogram.get(n, 0) / total for n in guesses]
-        bars = axes.bar([n + offset for n in guesses], shares, width, color=_colour(index),
-                        label=f"{policy.name} (mean {policy.stats['mean']:.3f})")  # fmt: skip
+        bars = axes.bar(
+            [n + offset for n in guesses],
+            shares,
+            width,
+            color=_colour(index),
+            label=f"{policy.name} (mean {policy.stats['mean']:.3f})",
+        )
         if len(policies) <= 3:
             labels = [f"{share:.0f}" if share >= 0.5 else "" for share in shares]
             axes.bar_label(bars, labels, fontsize=7, padding=1)
@@ -112,8 +117,14 @@ def draw_cumulative(axes: Any, policies: Sequence[Policy]) -> None:
         histogram = _histogram(policy)
         total = sum(histogram.values())
         within = np.cumsum([histogram.get(n, 0) for n in range(worst + 1)]) * 100 / total
-        axes.step(range(worst + 1), within, where="post", color=_colour(index), linewidth=2,
-                  label=f"{policy.name} (worst {policy.stats['worst']})")  # fmt: skip
+        axes.step(
+            range(worst + 1),
+            within,
+            where="post",
+            color=_colour(index),
+            linewidth=2,
+            label=f"{policy.name} (worst {policy.stats['worst']})",
+        )
     if all(isinstance(policy.game, Wordle) for policy in policies) and worst >= 6:
         axes.axvline(6, color="grey", linestyle=":", linewidth=1)
         axes.text(6.08, 45, "the NYT's six", color="grey", fontsize=8, rotation=90)
@@ -161,23 +172,38 @@ def draw_tree(axes: Any, policy: Policy) -> None:
     top = rows - 1
     middle = top - (len(shown) - 1) / 2
     axes.text(
-        8, middle, f"{policy.guess(policy.root)}\n{plural(size, 'target', grouped=True)}\n"
-        f"mean {totals[0] / masses[0]:.3f}", ha="center", va="center", fontsize=13,
-        fontweight="bold", bbox={"boxstyle": "round,pad=0.6", "fc": "#EEF3FA", "ec": "#0072B2"},
-    )  # fmt: skip
+        8,
+        middle,
+        f"{policy.guess(policy.root)}\n{plural(size, 'target', grouped=True)}\n"
+        f"mean {totals[0] / masses[0]:.3f}",
+        ha="center",
+        va="center",
+        fontsize=13,
+        fontweight="bold",
+        bbox={"boxstyle": "round,pad=0.6", "fc": "#EEF3FA", "ec": "#0072B2"},
+    )
     largest = shown[0][2] if shown else 1
     game = policy.game
     for row, (code, child, child_size) in enumerate(shown):
         y = top - row
-        axes.plot([15, 23], [middle, y], color="#999999",
-                  linewidth=0.5 + 5 * child_size / largest, solid_capstyle="round")  # fmt: skip
+        axes.plot(
+            [15, 23],
+            [middle, y],
+            color="#999999",
+            linewidth=0.5 + 5 * child_size / largest,
+            solid_capstyle="round",
+        )
         if isinstance(game, Wordle):
             side = 0.18  # inches
             for position, colour in enumerate(code_to_colours(code, game.length)):
-                axes.add_patch(pyplot().Rectangle(
-                    (24 + position * side * 1.15 * x_per_inch, y - side * y_per_inch / 2),
-                    side * x_per_inch, side * y_per_inch, color=SQUARES[colour],
-                ))  # fmt: skip
+                axes.add_patch(
+                    pyplot().Rectangle(
+                        (24 + position * side * 1.15 * x_per_inch, y - side * y_per_inch / 2),
+                        side * x_per_inch,
+                        side * y_per_inch,
+                        color=SQUARES[colour],
+                    )
+                )
         else:
             reply = game.format_reply(code) + (" in common" if isinstance(game, Jotto) else "")
             axes.text(24, y, reply, va="center", fontsize=10, family="monospace")
@@ -185,8 +211,13 @@ def draw_tree(axes: Any, policy: Policy) -> None:
         mean = 1 + totals[child] / masses[child]
         axes.text(36, y, f"→ {policy.guess(child)}", va="center", fontsize=11, fontweight="bold")
         axes.barh(y, 40 * child_size / largest, height=0.55, left=50, color="#0072B2", alpha=0.35)
-        axes.text(51, y, f"{plural(child_size, 'target')}, mean {mean:.2f} guesses",
-                  va="center", fontsize=9)  # fmt: skip
+        axes.text(
+            51,
+            y,
+            f"{plural(child_size, 'target')}, mean {mean:.2f} guesses",
+            va="center",
+            fontsize=9,
+        )
     rest = branches[len(shown) :]
     won = size - sum(child_size for _, _, child_size in branches)
     notes = []
@@ -197,9 +228,10 @@ def draw_tree(axes: Any, policy: Policy) -> None:
         notes.append(f"{plural(won, 'target')} solved by the first guess itself")
     axes.text(24, 0.4, "; ".join(notes), fontsize=9, color="#555555", va="center")
     which = (
-        plural(len(shown), "reply branch") if not rest
+        plural(len(shown), "reply branch")
+        if not rest
         else f"{plural(len(shown), 'largest reply branch')} (of {len(branches)})"
-    )  # fmt: skip
+    )
     axes.set_title(f"{policy.name}: the first guess and its {which}", loc="left")
 
 
@@ -266,10 +298,15 @@ def _table(policies: Sequence[Policy]) -> str:
         total = sum(histogram.values())
         within = 100 * sum(c for n, c in histogram.items() if n <= 6) / total
         cells = (
-            policy.name, policy.game.name, policy.data.mode, policy.data.metric,
-            f"{total:,}", f"{policy.stats['mean']:.4f}", str(policy.stats["worst"]),
+            policy.name,
+            policy.game.name,
+            policy.data.mode,
+            policy.data.metric,
+            f"{total:,}",
+            f"{policy.stats['mean']:.4f}",
+            str(policy.stats["worst"]),
             f"{within:.1f}%",
-        )  # fmt: skip
+        )
         rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
     head = "<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>"
     return f"<table>\n{head}\n" + "\n".join(rows) + "\n</table>"

@@ -82,9 +82,14 @@ def optimize(args: argparse.Namespace) -> Outcome:
     started = time.perf_counter()
     try:
         built, result = build_optimal_policy(
-            spec, workers=workers, checkpoint=checkpoint, progress=progress,
-            bound_store=bound_store, memo_limit=args.memo_limit, scheduler=args.scheduler,
-        )  # fmt: skip
+            spec,
+            workers=workers,
+            checkpoint=checkpoint,
+            progress=progress,
+            bound_store=bound_store,
+            memo_limit=args.memo_limit,
+            scheduler=args.scheduler,
+        )
     finally:
         progress.close()
     seconds = time.perf_counter() - started

@@ -58,9 +58,12 @@ def _node_states(policy: Policy, letters: np.ndarray) -> np.ndarray:
     """Return each node's NYT constraint state (rows of builder.nyt_hard states)."""
     arrays = policy.data.numpy_arrays()
     return node_states(
-        letters, arrays["node_guess"], arrays["edge_offsets"], arrays["edge_reply"],
+        letters,
+        arrays["node_guess"],
+        arrays["edge_offsets"],
+        arrays["edge_reply"],
         arrays["edge_child"],
-    )  # fmt: skip
+    )
 
 
 def nyt_hard_faults(policy: Policy) -> list[str]:

@@ -142,13 +142,18 @@ def analysis_table(analysis: GameAnalysis) -> list[str]:
     one row per move, the marks' legend and the totals."""
     rows = [
         (
-            str(m.turn), m.guess + ("" if m.legal else "!"), m.reply,
-            f"{m.remaining_before}>{m.remaining_after}", m.best_guess,
+            str(m.turn),
+            m.guess + ("" if m.legal else "!"),
+            m.reply,
+            f"{m.remaining_before}>{m.remaining_after}",
+            m.best_guess,
             f"{m.best_expected:.3f}{_source_mark(m.best_source)}",
-            f"{m.expected:.3f}{_source_mark(m.source)}", f"{m.skill:.0f}", f"{m.luck:.0f}",
+            f"{m.expected:.3f}{_source_mark(m.source)}",
+            f"{m.skill:.0f}",
+            f"{m.luck:.0f}",
         )
         for m in analysis.moves
-    ]  # fmt: skip
+    ]
     header = ("#", "guess", "reply", "left", "best", "E(best)", "E(guess)", "skill", "luck")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     left = {1, 2, 4}  # words read left-aligned, numbers right-aligned

@@ -256,24 +256,27 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--language", type=_language, help=LANGUAGE_HELP)
     for chooser in (suggest, interactive):
         chooser.add_argument(
-            "--hard", action="store_true",
+            "--hard",
+            action="store_true",
             help="NYT hard mode (greens stay, yellows are used again): today's NYT-hard "
             "policy, or with --length/--language a hard-mode one",
-        )  # fmt: skip
+        )
     policies = command("policies", "list the policies")
     analyze = command("analyze", "analyse a game: each move's skill and luck, and the totals")
     analyze.add_argument("--policy", required=True, help="policy name (see `guesswork policies`)")
     analyze.add_argument(
-        "--history", required=True,
+        "--history",
+        required=True,
         help='the turns "GUESS:REPLY,GUESS:REPLY", or a share text with its guesses',
-    )  # fmt: skip
+    )
     analyze.add_argument("--answer", help="the game's answer, if known (a won game's is its last)")
     analyze.add_argument("--json", action="store_true", help="print one JSON object")
     analyze.add_argument(
-        "--plot", metavar="FILE",
+        "--plot",
+        metavar="FILE",
         help="also draw the targets left per move against the best guess's (.png, .svg, .pdf; "
         "needs matplotlib: pip install 'guesswork[plots]')",
-    )  # fmt: skip
+    )
     analyze.set_defaults(timeout=60.0)  # an analysis may take seconds
     policies.add_argument("--json", action="store_true", help="print a JSON array")
     bee = sub.add_parser("bee", help="Spelling Bee: top honeycombs, scores and hints")

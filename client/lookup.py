@@ -369,9 +369,13 @@ class PolicyLookup:
         if self.policy.known(node):  # deduced: the target is named at no cost
             return Suggestion(self.policy.guess(node), 1, True, (), STORED, len(turns))
         return Suggestion(
-            self.policy.guess(node), self.policy.remaining_count(node), False,
-            self.policy.alternatives(node)[:alternatives], STORED, len(turns),
-        )  # fmt: skip
+            self.policy.guess(node),
+            self.policy.remaining_count(node),
+            False,
+            self.policy.alternatives(node)[:alternatives],
+            STORED,
+            len(turns),
+        )
 
     def _live_answer(self, turns: Sequence[Turn], alternatives: int) -> Suggestion:
         source, words, remaining = self._possible(turns)
@@ -394,9 +398,13 @@ class PolicyLookup:
             )
             chosen = [self.open_words[i] for i in ranked]
         return Suggestion(
-            chosen[0], len(remaining), False, tuple(chosen[1 : alternatives + 1]), source,
+            chosen[0],
+            len(remaining),
+            False,
+            tuple(chosen[1 : alternatives + 1]),
+            source,
             len(turns),
-        )  # fmt: skip
+        )
 
     def score(self, guess: str, target: str) -> GuessScore:
         """Return the reply ``guess`` gets when the secret is ``target``.

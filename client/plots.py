@@ -93,30 +93,50 @@ def analysis_figure(analysis: GameAnalysis) -> Any:
     moves = analysis.moves
     turns = [0, *(m.turn for m in moves)]
     sets.plot(
-        turns, [moves[0].remaining_before, *(m.remaining_after for m in moves)],
-        marker="o", color=PLAYER, linewidth=2, label="targets left after your guess",
-    )  # fmt: skip
+        turns,
+        [moves[0].remaining_before, *(m.remaining_after for m in moves)],
+        marker="o",
+        color=PLAYER,
+        linewidth=2,
+        label="targets left after your guess",
+    )
     known = all(m.best_remaining is not None for m in moves)
     best = [m.best_remaining if known else m.best_expected_remaining for m in moves]
     for move, left in zip(moves, best, strict=True):
         sets.plot(
-            [move.turn - 1, move.turn], [move.remaining_before, left],
-            linestyle="--", color=BEST, linewidth=1.5,
-        )  # fmt: skip
+            [move.turn - 1, move.turn],
+            [move.remaining_before, left],
+            linestyle="--",
+            color=BEST,
+            linewidth=1.5,
+        )
     sets.plot(
-        [m.turn for m in moves], best, linestyle="none", marker="D", color=BEST,
+        [m.turn for m in moves],
+        best,
+        linestyle="none",
+        marker="D",
+        color=BEST,
         label="after the best guess" + (" (for the answer)" if known else " (on average)"),
-    )  # fmt: skip
+    )
     for move in moves:
         if move.best_guess != move.guess:
             sets.annotate(
-                move.best_guess, (move.turn, best[move.turn - 1]), xytext=(6, -4),
-                textcoords="offset points", color=BEST, fontsize=9,
-            )  # fmt: skip
+                move.best_guess,
+                (move.turn, best[move.turn - 1]),
+                xytext=(6, -4),
+                textcoords="offset points",
+                color=BEST,
+                fontsize=9,
+            )
         sets.annotate(
-            move.guess, (move.turn, move.remaining_after), xytext=(6, 6),
-            textcoords="offset points", color=PLAYER, fontsize=9, fontweight="bold",
-        )  # fmt: skip
+            move.guess,
+            (move.turn, move.remaining_after),
+            xytext=(6, 6),
+            textcoords="offset points",
+            color=PLAYER,
+            fontsize=9,
+            fontweight="bold",
+        )
     sets.set_yscale("symlog", linthresh=1)  # 0 (solved) has a place on the scale
     sets.set_ylim(bottom=0)
     sets.set_xticks(turns)
@@ -131,10 +151,20 @@ def analysis_figure(analysis: GameAnalysis) -> Any:
     )
     width = 0.38
     numbers = [m.turn for m in moves]
-    scores.bar([t - width / 2 for t in numbers], [m.skill for m in moves], width,
-               color=SKILL, label=f"skill (game {analysis.skill:.0f})")  # fmt: skip
-    scores.bar([t + width / 2 for t in numbers], [m.luck for m in moves], width,
-               color=LUCK, label=f"luck (game {analysis.luck:.0f})")  # fmt: skip
+    scores.bar(
+        [t - width / 2 for t in numbers],
+        [m.skill for m in moves],
+        width,
+        color=SKILL,
+        label=f"skill (game {analysis.skill:.0f})",
+    )
+    scores.bar(
+        [t + width / 2 for t in numbers],
+        [m.luck for m in moves],
+        width,
+        color=LUCK,
+        label=f"luck (game {analysis.luck:.0f})",
+    )
     scores.set_xticks(numbers, [f"{m.turn}\n{m.guess}" for m in moves])
     scores.set_ylim(0, 125)  # room above the bars for the legend
     scores.set_yticks(range(0, 101, 25))

@@ -52,8 +52,10 @@ def main(argv: list[str]) -> int:
                     print(f"{field.name} = {field.number}")
                 return 0
             for method in service.methods:
-                print(f"rpc {method.name}({method.input_type.full_name}) "
-                      f"returns ({method.output_type.full_name})")  # fmt: skip
+                print(
+                    f"rpc {method.name}({method.input_type.full_name}) "
+                    f"returns ({method.output_type.full_name})"
+                )
             return 0
         service_name, method_name = rest[0].split("/")
         method = pool.FindServiceByName(service_name).FindMethodByName(method_name)
@@ -72,8 +74,16 @@ def main(argv: list[str]) -> int:
             info = error_details_pb2.ErrorInfo()
             if status is not None and status.details:
                 status.details[0].Unpack(info)
-            print(json.dumps({"code": error.code().name, "message": error.details(),
-                              "reason": info.reason, "metadata": dict(info.metadata)}))  # fmt: skip
+            print(
+                json.dumps(
+                    {
+                        "code": error.code().name,
+                        "message": error.details(),
+                        "reason": info.reason,
+                        "metadata": dict(info.metadata),
+                    }
+                )
+            )
             return 1
         print(json_format.MessageToJson(response, preserving_proto_field_name=True))
         return 0

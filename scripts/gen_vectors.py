@@ -59,11 +59,31 @@ ANSWERS = shipped_words("wordle-answers-2309")
 ALLOWED = shipped_words("wordle-guesses-12972")
 #: A made-up weighted list for Guess My Word (alphabetical words, counts).
 WEIGHTED = {
-    "acorn": 3, "amber": 9, "anchor": 2, "badge": 5, "basil": 12, "cabin": 7, "canyon": 4,
-    "cedar": 6, "delta": 10, "ember": 3, "falcon": 8, "fern": 2, "garnet": 5, "harbor": 11,
-    "iris": 4, "jasper": 6, "kestrel": 2, "lantern": 9, "maple": 13, "nectar": 3,
-    "olive": 7, "quartz": 2, "raven": 8, "willow": 5,
-}  # fmt: skip
+    "acorn": 3,
+    "amber": 9,
+    "anchor": 2,
+    "badge": 5,
+    "basil": 12,
+    "cabin": 7,
+    "canyon": 4,
+    "cedar": 6,
+    "delta": 10,
+    "ember": 3,
+    "falcon": 8,
+    "fern": 2,
+    "garnet": 5,
+    "harbor": 11,
+    "iris": 4,
+    "jasper": 6,
+    "kestrel": 2,
+    "lantern": 9,
+    "maple": 13,
+    "nectar": 3,
+    "olive": 7,
+    "quartz": 2,
+    "raven": 8,
+    "willow": 5,
+}
 
 
 def _list(name: str, words: tuple[str, ...] | list[str]) -> WordList:
@@ -134,15 +154,20 @@ def build_policies() -> dict[str, StoredPolicy]:
     greek = _list("vectors-wordle-greek", shipped_words("el-5-top2000")[::50])
     return {
         "wordle-normal": _greedy(
-            "vectors-wordle-normal", PolicySpec(), wordle_targets,
+            "vectors-wordle-normal",
+            PolicySpec(),
+            wordle_targets,
             _list("vectors-wordle-guesses-a", ALLOWED[::250]),
         ),
         "wordle-hard": _greedy(
-            "vectors-wordle-hard", PolicySpec(mode="hard", metric="max"), hard_targets,
+            "vectors-wordle-hard",
+            PolicySpec(mode="hard", metric="max"),
+            hard_targets,
             hard_targets,
         ),
         "wordle-nyt-hard": _greedy(
-            "vectors-wordle-nyt-hard", PolicySpec(mode="nyt-hard"),
+            "vectors-wordle-nyt-hard",
+            PolicySpec(mode="nyt-hard"),
             _list("vectors-wordle-answers-c", ANSWERS[13::60]),
             _list("vectors-wordle-guesses-c", ALLOWED[3::200]),
         ),
@@ -150,11 +175,14 @@ def build_policies() -> dict[str, StoredPolicy]:
             "vectors-wordle-optimal", _list("vectors-wordle-answers-d", ANSWERS[21::60])
         ),
         "jotto": _greedy(
-            "vectors-jotto-hard", PolicySpec("jotto", mode="hard", metric="expectation"),
-            jotto_words, jotto_words,
+            "vectors-jotto-hard",
+            PolicySpec("jotto", mode="hard", metric="expectation"),
+            jotto_words,
+            jotto_words,
         ),
         "antiwordle": _greedy(
-            "vectors-antiwordle-hard", PolicySpec("antiwordle", mode="hard", metric="entropy"),
+            "vectors-antiwordle-hard",
+            PolicySpec("antiwordle", mode="hard", metric="entropy"),
             _list("vectors-antiwordle", ANSWERS[29::60]),
             _list("vectors-antiwordle", ANSWERS[29::60]),
         ),
@@ -167,7 +195,7 @@ def build_policies() -> dict[str, StoredPolicy]:
         ),
         "guess-my-word-deduce": _weighted("vectors-guess-my-word-deduce", "deduce"),
         "guess-my-word-live": _weighted("vectors-guess-my-word-live", "live"),
-    }  # fmt: skip
+    }
 
 
 def _words_of(stored: StoredPolicy) -> dict[str, bytes]:
@@ -273,67 +301,126 @@ def damaged_files(stored: StoredPolicy) -> list[tuple[str, str, str, bytes]]:
     wrong_hash = content_hash(core)[:-1] + ("0" if content_hash(core)[-1] != "0" else "1")
     without_hash = msgpack.packb({"policy": core, "words": dict(sorted(words.items()))})
     return [
-        ("too-short", "NotAPolicyFileError", "only the first 20 bytes of a valid file",
-         good[:20]),
-        ("bad-magic", "NotAPolicyFileError", "magic GWPOLICZ instead of GWPOLICY",
-         _seal(body, magic=b"GWPOLICZ")),
-        ("core-bad-magic", "NotAPolicyFileError",
-         "the core's magic is 'guesswork-other' (re-sealed, content_hash recomputed)",
-         resealed(lambda top: top.update(magic="guesswork-other"))),
-        ("newer-container", "UnsupportedVersionError",
-         "container version 3 (header otherwise valid)", _seal(body, version=3)),
-        ("newer-core-format", "UnsupportedVersionError",
-         "core format 4 (re-sealed, content_hash recomputed)",
-         resealed(lambda top: top.update(format=4))),
-        ("prior-in-format-2", "MalformedPolicyError",
-         "a prior (and target weights) in a format-2 core (re-sealed, content_hash recomputed)",
-         resealed(lambda top: top.update(prior=_PRIOR, target_weights=weights))),
-        ("weights-without-prior", "MalformedPolicyError",
-         "target weights in a format-3 Wordle core with no prior (re-sealed, content_hash "
-         "recomputed)",
-         resealed(lambda top: top.update(format=3, target_weights=weights))),
-        ("reserved-bytes", "CorruptFileError", "reserved header field 1 instead of 0",
-         _seal(body, reserved=1)),
-        ("truncated", "CorruptFileError", "the last 100 bytes of the body cut off",
-         good[:-100]),
-        ("checksum-mismatch", "CorruptFileError",
-         "one body byte changed, the header's SHA-256 not updated", bytes(flipped)),
-        ("malformed-body", "MalformedPolicyError",
-         "a body that is not one msgpack value (a bin of 255 bytes with 3 given), re-sealed",
-         _seal(b"\x81\xa6policy\xc4\xffabc")),
-        ("missing-field", "MalformedPolicyError",
-         "the core has no 'stats' (re-sealed, content_hash recomputed)",
-         resealed(lambda top: top.pop("stats"))),
-        ("missing-content-hash", "MalformedPolicyError",
-         "a version-2 body without content_hash (re-sealed)", _seal(without_hash)),
-        ("array-not-int32s", "MalformedPolicyError",
-         "tree.node_size one byte short of whole int32s (re-sealed, content_hash recomputed)",
-         resealed(lambda top: top["tree"].update(node_size=top["tree"]["node_size"][:-1]))),
-        ("child-before-parent", "MalformedPolicyError",
-         "the last edge leads back to the root (re-sealed, content_hash recomputed)",
-         resealed(tree_change("edge_child", len(a["edge_child"]) - 1, 0))),
-        ("content-hash-mismatch", "InconsistentPolicyError",
-         "the body's content_hash differs from the core's SHA-256 in its last digit "
-         "(re-sealed)",
-         _seal(_body(core, words, content_hash=wrong_hash))),
-        ("word-list-mismatch", "InconsistentPolicyError",
-         "a target word changed so the list fails the SHA-256 its core names (re-sealed)",
-         _seal(_body(core, changed_words))),
-        ("tampered-guess", "InconsistentPolicyError",
-         f"node {leaf}'s guess changed to another word (re-sealed, content_hash recomputed)",
-         resealed(tree_change("node_guess", leaf, other_guess))),
-        ("tampered-reply", "InconsistentPolicyError",
-         f"a root edge's reply changed to {free}, which no root edge had (re-sealed, "
-         "content_hash recomputed)",
-         resealed(tree_change("edge_reply", int(offsets[0]), free))),
-        ("tampered-mean", "InconsistentPolicyError",
-         "the stored mean raised by 0.25 (re-sealed, content_hash recomputed)",
-         resealed(stats_change)),
-        ("tampered-target-order", "InconsistentPolicyError",
-         "the first and last targets of target_order swapped, so node slices are wrong "
-         "(re-sealed, content_hash recomputed)",
-         resealed(lambda top: top["tree"].update(target_order=swapped.astype("<i4").tobytes()))),
-    ]  # fmt: skip
+        ("too-short", "NotAPolicyFileError", "only the first 20 bytes of a valid file", good[:20]),
+        (
+            "bad-magic",
+            "NotAPolicyFileError",
+            "magic GWPOLICZ instead of GWPOLICY",
+            _seal(body, magic=b"GWPOLICZ"),
+        ),
+        (
+            "core-bad-magic",
+            "NotAPolicyFileError",
+            "the core's magic is 'guesswork-other' (re-sealed, content_hash recomputed)",
+            resealed(lambda top: top.update(magic="guesswork-other")),
+        ),
+        (
+            "newer-container",
+            "UnsupportedVersionError",
+            "container version 3 (header otherwise valid)",
+            _seal(body, version=3),
+        ),
+        (
+            "newer-core-format",
+            "UnsupportedVersionError",
+            "core format 4 (re-sealed, content_hash recomputed)",
+            resealed(lambda top: top.update(format=4)),
+        ),
+        (
+            "prior-in-format-2",
+            "MalformedPolicyError",
+            "a prior (and target weights) in a format-2 core (re-sealed, content_hash recomputed)",
+            resealed(lambda top: top.update(prior=_PRIOR, target_weights=weights)),
+        ),
+        (
+            "weights-without-prior",
+            "MalformedPolicyError",
+            "target weights in a format-3 Wordle core with no prior (re-sealed, content_hash "
+            "recomputed)",
+            resealed(lambda top: top.update(format=3, target_weights=weights)),
+        ),
+        (
+            "reserved-bytes",
+            "CorruptFileError",
+            "reserved header field 1 instead of 0",
+            _seal(body, reserved=1),
+        ),
+        ("truncated", "CorruptFileError", "the last 100 bytes of the body cut off", good[:-100]),
+        (
+            "checksum-mismatch",
+            "CorruptFileError",
+            "one body byte changed, the header's SHA-256 not updated",
+            bytes(flipped),
+        ),
+        (
+            "malformed-body",
+            "MalformedPolicyError",
+            "a body that is not one msgpack value (a bin of 255 bytes with 3 given), re-sealed",
+            _seal(b"\x81\xa6policy\xc4\xffabc"),
+        ),
+        (
+            "missing-field",
+            "MalformedPolicyError",
+            "the core has no 'stats' (re-sealed, content_hash recomputed)",
+            resealed(lambda top: top.pop("stats")),
+        ),
+        (
+            "missing-content-hash",
+            "MalformedPolicyError",
+            "a version-2 body without content_hash (re-sealed)",
+            _seal(without_hash),
+        ),
+        (
+            "array-not-int32s",
+            "MalformedPolicyError",
+            "tree.node_size one byte short of whole int32s (re-sealed, content_hash recomputed)",
+            resealed(lambda top: top["tree"].update(node_size=top["tree"]["node_size"][:-1])),
+        ),
+        (
+            "child-before-parent",
+            "MalformedPolicyError",
+            "the last edge leads back to the root (re-sealed, content_hash recomputed)",
+            resealed(tree_change("edge_child", len(a["edge_child"]) - 1, 0)),
+        ),
+        (
+            "content-hash-mismatch",
+            "InconsistentPolicyError",
+            "the body's content_hash differs from the core's SHA-256 in its last digit (re-sealed)",
+            _seal(_body(core, words, content_hash=wrong_hash)),
+        ),
+        (
+            "word-list-mismatch",
+            "InconsistentPolicyError",
+            "a target word changed so the list fails the SHA-256 its core names (re-sealed)",
+            _seal(_body(core, changed_words)),
+        ),
+        (
+            "tampered-guess",
+            "InconsistentPolicyError",
+            f"node {leaf}'s guess changed to another word (re-sealed, content_hash recomputed)",
+            resealed(tree_change("node_guess", leaf, other_guess)),
+        ),
+        (
+            "tampered-reply",
+            "InconsistentPolicyError",
+            f"a root edge's reply changed to {free}, which no root edge had (re-sealed, "
+            "content_hash recomputed)",
+            resealed(tree_change("edge_reply", int(offsets[0]), free)),
+        ),
+        (
+            "tampered-mean",
+            "InconsistentPolicyError",
+            "the stored mean raised by 0.25 (re-sealed, content_hash recomputed)",
+            resealed(stats_change),
+        ),
+        (
+            "tampered-target-order",
+            "InconsistentPolicyError",
+            "the first and last targets of target_order swapped, so node slices are wrong "
+            "(re-sealed, content_hash recomputed)",
+            resealed(lambda top: top["tree"].update(target_order=swapped.astype("<i4").tobytes())),
+        ),
+    ]
 
 
 def expected(policy: Policy, history: list[tuple[str, int]]) -> dict[str, Any]:
@@ -391,9 +478,13 @@ def walks(policy: Policy) -> list[dict[str, Any]]:
     paths = sorted((_path(policy, t) for t in policy.targets), key=lambda p: (len(p), p))
     shortest, longest = paths[0], paths[-1]
     histories: list[list[tuple[str, int]]] = [
-        [], longest[:1], longest[:2], shortest, longest,
+        [],
+        longest[:1],
+        longest[:2],
+        shortest,
+        longest,
         [(next(w for w in policy.vocabulary if w != root), 0)],
-    ]  # fmt: skip
+    ]
     off_reply = _off_tree_reply(policy)
     if off_reply is not None:
         histories.append(off_reply)
@@ -456,8 +547,9 @@ def vectors_text(policies: list[dict[str, Any]], damaged: list[dict[str, Any]]) 
         return json.dumps(value, separators=(", ", ": "))
 
     def policy_text(policy: dict[str, Any]) -> str:
-        fields = [f'   "{key}": {one_line(value)}' for key, value in policy.items()
-                  if key != "walks"]  # fmt: skip
+        fields = [
+            f'   "{key}": {one_line(value)}' for key, value in policy.items() if key != "walks"
+        ]
         walks = ",\n".join(f"    {one_line(walk)}" for walk in policy["walks"])
         return "  {\n" + ",\n".join([*fields, f'   "walks": [\n{walks}\n   ]']) + "\n  }"
 

@@ -70,10 +70,11 @@ def address_problem(address: str, *, reuse_port: bool = False) -> str | None:
         except OSError as error:
             if error.errno == errno.EADDRINUSE:
                 sharing = (
-                    "by a server that does not share it" if reuse_port
+                    "by a server that does not share it"
+                    if reuse_port
                     else "(is another guesswork-serve running? --reuse-port shares a port on "
                     "purpose)"
-                )  # fmt: skip
+                )
                 return f"cannot bind {address}: the port is in use {sharing}"
             failures.append(error)
     # gRPC binds every address a name resolves to and needs one to succeed

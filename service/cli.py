@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--tls-cert", default=_env("TLS_CERT", None), help="PEM certificate")
     parser.add_argument("--tls-key", default=_env("TLS_KEY", None), help="PEM private key")
     parser.add_argument("--log-level", default=_env("LOG_LEVEL", "INFO"), help="logging level")
-    return parser  # fmt: skip
+    return parser
 
 
 def run(argv: Sequence[str] | None = None) -> int:

@@ -162,8 +162,14 @@ def abort(
     if held is not None:
         suffix = f" ({held} similar lines held back)" if held else ""
         log.log(
-            level, "%s -> %s %s: %s%s", method, code.name, reason, error, suffix,
+            level,
+            "%s -> %s %s: %s%s",
+            method,
+            code.name,
+            reason,
+            error,
+            suffix,
             exc_info=level >= logging.ERROR,
-        )  # fmt: skip
+        )
     metadata = error.metadata if isinstance(error, GuessworkError) else None
     context.abort_with_status(rich_status(code, reason, message, metadata))

@@ -55,9 +55,16 @@ from .servicer import GuessworkServicer
 
 #: Calls whose answers depend only on the request and the catalog (cached).
 _CACHED_METHODS = frozenset(
-    {"SuggestGuess", "ScoreGuess", "CheckGuess", "EvilReply", "TopHoneycombs", "ScoreHoneycomb",
-     "AnalyzeGame"}
-)  # fmt: skip
+    {
+        "SuggestGuess",
+        "ScoreGuess",
+        "CheckGuess",
+        "EvilReply",
+        "TopHoneycombs",
+        "ScoreHoneycomb",
+        "AnalyzeGame",
+    }
+)
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Guesswork"].full_name
 log = logging.getLogger("guesswork.service")
 #: Threads beyond --max-concurrent that only reject: a burst of calls over the

@@ -96,16 +96,31 @@ class ThrowawayServer:
             try:
                 entry = pwd.getpwnam(SYSTEM_USER)
             except KeyError:  # as pgserver.utils.ensure_user_exists does
-                subprocess.run(["useradd", "-s", "/bin/bash", SYSTEM_USER], check=True,
-                               capture_output=True, timeout=60)  # fmt: skip
+                subprocess.run(
+                    ["useradd", "-s", "/bin/bash", SYSTEM_USER],
+                    check=True,
+                    capture_output=True,
+                    timeout=60,
+                )
                 entry = pwd.getpwnam(SYSTEM_USER)
             self.user = SYSTEM_USER
             os.chown(self.folder, entry.pw_uid, entry.pw_gid)
         subprocess.run(
-            [str(POSTGRES_BIN_PATH / "initdb"), "-D", str(self.data), "--auth=trust",
-             "-U", "postgres", "--encoding=UTF8", "--no-sync"],
-            user=self.user, check=True, capture_output=True, timeout=START_LIMIT,
-        )  # fmt: skip
+            [
+                str(POSTGRES_BIN_PATH / "initdb"),
+                "-D",
+                str(self.data),
+                "--auth=trust",
+                "-U",
+                "postgres",
+                "--encoding=UTF8",
+                "--no-sync",
+            ],
+            user=self.user,
+            check=True,
+            capture_output=True,
+            timeout=START_LIMIT,
+        )
         (self.data / "pg_hba.conf").write_text(
             "local all all trust\n"
             "host all postgres 127.0.0.1/32 trust\n"
@@ -115,14 +130,26 @@ class ThrowawayServer:
             self.port = _free_port()
             with self.log.open("ab") as log:
                 self.process = subprocess.Popen(
-                    [str(POSTGRES_BIN_PATH / "postgres"), "-D", str(self.data),
-                     "-h", "127.0.0.1", "-p", str(self.port), "-k", str(self.folder),
-                     "-c", "fsync=off"],
-                    user=self.user, stdout=log, stderr=subprocess.STDOUT,
+                    [
+                        str(POSTGRES_BIN_PATH / "postgres"),
+                        "-D",
+                        str(self.data),
+                        "-h",
+                        "127.0.0.1",
+                        "-p",
+                        str(self.port),
+                        "-k",
+                        str(self.folder),
+                        "-c",
+                        "fsync=off",
+                    ],
+                    user=self.user,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
                     start_new_session=True,  # Ctrl-C in the terminal is for pytest, not it
                     # After the switch to self.user, which would clear it.
                     preexec_fn=_die_with_parent,
-                )  # fmt: skip
+                )
             if self._wait_ready():
                 break
         else:

@@ -186,8 +186,9 @@ def test_the_shipped_catalog_on_postgres(
     """The whole shipped catalog copied into PostgreSQL; open times of both, for the record."""
     with open_catalog(SHIPPED_CATALOG) as shipped:
         started = time.perf_counter()
-        publish_catalog(pg_url, [StoredPolicy.from_policy(p) for p in shipped],
-                        kept_bee_tables(shipped))  # fmt: skip
+        publish_catalog(
+            pg_url, [StoredPolicy.from_policy(p) for p in shipped], kept_bee_tables(shipped)
+        )
         published = time.perf_counter() - started
         timings = {}
         for name, location in (("file", str(SHIPPED_CATALOG)), ("postgres", pg_url)):
@@ -199,20 +200,40 @@ def test_the_shipped_catalog_on_postgres(
             assert opened.word_lists() == shipped.word_lists()
             assert opened.bee_tables() == shipped.bee_tables()
     with capsys.disabled():
-        print(f"\n[PostgreSQL server started in {postgres.start_seconds:.2f} s; shipped "
-              f"catalog: publish to it {published:.2f} s; open: file {timings['file']:.2f} s, "
-              f"PostgreSQL {timings['postgres']:.2f} s]")  # fmt: skip
+        print(
+            f"\n[PostgreSQL server started in {postgres.start_seconds:.2f} s; shipped "
+            f"catalog: publish to it {published:.2f} s; open: file {timings['file']:.2f} s, "
+            f"PostgreSQL {timings['postgres']:.2f} s]"
+        )
 
 
 def test_guesswork_build_commands_on_a_database(
     pg_url: str, lists: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     few = str(lists / "few.txt")
-    assert build(["build", "--catalog", pg_url, "--targets", few, "--name", "mine",
-                  "--quiet", "--json"]) == 0  # fmt: skip
+    assert (
+        build(
+            ["build", "--catalog", pg_url, "--targets", few, "--name", "mine", "--quiet", "--json"]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["catalog"] == pg_url
-    assert build(["optimize", "--catalog", pg_url, "--targets", str(lists / "ails.txt"),
-                  "--store", "--name", "best", "--quiet"]) == 0  # fmt: skip
+    assert (
+        build(
+            [
+                "optimize",
+                "--catalog",
+                pg_url,
+                "--targets",
+                str(lists / "ails.txt"),
+                "--store",
+                "--name",
+                "best",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     assert "stored best in" in capsys.readouterr().out
     assert build(["list", "--catalog", pg_url, "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
@@ -243,9 +264,12 @@ def test_guesswork_build_commands_on_a_database(
 
 
 def test_the_user_catalog_on_a_database(
-    postgres: ThrowawayServer, pg_url: str, lists: Path, monkeypatch: pytest.MonkeyPatch,
+    postgres: ThrowawayServer,
+    pg_url: str,
+    lists: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-) -> None:  # fmt: skip
+) -> None:
     """$GUESSWORK_CATALOG=URL: builds go there, lookups layer it over the shipped catalog."""
     monkeypatch.setenv("GUESSWORK_CATALOG", pg_url)
     assert user_catalog() == pg_url
@@ -276,9 +300,11 @@ def _silent_port() -> Iterator[int]:
 
 
 def test_bad_locations_are_one_line_errors(
-    postgres: ThrowawayServer, pg_url: str, capsys: pytest.CaptureFixture[str],
+    postgres: ThrowawayServer,
+    pg_url: str,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
         closed = probe.getsockname()[1]
@@ -300,8 +326,9 @@ def test_bad_locations_are_one_line_errors(
     # A server that accepts and never answers: given up after the connect timeout.
     for port in _silent_port():
         started = time.monotonic()
-        err = _one_line_error(capsys, "verify", "--catalog",
-                              f"postgresql://postgres@127.0.0.1:{port}/x")  # fmt: skip
+        err = _one_line_error(
+            capsys, "verify", "--catalog", f"postgresql://postgres@127.0.0.1:{port}/x"
+        )
         assert "cannot connect" in err and "timeout" in err
         assert time.monotonic() - started < CONNECT_TIMEOUT + 10
     # Without psycopg: what to install.
@@ -313,8 +340,11 @@ def test_bad_locations_are_one_line_errors(
 def test_a_cli_subprocess_prints_one_line_not_a_traceback(pg_url: str) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "guesswork.builder", "list", "--catalog", pg_url],
-        env=ENV, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 1
     assert result.stderr == (
         f"guesswork-build: error: {pg_url}: not a Guesswork catalog "
@@ -341,8 +371,9 @@ def _reseal(url: str) -> None:
             }
             meta = {str(row["key"]): str(row["value"]) for row in tables["meta"]}
             seal = content_seal(meta, tables["wordlists"], tables["policies"], tables["honeycombs"])
-            connection.execute(sa.text("UPDATE meta SET value = :seal WHERE key = 'seal'"),
-                               {"seal": seal})  # fmt: skip
+            connection.execute(
+                sa.text("UPDATE meta SET value = :seal WHERE key = 'seal'"), {"seal": seal}
+            )
     finally:
         engine.dispose()
 
@@ -374,12 +405,16 @@ def test_tampered_rows_are_refused(
         ("UPDATE wordlists SET name = 'renamed' WHERE count = 13", "catalog checksum mismatch"),
         ("DELETE FROM policies WHERE name = 'wordle-few-hard-max'", "catalog checksum mismatch"),
         ("UPDATE honeycombs SET allow_s = 1", "catalog checksum mismatch"),
-        (f"UPDATE meta SET value = '{NEWER}' WHERE key = 'schema_version'",
-         f"catalog schema {NEWER} is newer"),
-        ("UPDATE meta SET value = '7' WHERE key = 'application_id'",
-         "not a Guesswork catalog (meta application id 0x7, expected 0x47575043)"),
+        (
+            f"UPDATE meta SET value = '{NEWER}' WHERE key = 'schema_version'",
+            f"catalog schema {NEWER} is newer",
+        ),
+        (
+            "UPDATE meta SET value = '7' WHERE key = 'application_id'",
+            "not a Guesswork catalog (meta application id 0x7, expected 0x47575043)",
+        ),
         ("DROP TABLE honeycombs", 'not a readable Guesswork catalog (relation "honeycombs"'),
-    ]  # fmt: skip
+    ]
     for statement, said in tampering:
         _check_tampering(postgres, url, statement, said)
 
@@ -397,8 +432,12 @@ def _check_tampering(postgres: ThrowawayServer, url: str, statement: str, said: 
         # Not ours any more: a publish refuses to empty it.
         with pytest.raises(CatalogWriteError, match="refusing to replace tables"):
             publish_catalog(url, kept, bees)
-        _execute(postgres, url, "UPDATE meta SET value = %s WHERE key = 'application_id'",
-                 str(0x47575043))  # fmt: skip
+        _execute(
+            postgres,
+            url,
+            "UPDATE meta SET value = %s WHERE key = 'application_id'",
+            str(0x47575043),
+        )
     elif "schema_version" in statement:
         with pytest.raises(CatalogWriteError, match=f"holds a catalog of schema {NEWER}"):
             publish_catalog(url, kept, bees)
@@ -409,15 +448,19 @@ def _check_tampering(postgres: ThrowawayServer, url: str, statement: str, said: 
 
 
 def test_a_database_with_other_tables_is_never_emptied(
-    postgres: ThrowawayServer, pg_url: str, policies: list[StoredPolicy],
-    capsys: pytest.CaptureFixture[str], lists: Path,
-) -> None:  # fmt: skip
+    postgres: ThrowawayServer,
+    pg_url: str,
+    policies: list[StoredPolicy],
+    capsys: pytest.CaptureFixture[str],
+    lists: Path,
+) -> None:
     _execute(postgres, pg_url, "CREATE TABLE policies (id integer)")
     _execute(postgres, pg_url, "INSERT INTO policies VALUES (1)")
     with pytest.raises(CatalogWriteError, match=r"\(policies but no meta\)"):
         publish_catalog(pg_url, policies)
-    err = _one_line_error(capsys, "build", "--catalog", pg_url, "--targets",
-                          str(lists / "few.txt"), "--quiet")  # fmt: skip
+    err = _one_line_error(
+        capsys, "build", "--catalog", pg_url, "--targets", str(lists / "few.txt"), "--quiet"
+    )
     assert "refusing to replace tables that are not a Guesswork catalog" in err
     assert _database_tables(postgres, pg_url) == ["policies"]
 
@@ -460,8 +503,9 @@ def test_a_publisher_killed_mid_transaction_changes_nothing(
         "sa.event.listen(sa.engine.Engine, 'before_cursor_execute', hang)\n"
         "publish_catalog(url, policies[:1])\n"
     )
-    process = subprocess.Popen([sys.executable, "-c", code, url], env=ENV,
-                               stdout=subprocess.PIPE, text=True)  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, url], env=ENV, stdout=subprocess.PIPE, text=True
+    )
     try:
         assert process.stdout is not None
         assert process.stdout.readline() == "paused\n"
@@ -549,19 +593,25 @@ def _every_answer(stub: pb_grpc.GuessworkStub, catalog: Catalog) -> list[Any]:
         game = policy.game
         for target in policy.targets:
             guesses = policy.play(target)
-            history = [pb.Turn(guess=g, reply=game.format_reply(game.reply(g, target)))
-                       for g in guesses]  # fmt: skip
+            history = [
+                pb.Turn(guess=g, reply=game.format_reply(game.reply(g, target))) for g in guesses
+            ]
             for depth in range(len(history) + 1):
-                request = pb.SuggestGuessRequest(policy=policy.name, history=history[:depth],
-                                                 max_alternatives=3)  # fmt: skip
+                request = pb.SuggestGuessRequest(
+                    policy=policy.name, history=history[:depth], max_alternatives=3
+                )
                 answers.append(stub.SuggestGuess(request))
     return answers
 
 
 def test_guesswork_serve_on_a_database(
-    both: tuple[str, Path], postgres: ThrowawayServer, extra: StoredPolicy,
-    policies: list[StoredPolicy], tmp_path: Path, capsys: pytest.CaptureFixture[str],
-) -> None:  # fmt: skip
+    both: tuple[str, Path],
+    postgres: ThrowawayServer,
+    extra: StoredPolicy,
+    policies: list[StoredPolicy],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """A real guesswork-serve on the database answers as one on the file; SIGHUP reloads."""
     url, path = both
     guest = postgres.url(sa.make_url(url).database or "", GUEST, GUEST_PASSWORD)
@@ -577,22 +627,38 @@ def test_guesswork_serve_on_a_database(
     with log.open("w") as stderr:
         # No polling: a publish can appear only through SIGHUP.
         process = subprocess.Popen(
-            [sys.executable, "-m", "guesswork.service", "--address", address,
-             "--catalog", guest, "--reload-interval", "0"],
-            env=ENV, stderr=stderr, text=True,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "guesswork.service",
+                "--address",
+                address,
+                "--catalog",
+                guest,
+                "--reload-interval",
+                "0",
+            ],
+            env=ENV,
+            stderr=stderr,
+            text=True,
+        )
     file_server, file_port = start_server(ServerOptions(address="127.0.0.1:0", catalog=str(path)))
     try:
         with (
             grpc.insecure_channel(address) as channel,
             grpc.insecure_channel(f"127.0.0.1:{file_port}") as file_channel,
         ):
-            _wait_for(lambda: process.poll() is not None or "serving" in log.read_text(),
-                      "guesswork-serve starts or fails", limit=120)  # fmt: skip
+            _wait_for(
+                lambda: process.poll() is not None or "serving" in log.read_text(),
+                "guesswork-serve starts or fails",
+                limit=120,
+            )
             assert process.poll() is None, log.read_text()
             grpc.channel_ready_future(channel).result(timeout=120)
-            _wait_for(lambda: _health(channel) == health_pb2.HealthCheckResponse.SERVING,
-                      "the database server is serving")  # fmt: skip
+            _wait_for(
+                lambda: _health(channel) == health_pb2.HealthCheckResponse.SERVING,
+                "the database server is serving",
+            )
             start_seconds = time.monotonic() - started
             stub, file_stub = pb_grpc.GuessworkStub(channel), pb_grpc.GuessworkStub(file_channel)
             with open_catalog(path) as catalog:
@@ -625,8 +691,9 @@ def test_the_service_polls_a_database_catalog(
     both: tuple[str, Path], extra: StoredPolicy, policies: list[StoredPolicy]
 ) -> None:
     url, _ = both
-    server, port = start_server(ServerOptions(address="127.0.0.1:0", catalog=url,
-                                               reload_interval=0.1))  # fmt: skip
+    server, port = start_server(
+        ServerOptions(address="127.0.0.1:0", catalog=url, reload_interval=0.1)
+    )
     try:
         assert server.watcher is not None
         assert not server.watcher.check()  # nothing changed: one small query, no reload
@@ -643,10 +710,20 @@ def test_the_service_polls_a_database_catalog(
 
 def test_guesswork_serve_refuses_an_empty_database(pg_url: str) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "guesswork.service", "--address", "127.0.0.1:0",
-         "--catalog", pg_url],
-        env=ENV, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "guesswork.service",
+            "--address",
+            "127.0.0.1:0",
+            "--catalog",
+            pg_url,
+        ],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 1
     assert result.stderr == (
         f"guesswork-serve: error: {pg_url}: not a Guesswork catalog "

@@ -378,9 +378,27 @@ class ScanKernel:
             reaching ``budget``), as :func:`scan_kernel`.
         """
         kept, excluded = scan_kernel(
-            self.by_guess, self.by_target, candidates, targets, self.win, self.table,
-            self.plogp_table, self.minimax, max_class, budget, stop_at, self.counts,
-            self.touched, self.index, self.bound, self.closed, self.squares,
-            self.plogp, self.weights, self.mass, self.heaviest, self.lightest,
-        )  # fmt: skip
+            self.by_guess,
+            self.by_target,
+            candidates,
+            targets,
+            self.win,
+            self.table,
+            self.plogp_table,
+            self.minimax,
+            max_class,
+            budget,
+            stop_at,
+            self.counts,
+            self.touched,
+            self.index,
+            self.bound,
+            self.closed,
+            self.squares,
+            self.plogp,
+            self.weights,
+            self.mass,
+            self.heaviest,
+            self.lightest,
+        )
         return int(kept), int(excluded)

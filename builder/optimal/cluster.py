@@ -91,8 +91,11 @@ def root_search(
             the cluster cannot be reached.
     """
     kwargs: dict[str, Any] = {
-        "symmetry": symmetry, "checkpoint": checkpoint, "progress": progress, "words": words,
-    }  # fmt: skip
+        "symmetry": symmetry,
+        "checkpoint": checkpoint,
+        "progress": progress,
+        "words": words,
+    }
     if options.scheduler is None and options.workers == 1:
         return RootSearch(problem, options, **kwargs)
     if not dask_installed():
@@ -194,10 +197,11 @@ class ClusterRootSearch(RootSearch):
         from .dask_engine import one_level_bounds
 
         batches = {
-            self.cluster.submit(one_level_bounds, todo[i : i + PASS_BATCH], best, depth,
-                                priority=-i): todo[i : i + PASS_BATCH]
+            self.cluster.submit(
+                one_level_bounds, todo[i : i + PASS_BATCH], best, depth, priority=-i
+            ): todo[i : i + PASS_BATCH]
             for i in range(0, len(todo), PASS_BATCH)
-        }  # fmt: skip
+        }
         for future in self.cluster.completed(list(batches)):
             found, delta = self._wait(future)
             self.search.stats.add(delta)
@@ -264,9 +268,16 @@ class ClusterRootSearch(RootSearch):
                 continue  # refuted by an earlier run
             mine = records.get(str(guess), {})
             self._out[guess] = self.cluster.submit(
-                evaluate_opener, unit, guess, best, depth, mine,
-                unit=unit, budget=best, priority=-order,
-            )  # fmt: skip
+                evaluate_opener,
+                unit,
+                guess,
+                best,
+                depth,
+                mine,
+                unit=unit,
+                budget=best,
+                priority=-order,
+            )
 
     def _wait(self, future: Future[T]) -> T:
         """Return ``future``'s result.
@@ -348,9 +359,17 @@ class ClusterRootSearch(RootSearch):
                     self._send_chunks(split, pending, finished)
                     continue
                 future = self.cluster.submit(
-                    solve_branch, unit, part, budget, depth, (guess,), states[index],
-                    unit=unit, budget=budget, priority=len(part),  # the largest first
-                )  # fmt: skip
+                    solve_branch,
+                    unit,
+                    part,
+                    budget,
+                    depth,
+                    (guess,),
+                    states[index],
+                    unit=unit,
+                    budget=budget,
+                    priority=len(part),  # the largest first
+                )
                 pending[future] = (index, unit)
                 finished.add(future)
             for future in finished:
@@ -420,10 +439,19 @@ class ClusterRootSearch(RootSearch):
         for start, stop in split.chunks():
             chunk = f"{split.unit}@{start}"
             future = self.cluster.submit(
-                evaluate_guesses, chunk, split.part, split.depth, split.history, split.state,
-                start, stop, split.best, unit=chunk, budget=split.best,
+                evaluate_guesses,
+                chunk,
+                split.part,
+                split.depth,
+                split.history,
+                split.state,
+                start,
+                stop,
+                split.best,
+                unit=chunk,
+                budget=split.best,
                 priority=len(split.part) - start // CHUNK,
-            )  # fmt: skip
+            )
             pending[future] = (split, start)
             finished.add(future)
 

@@ -95,9 +95,13 @@ class Cluster:
             # Loopback only. The dashboard's port is a free one: with none, the
             # scheduler's HTTP server still takes 8787 and warns if another has it.
             self._local = LocalCluster(
-                n_workers=options.workers, threads_per_worker=1, processes=True,
-                host="127.0.0.1", dashboard_address=":0", silence_logs=logging.ERROR,
-            )  # fmt: skip
+                n_workers=options.workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=":0",
+                silence_logs=logging.ERROR,
+            )
             self.client = Client(self._local, set_as_default=False)
         else:
             self.engine = "dask"
@@ -141,9 +145,14 @@ class Cluster:
         if unit is not None:
             self._sent[unit] = budget
         return self.client.submit(
-            function, self.token, self._variable.name, *args,
-            priority=priority, retries=RETRIES, pure=False,
-        )  # fmt: skip
+            function,
+            self.token,
+            self._variable.name,
+            *args,
+            priority=priority,
+            retries=RETRIES,
+            pure=False,
+        )
 
     def completed(self, futures: Iterable[Future[T]]) -> as_completed:
         """Return an iterator over ``futures`` as they finish; ``add`` adds one more."""
@@ -354,9 +363,12 @@ def solve_branch(
     search = _search_of(token)
     before = dataclasses.replace(search.stats)
     done = _under_budget(
-        search, variable, unit, budget,
+        search,
+        variable,
+        unit,
+        budget,
         lambda b: search.solve(targets, b, depth, history, state),
-    )  # fmt: skip
+    )
     if done is None:
         return None
     value, budget = done
@@ -394,9 +406,12 @@ def evaluate_opener(
     root = RootSearch(search.problem, search.options, checkpoint=checkpoint, search=search)
     everything = np.arange(search.problem.n_targets, dtype=np.int64)
     done = _under_budget(
-        search, variable, unit, budget,
+        search,
+        variable,
+        unit,
+        budget,
         lambda b: root._evaluate_root(guess, everything, b, depth),  # one process's way
-    )  # fmt: skip
+    )
     if done is None:
         return None
     (value, exact), budget = done

@@ -263,9 +263,13 @@ class Search(SetValues):
         if self.linear and size <= self.problem.replies + 1:
             # The bound is 3n - (distinct replies + win) here: count those only.
             most = distinct_replies_kernel(
-                self.kernel.by_guess, self.kernel.by_target, guesses, targets,
-                self.problem.win, size + 1,
-            )  # fmt: skip
+                self.kernel.by_guess,
+                self.kernel.by_target,
+                guesses,
+                targets,
+                self.problem.win,
+                size + 1,
+            )
             least = 3 * size - int(most) if most else INFEASIBLE
         else:
             # No guess's bound is below the set's own table bound: stop at the first

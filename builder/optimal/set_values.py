@@ -104,10 +104,13 @@ class SetValues:
         weights = self.weights[targets]
         return int(
             weighted_class_bound(
-                int(weights.sum()), int(weights.max()), int(weights.min()), size,
+                int(weights.sum()),
+                int(weights.max()),
+                int(weights.min()),
+                size,
                 int(self.table[size]),
             )
-        )  # fmt: skip
+        )
 
     def combine(self, targets: np.ndarray, bounds: list[int]) -> int:
         """Return a guess's value (or bound) from its classes' values (or bounds)."""

@@ -59,9 +59,12 @@ def replies(policy: Policy, answer: str, guesses: list[str]) -> list[tuple[str, 
 
 
 def analyse(
-    analyzer: GameAnalyzer, lookups: CatalogLookup, name: str, history: list[tuple[str, str]],
+    analyzer: GameAnalyzer,
+    lookups: CatalogLookup,
+    name: str,
+    history: list[tuple[str, str]],
     answer: str = "",
-) -> GameAnalysis:  # fmt: skip
+) -> GameAnalysis:
     return analyzer.analyze(lookups.policy(name), history, answer)
 
 
@@ -226,20 +229,40 @@ def test_a_small_budget_falls_back_to_estimates(lookups: CatalogLookup) -> None:
     [
         ("chess", [("raise", ".....")], "", PolicyNotFoundError, {"policy": "chess"}),
         (SALET, [], "", BadRequestError, {"field": "history"}),
-        ("guess-my-word-common-words-optimal-live", [("cat", "after")], "", BadRequestError,
-         {"field": "policy"}),
-        ("antiwordle-2309-hard-entropy", [("raise", ".....")], "", BadRequestError,
-         {"field": "policy"}),
-        (SALET, [("raise", "....."), ("arise", "GG...")], "", ContradictoryHistoryError,
-         {"turn": "2"}),
+        (
+            "guess-my-word-common-words-optimal-live",
+            [("cat", "after")],
+            "",
+            BadRequestError,
+            {"field": "policy"},
+        ),
+        (
+            "antiwordle-2309-hard-entropy",
+            [("raise", ".....")],
+            "",
+            BadRequestError,
+            {"field": "policy"},
+        ),
+        (
+            SALET,
+            [("raise", "....."), ("arise", "GG...")],
+            "",
+            ContradictoryHistoryError,
+            {"turn": "2"},
+        ),
         (SALET, [("raise", "GGGGY")], "", ImpossibleReplyError, {"field": "history[0].reply"}),
         (SALET, [("raise", "GGGGG"), ("slate", ".....")], "", GameOverError, {"turn": "1"}),
-        (SALET, [("crane", ".....")], "tacit", ContradictoryHistoryError,
-         {"field": "answer", "turn": "1"}),
+        (
+            SALET,
+            [("crane", ".....")],
+            "tacit",
+            ContradictoryHistoryError,
+            {"field": "answer", "turn": "1"},
+        ),
         (SALET, [("crane", ".....")], "zzzzz", UnknownWordError, {"field": "answer"}),
         (SALET, [("zzzzz", ".....")], "", UnknownWordError, {"field": "history[0].guess"}),
     ],
-)  # fmt: skip
+)
 def test_bad_input_is_refused_as_elsewhere(
     analyzer: GameAnalyzer,
     lookups: CatalogLookup,

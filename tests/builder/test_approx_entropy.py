@@ -176,8 +176,12 @@ def test_approx_entropy_is_refused_where_it_does_not_apply() -> None:
 
 
 def test_cli_retry_percent(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(["evaluate", "--metric", "approx_entropy", "--retry-percent", "10",
-                "--quiet", "--json"]) == 0  # fmt: skip
+    assert (
+        run(
+            ["evaluate", "--metric", "approx_entropy", "--retry-percent", "10", "--quiet", "--json"]
+        )
+        == 0
+    )
     report = capsys.readouterr().out
     assert '"retry_percent": 10.0' in report
     assert '"policy": "wordle-2309-normal-approx-entropy-r10"' in report

@@ -40,8 +40,17 @@ WORDLE = Wordle()
 ANSWERS = load_wordlist("wordle-answers-2309", WORDLE)
 #: A Mastermind small enough for a test that still needs real search (343 codes).
 MASTERMIND = OptimalSpec("mastermind", length=3, colours=7)
-_TREE_ARRAYS = ("node_guess", "node_size", "node_depth", "node_first", "edge_offsets",
-                "edge_reply", "edge_child", "target_scores", "target_order")  # fmt: skip
+_TREE_ARRAYS = (
+    "node_guess",
+    "node_size",
+    "node_depth",
+    "node_first",
+    "edge_offsets",
+    "edge_reply",
+    "edge_child",
+    "target_scores",
+    "target_order",
+)
 
 
 def _assert_same(one: Optimized, other: Optimized, *, roots: bool = True) -> None:
@@ -350,7 +359,10 @@ def test_stats_add_and_subtract_the_store_counts() -> None:
     total = SearchStats(expanded=5, store_lookups=10, store_hits=4)
     total.add(SearchStats(expanded=1, store_lookups=3, store_hits=2, beam_cut=True))
     assert (total.expanded, total.store_lookups, total.store_hits, total.beam_cut) == (
-        6, 13, 6, True,
-    )  # fmt: skip
+        6,
+        13,
+        6,
+        True,
+    )
     delta = total.since(SearchStats(expanded=2, store_lookups=1, store_hits=1))
     assert (delta.expanded, delta.store_lookups, delta.store_hits) == (4, 12, 5)

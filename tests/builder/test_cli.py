@@ -37,8 +37,19 @@ def test_evaluate_prints_the_seed_style_report(capsys: pytest.CaptureFixture[str
 def test_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(capsys, "evaluate", "--game", "jotto", "--mode", "hard", "--json")
     report = json.loads(out)
-    for key in ("game", "targets", "guesses", "mode", "metric", "first_guess", "mean",
-                "stdev", "worst", "histogram", "seconds"):  # fmt: skip
+    for key in (
+        "game",
+        "targets",
+        "guesses",
+        "mode",
+        "metric",
+        "first_guess",
+        "mean",
+        "stdev",
+        "worst",
+        "histogram",
+        "seconds",
+    ):
         assert key in report
     assert status == 0
     assert report["arithmetic"] == "2022"
@@ -49,14 +60,30 @@ def test_arithmetic_follows_the_notebook_whose_options_are_used(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     _, out, _ = run_cli(
-        capsys, "evaluate", "--game", "jotto", "--mode", "hard", "--jotto-order", "first-seen",
+        capsys,
+        "evaluate",
+        "--game",
+        "jotto",
+        "--mode",
+        "hard",
+        "--jotto-order",
+        "first-seen",
         "--json",
-    )  # fmt: skip
+    )
     assert json.loads(out)["arithmetic"] == "2020"
     _, out, _ = run_cli(
-        capsys, "evaluate", "--game", "jotto", "--mode", "hard", "--jotto-order", "first-seen",
-        "--arithmetic", "2022", "--json",
-    )  # fmt: skip
+        capsys,
+        "evaluate",
+        "--game",
+        "jotto",
+        "--mode",
+        "hard",
+        "--jotto-order",
+        "first-seen",
+        "--arithmetic",
+        "2022",
+        "--json",
+    )
     assert json.loads(out)["arithmetic"] == "2022"
 
 
@@ -65,15 +92,23 @@ def test_users_list_from_a_file_and_stdin(
 ) -> None:
     words = tmp_path / "words.txt"
     words.write_text("bails fails hails nails pails rails sails tails wails\n")
-    status, out, _ = run_cli(capsys, "evaluate", "--targets", str(words), "--mode", "hard",
-                             "--metric", "max", "--json")  # fmt: skip
+    status, out, _ = run_cli(
+        capsys, "evaluate", "--targets", str(words), "--mode", "hard", "--metric", "max", "--json"
+    )
     assert status == 0
     assert (json.loads(out)["first_guess"], json.loads(out)["mean"]) == ("BAILS", 5.0)
     monkeypatch.setattr("sys.stdin", io.StringIO(words.read_text()))
     status, out, _ = run_cli(
-        capsys, "evaluate", "--targets", "-", "--guesses", "wordle-answers-2309",
-        "--metric", "max", "--json",
-    )  # fmt: skip
+        capsys,
+        "evaluate",
+        "--targets",
+        "-",
+        "--guesses",
+        "wordle-answers-2309",
+        "--metric",
+        "max",
+        "--json",
+    )
     assert (status, json.loads(out)["first_guess"]) == (0, "BERTH")
 
 
@@ -84,9 +119,20 @@ def test_first_guesses_and_lists(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(capsys, "lists", "--json")
     names = [row["name"] for row in json.loads(out)]
     assert status == 0
-    assert names == ["wordle-answers-2309", "wordle-answers-2315", "wordle-guesses-12972",
-                     "wordle-answers-3158", "wordle-guesses-14855", "sgb-words", "enable1", "es-5-top2000", "de-5-top2000", "fr-5-top2000",
-                     "el-5-top2000", "ru-5-top2000"]  # fmt: skip
+    assert names == [
+        "wordle-answers-2309",
+        "wordle-answers-2315",
+        "wordle-guesses-12972",
+        "wordle-answers-3158",
+        "wordle-guesses-14855",
+        "sgb-words",
+        "enable1",
+        "es-5-top2000",
+        "de-5-top2000",
+        "fr-5-top2000",
+        "el-5-top2000",
+        "ru-5-top2000",
+    ]
 
 
 def _bad_list(tmp_path: Path, name: str, text: str) -> str:
@@ -107,13 +153,16 @@ def _bad_list(tmp_path: Path, name: str, text: str) -> str:
         (["evaluate", "--length", "x"], 2, "argument --length: invalid int value: 'x'"),
         (["evaluate", "--length", "40"], 1, "word length must be between 2 and 12, not 40"),
         (["evaluate", "--mode", "normal", "--metric", "random"], 2, "use --mode hard"),
-        (["evaluate", "--game", "antiwordle", "--mode", "normal"], 2,
-         "antiwordle allows only consistent guesses"),
+        (
+            ["evaluate", "--game", "antiwordle", "--mode", "normal"],
+            2,
+            "antiwordle allows only consistent guesses",
+        ),
         (["first-guesses", "--top", "0"], 2, "--top must be at least 1"),
         (["evaluate", "--targets", "-", "--guesses", "-"], 2, "only one of --targets and"),
         ([], 2, "the following arguments are required: command"),
     ],
-)  # fmt: skip
+)
 def test_bad_options_get_one_line(
     capsys: pytest.CaptureFixture[str], args: list[str], status: int, message: str
 ) -> None:
@@ -146,8 +195,11 @@ def test_the_installed_command_fails_without_traceback(tmp_path: Path) -> None:
     for args in (["--game", "nope"], ["--targets", str(bad)], ["--targets", "missing"]):
         result = subprocess.run(
             [sys.executable, "-m", "guesswork.builder", "evaluate", *args],
-            capture_output=True, text=True, env=env, timeout=120,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
         assert result.returncode != 0
         assert "Traceback" not in result.stderr
         assert len(result.stderr.strip().splitlines()) == 1
@@ -172,14 +224,34 @@ def test_progress_goes_to_stderr_only_for_long_builds(capsys: pytest.CaptureFixt
 def test_guess_my_word_evaluate_on_the_shipped_list(capsys: pytest.CaptureFixture[str]) -> None:
     means = {}
     for strategy in ("binary", "adjacent-merge", "optimal"):
-        status, out, _ = run_cli(capsys, "evaluate", "--game", "guess-my-word", "--strategy", strategy,
-                                 "--variant", "deduce", "--samples", "2000", "--json")  # fmt: skip
+        status, out, _ = run_cli(
+            capsys,
+            "evaluate",
+            "--game",
+            "guess-my-word",
+            "--strategy",
+            strategy,
+            "--variant",
+            "deduce",
+            "--samples",
+            "2000",
+            "--json",
+        )
         report = json.loads(out)
         assert status == 0 and report["targets"] == 4788 and report["variant"] == "deduce"
         means[strategy] = report["mean"]
     assert report["entropy"] <= means["optimal"] <= means["adjacent-merge"] <= means["binary"]
-    status, out, _ = run_cli(capsys, "evaluate", "--game", "guess-my-word", "--variant", "live",
-                             "--samples", "2000", "--json")  # fmt: skip
+    status, out, _ = run_cli(
+        capsys,
+        "evaluate",
+        "--game",
+        "guess-my-word",
+        "--variant",
+        "live",
+        "--samples",
+        "2000",
+        "--json",
+    )
     assert json.loads(out)["mean"] < means["binary"]
 
 
@@ -205,7 +277,7 @@ JSON_ERRORS = [
     (["evaluate", "--targets", "/nonexistent/list.txt", "--json"], 1, "WORD_LIST"),
     (["evaluate", "--metric", "nonsense", "--json"], 2, "USAGE"),
     (["export", "chess", "--json"], 1, "POLICY_NOT_FOUND"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("args", "status", "reason"), JSON_ERRORS)

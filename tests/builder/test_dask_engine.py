@@ -36,8 +36,16 @@ from guesswork.client.probe import Policy
 distributed = pytest.importorskip("distributed")
 
 #: The SALET proof (2315 answers, 12972 guesses): about 1.5 s in one process.
-SALET = ["optimize", "--targets", "wordle-answers-2315", "--guesses", "wordle-guesses-12972",
-         "--first-guess", "SALET", "--quiet"]  # fmt: skip
+SALET = [
+    "optimize",
+    "--targets",
+    "wordle-answers-2315",
+    "--guesses",
+    "wordle-guesses-12972",
+    "--first-guess",
+    "SALET",
+    "--quiet",
+]
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +59,7 @@ def cluster() -> Iterator[distributed.Client]:
             host="127.0.0.1",
             dashboard_address=":0",
             silence_logs=logging.ERROR,
-        ) as local,  # fmt: skip
+        ) as local,
         distributed.Client(local, set_as_default=False) as client,
     ):
         yield client
@@ -107,8 +115,10 @@ def test_global_search_on_the_cluster_matches_in_process(
     targets.write_text("\n".join(answers) + "\n")
     argv = ["optimize", "--targets", str(targets), "--mode", "hard", "--quiet"]
     paths = {}
-    for label, extra in {"alone": ["--workers", "1"],
-                         "cluster": ["--scheduler", _address(cluster)]}.items():  # fmt: skip
+    for label, extra in {
+        "alone": ["--workers", "1"],
+        "cluster": ["--scheduler", _address(cluster)],
+    }.items():
         paths[label] = tmp_path / f"{label}.gwp"
         report = _optimize([*argv, *extra, "--output", str(paths[label])], capsys)
         assert report["openers_surviving"] > 1  # type: ignore[operator]
@@ -123,12 +133,23 @@ def test_global_search_on_the_cluster_matches_in_process(
     # holds; one with a weakened (still self-consistent) bound does not.
     catalog = tmp_path / "catalog.sqlite"
     assert run(["import", str(paths["cluster"]), "--catalog", str(catalog)]) == 0
-    prove = ["verify", "--catalog", str(catalog), "--prove", "--policy", mine.name,
-             "--scheduler", _address(cluster)]  # fmt: skip
+    prove = [
+        "verify",
+        "--catalog",
+        str(catalog),
+        "--prove",
+        "--policy",
+        mine.name,
+        "--scheduler",
+        _address(cluster),
+    ]
     assert run(prove) == 0
     assert f"ok    {mine.name}" in capsys.readouterr().out
-    cert = {**mine.data.certificate, "lower_bound": mine.data.certificate["value"] - 1,
-            "proven": False}  # fmt: skip
+    cert = {
+        **mine.data.certificate,
+        "lower_bound": mine.data.certificate["value"] - 1,
+        "proven": False,
+    }
     weakened = dataclasses.replace(mine.data, certificate=cert)
     publish_catalog(
         str(catalog), [StoredPolicy.from_data(weakened, mine.targets, mine.guesses)], []
@@ -146,8 +167,10 @@ def test_checkpoint_resumes_on_another_cluster(
     checkpoint = tmp_path / "run.jsonl"
     first = tmp_path / "first.gwp"
     address = _address(cluster)
-    _optimize([*SALET, "--scheduler", address, "--checkpoint", str(checkpoint),
-               "--output", str(first)], capsys)  # fmt: skip
+    _optimize(
+        [*SALET, "--scheduler", address, "--checkpoint", str(checkpoint), "--output", str(first)],
+        capsys,
+    )
     lines = checkpoint.read_text().splitlines()
     assert len(lines) > 20
     # What a run stopped part way leaves: the fingerprint and the units finished
@@ -155,8 +178,10 @@ def test_checkpoint_resumes_on_another_cluster(
     kept = lines[: len(lines) // 3]
     checkpoint.write_text("\n".join(kept) + "\n" + lines[len(kept)][:25])
     resumed = tmp_path / "resumed.gwp"
-    report = _optimize([*SALET, "--workers", "2", "--checkpoint", str(checkpoint),
-                        "--output", str(resumed)], capsys)  # fmt: skip
+    report = _optimize(
+        [*SALET, "--workers", "2", "--checkpoint", str(checkpoint), "--output", str(resumed)],
+        capsys,
+    )
     assert report["engine"] == "dask-local"
     assert first.read_bytes() == resumed.read_bytes() == alone
     assert len(checkpoint.read_text().splitlines()) >= len(lines)
@@ -165,8 +190,19 @@ def test_checkpoint_resumes_on_another_cluster(
 def test_a_bounded_memo_evicts_and_gives_the_same_tree(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["optimize", "--targets", "wordle-answers-2315", "--mode", "hard",
-            "--first-guess", "SLATE", "--quiet", "--workers", "1", "--output"]  # fmt: skip
+    argv = [
+        "optimize",
+        "--targets",
+        "wordle-answers-2315",
+        "--mode",
+        "hard",
+        "--first-guess",
+        "SLATE",
+        "--quiet",
+        "--workers",
+        "1",
+        "--output",
+    ]
     free = _optimize([*argv, str(tmp_path / "free.gwp"), "--memo-limit", "none"], capsys)
     tight = _optimize([*argv, str(tmp_path / "tight.gwp"), "--memo-limit", "64K"], capsys)
     assert free["memo_evictions"] == 0 and free["memo_limit"] is None
@@ -221,8 +257,17 @@ def test_without_dask_workers_use_a_process_pool(
     from guesswork.builder.optimal import cluster as engines
 
     monkeypatch.setattr(engines, "dask_installed", lambda: False)  # as if not installed
-    argv = ["optimize", "--targets", "wordle-answers-2315", "--mode", "hard",
-            "--first-guess", "SLATE", "--quiet", "--output"]  # fmt: skip
+    argv = [
+        "optimize",
+        "--targets",
+        "wordle-answers-2315",
+        "--mode",
+        "hard",
+        "--first-guess",
+        "SLATE",
+        "--quiet",
+        "--output",
+    ]
     pool = _optimize([*argv, str(tmp_path / "pool.gwp"), "--workers", "2"], capsys)
     alone = _optimize([*argv, str(tmp_path / "alone.gwp"), "--workers", "1"], capsys)
     assert (pool["engine"], pool["workers"], alone["engine"]) == ("processes", 2, "in-process")
@@ -234,8 +279,9 @@ def test_without_dask_workers_use_a_process_pool(
     # the pool shares no first pass, so it would be slower than one process.
     answers = load_wordlist("wordle-answers-2315", Wordle()).words[::25]
     (tmp_path / "few.txt").write_text("\n".join(answers) + "\n")
-    everyone = _optimize(["optimize", "--targets", str(tmp_path / "few.txt"), "--mode", "hard",
-                          "--quiet"], capsys)  # fmt: skip
+    everyone = _optimize(
+        ["optimize", "--targets", str(tmp_path / "few.txt"), "--mode", "hard", "--quiet"], capsys
+    )
     assert (everyone["engine"], everyone["workers"]) == ("in-process", 1)
 
 
@@ -252,9 +298,13 @@ def test_a_worker_killed_mid_run_changes_nothing(
     deadline = time.monotonic() + 120
     while killed is None and search.is_alive() and time.monotonic() < deadline:
         # A worker running one of the search's units (a branch, or part of one).
-        busy = [w for w, keys in cluster.processing().items()
-                if any(name in str(key) for key in keys
-                       for name in ("solve_branch", "evaluate_guesses"))]  # fmt: skip
+        busy = [
+            w
+            for w, keys in cluster.processing().items()
+            if any(
+                name in str(key) for key in keys for name in ("solve_branch", "evaluate_guesses")
+            )
+        ]
         if busy:
             pids = cluster.run(os.getpid, workers=busy[:1])
             killed = pids[busy[0]]

@@ -95,8 +95,10 @@ def test_verify_refuses_a_missing_opener_or_a_wrong_static_bound(built: BuiltPol
     roots = [list(root) for root in cert["roots"]]
     settled = list(cert["settled_by"])
     static = settled.index("static")
-    dropped = {"roots": roots[:static] + roots[static + 1 :],
-               "settled_by": settled[:static] + settled[static + 1 :]}  # fmt: skip
+    dropped = {
+        "roots": roots[:static] + roots[static + 1 :],
+        "settled_by": settled[:static] + settled[static + 1 :],
+    }
     faults = verify_certificate(as_policy(built, dropped))
     assert faults and "missing" in faults[0]
     raised = [list(root) for root in roots]
@@ -169,9 +171,11 @@ def test_a_lead_opener_changes_nothing_but_the_order(
     (tmp_path / "rhymes.txt").write_text("\n".join(targets.words) + "\n")
     (tmp_path / "some.txt").write_text("\n".join(guesses.words) + "\n")
     spec = OptimalSpec(
-        "wordle", targets=str(tmp_path / "rhymes.txt"), guesses=str(tmp_path / "some.txt"),
+        "wordle",
+        targets=str(tmp_path / "rhymes.txt"),
+        guesses=str(tmp_path / "some.txt"),
         lead_opener=lead,
-    )  # fmt: skip
+    )
     if lead not in guesses.words:
         with pytest.raises(SearchError, match="not in the guess list"):
             build_optimal_policy(spec)

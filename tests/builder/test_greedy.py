@@ -70,21 +70,35 @@ def test_partition_counts_of_every_hundredth_word() -> None:
 def test_minimizing_max_tree_of_the_few_words_is_the_seeds() -> None:
     tree = build_greedy_tree(WORDLE, FEW, FEW, GreedyOptions(metric="max", hard=True))
     assert nested(tree) == (
-        "ROAST", 24,
-        {"..G..": ("ABACK", 2, {"GGGGG": "ABACK", "..GGG": "QUACK"}),
-         "Y...Y": ("BIRTH", 2, {"GGGGG": "BIRTH", "..YY.": "TREND"}),
-         ".....": ("BULLY", 2, {"GGGGG": "BULLY", ".G...": "CUMIN"}),
-         "..GG.": ("CLASP", 2, {"GGGGG": "CLASP", "..GGY": "PHASE"}),
-         "YY...": ("DROOL", 2, {"GGGGG": "DROOL", ".Y.G.": "HUMOR"}),
-         "..Y..": ("FANCY", 2, {"GGGGG": "FANCY", ".YG..": "NINJA"}),
-         "YYY..": "ARBOR", "Y.G..": "FRANK", "Y.G.Y": "GRATE", "Y.Y.Y": "LATER",
-         ".YYY.": "MASON", "GGGGG": "ROAST", "..GY.": "SHALE", "...Y.": "SMELL",
-         "..GYY": "STAMP", "..Y.Y": "TAKEN", "Y.Y..": "VIRAL", "..Y.G": "YACHT"},
-    )  # fmt: skip
+        "ROAST",
+        24,
+        {
+            "..G..": ("ABACK", 2, {"GGGGG": "ABACK", "..GGG": "QUACK"}),
+            "Y...Y": ("BIRTH", 2, {"GGGGG": "BIRTH", "..YY.": "TREND"}),
+            ".....": ("BULLY", 2, {"GGGGG": "BULLY", ".G...": "CUMIN"}),
+            "..GG.": ("CLASP", 2, {"GGGGG": "CLASP", "..GGY": "PHASE"}),
+            "YY...": ("DROOL", 2, {"GGGGG": "DROOL", ".Y.G.": "HUMOR"}),
+            "..Y..": ("FANCY", 2, {"GGGGG": "FANCY", ".YG..": "NINJA"}),
+            "YYY..": "ARBOR",
+            "Y.G..": "FRANK",
+            "Y.G.Y": "GRATE",
+            "Y.Y.Y": "LATER",
+            ".YYY.": "MASON",
+            "GGGGG": "ROAST",
+            "..GY.": "SHALE",
+            "...Y.": "SMELL",
+            "..GYY": "STAMP",
+            "..Y.Y": "TAKEN",
+            "Y.Y..": "VIRAL",
+            "..Y.G": "YACHT",
+        },
+    )
     # Branches come in the seed's dict order: by the first target giving each reply.
     assert [WORDLE.format_reply(code) for code, _ in tree.branches(0)][:3] == [
-        "..G..", "YYY..", "Y...Y",
-    ]  # fmt: skip
+        "..G..",
+        "YYY..",
+        "Y...Y",
+    ]
 
 
 def test_ails_trees_hard_and_normal() -> None:
@@ -94,11 +108,26 @@ def test_ails_trees_hard_and_normal() -> None:
     assert max(scores(hard)) == 9
     normal = build_greedy_tree(WORDLE, AILS, ANSWERS, GreedyOptions(metric="max"))
     assert nested(normal) == (
-        "BERTH", 9,
-        {".....": ("SPAWN", 5, {"G.Y..": "SAILS", "Y.Y..": "FAILS", "Y.Y.Y": "NAILS",
-                                "Y.YY.": "WAILS", "YYY..": "PAILS"}),
-         "....Y": "HAILS", "...Y.": "TAILS", "..Y..": "RAILS", "G....": "BAILS"},
-    )  # fmt: skip
+        "BERTH",
+        9,
+        {
+            ".....": (
+                "SPAWN",
+                5,
+                {
+                    "G.Y..": "SAILS",
+                    "Y.Y..": "FAILS",
+                    "Y.Y.Y": "NAILS",
+                    "Y.YY.": "WAILS",
+                    "YYY..": "PAILS",
+                },
+            ),
+            "....Y": "HAILS",
+            "...Y.": "TAILS",
+            "..Y..": "RAILS",
+            "G....": "BAILS",
+        },
+    )
     assert round(float(np.mean(scores(normal))), 2) == 2.56
     assert (min(scores(normal)), max(scores(normal))) == (2, 3)
 

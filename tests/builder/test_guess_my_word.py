@@ -54,9 +54,17 @@ TOLERANCE = 1e-9
 
 #: The seed's worked example: its first ten sorted words and their counts.
 SEED_PREFIX = {
-    "abstain": 2, "accept": 24, "across": 111, "action": 122, "active": 23,
-    "adhere": 1, "afraid": 116, "against": 221, "alive": 16, "allegory": 1,
-}  # fmt: skip
+    "abstain": 2,
+    "accept": 24,
+    "across": 111,
+    "action": 122,
+    "active": 23,
+    "adhere": 1,
+    "afraid": 116,
+    "against": 221,
+    "alive": 16,
+    "allegory": 1,
+}
 
 Strategy = Callable[[WeightedList], WordTree]
 STRATEGIES: dict[str, Strategy] = {
@@ -378,8 +386,13 @@ def test_seed_worked_example() -> None:
     ]
     assert target_at(weights, 126) == "across"  # binary_search_word_generation(126)
     assert [target_at(weights, i) for i in (0, 1, 2, 136, 137, 636)] == [
-        "abstain", "abstain", "accept", "across", "action", "allegory",
-    ]  # fmt: skip
+        "abstain",
+        "abstain",
+        "accept",
+        "across",
+        "action",
+        "allegory",
+    ]
     # The seed's strategies on its ten words, worked by hand. Binary search
     # splits 5|5, then 3|2, then 2|1. Adjacent merge joins alive+allegory (17),
     # active+adhere (24), abstain+accept (26), abstain..+across (137), active..+afraid

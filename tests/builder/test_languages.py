@@ -46,12 +46,55 @@ from guesswork.client.letters import (
 )
 
 WORDLE = Wordle()
-SPANISH = ("árbol", "ñandú", "cañón", "añejo", "niñez", "papel", "perro", "reloj", "ruido",
-           "ÁRBOL", "gatos", "nieve", "señor", "sueño", "mañas", "leñas")  # fmt: skip
-GERMAN = ("straße", "grüßen", "größer", "bäcker", "fußweg", "mädels", "schöne", "brücke",
-          "weiße", "müssen")  # fmt: skip
-GREEK = ("λόγος", "σοφός", "κόσμος", "φίλος", "ποταμός", "ήλιος", "νερό", "δρόμος", "καλός",
-         "θάλασσα", "μήλος", "δάσος", "τοίχος", "βουνό", "λαγός", "ψωμί", "χρόνος")  # fmt: skip
+SPANISH = (
+    "árbol",
+    "ñandú",
+    "cañón",
+    "añejo",
+    "niñez",
+    "papel",
+    "perro",
+    "reloj",
+    "ruido",
+    "ÁRBOL",
+    "gatos",
+    "nieve",
+    "señor",
+    "sueño",
+    "mañas",
+    "leñas",
+)
+GERMAN = (
+    "straße",
+    "grüßen",
+    "größer",
+    "bäcker",
+    "fußweg",
+    "mädels",
+    "schöne",
+    "brücke",
+    "weiße",
+    "müssen",
+)
+GREEK = (
+    "λόγος",
+    "σοφός",
+    "κόσμος",
+    "φίλος",
+    "ποταμός",
+    "ήλιος",
+    "νερό",
+    "δρόμος",
+    "καλός",
+    "θάλασσα",
+    "μήλος",
+    "δάσος",
+    "τοίχος",
+    "βουνό",
+    "λαγός",
+    "ψωμί",
+    "χρόνος",
+)
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -107,8 +150,9 @@ def test_a_list_name_says_its_language() -> None:
 
 
 def test_invalid_entries_are_refused_by_line(tmp_path: Path) -> None:
-    path = write(tmp_path, "bad.txt", ["árbol", "d0s12", "pαpel", "it's", "x\u0303yzw",
-                                       "ñandú", "casa-"])  # fmt: skip
+    path = write(
+        tmp_path, "bad.txt", ["árbol", "d0s12", "pαpel", "it's", "x\u0303yzw", "ñandú", "casa-"]
+    )
     with pytest.raises(WordListError) as caught:
         load_wordlist(path, WORDLE)
     message = str(caught.value)
@@ -171,10 +215,12 @@ def test_reply_matrices_agree_with_the_rule_for_any_alphabet(letters: int) -> No
     rng = random.Random(letters)
     alphabet = [chr(0x100 + i) for i in range(letters)]  # Latin Extended-A: one script
     common = alphabet[:5]  # repeated letters in many words
-    words = sorted({
-        "".join(rng.choice(common if rng.random() < 0.5 else alphabet) for _ in range(5))
-        for _ in range(200)
-    })  # fmt: skip
+    words = sorted(
+        {
+            "".join(rng.choice(common if rng.random() < 0.5 else alphabet) for _ in range(5))
+            for _ in range(200)
+        }
+    )
     listed = WordList.from_words("any", words)
     matrix = compute_reply_matrix(WORDLE, listed, listed)
     assert (matrix == [[WORDLE.reply(g, t) for t in words] for g in words]).all()
@@ -209,15 +255,29 @@ def test_letter_codes_are_shared_by_the_lists_compared() -> None:
     ],
 )
 def test_lists_of_any_alphabet_build_and_round_trip_through_a_policy_file(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], words: tuple[str, ...],
-    language: str | None, mode: str, metric: str,
-) -> None:  # fmt: skip
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    words: tuple[str, ...],
+    language: str | None,
+    mode: str,
+    metric: str,
+) -> None:
     lengths = {len(upper_word(w)) for w in words}
     length = max(lengths, key=lambda n: sum(len(upper_word(w)) == n for w in words))
     path = write(tmp_path, "list.txt", [w for w in words if len(upper_word(w)) == length])
     catalog = str(tmp_path / "catalog.sqlite")
-    options = ["--targets", path, "--length", str(length), "--mode", mode, "--metric", metric,
-               "--quiet", *(["--language", language] if language else [])]  # fmt: skip
+    options = [
+        "--targets",
+        path,
+        "--length",
+        str(length),
+        "--mode",
+        mode,
+        "--metric",
+        metric,
+        "--quiet",
+        *(["--language", language] if language else []),
+    ]
     status, out, _ = run_cli(capsys, "evaluate", *options, "--json")
     assert status == 0
     evaluated = json.loads(out)
@@ -247,8 +307,20 @@ def test_jotto_counts_distinct_letters_of_any_alphabet(
     assert jotto.word_problem("AÑEJO") is None and jotto.word_problem("ÑAÑOS") == "repeats a letter"
     assert jotto.reply("ÁRBOL", "ARBOL") == 4 and jotto.reply("ΛΟΓΟΣ", "ΣΟΦΟΣ") == 2
     path = write(tmp_path, "el.txt", [w for w in GREEK if len(w) == 5])
-    status, out, _ = run_cli(capsys, "evaluate", "--game", "jotto", "--targets", path,
-                             "--language", "el", "--mode", "hard", "--json", "--quiet")  # fmt: skip
+    status, out, _ = run_cli(
+        capsys,
+        "evaluate",
+        "--game",
+        "jotto",
+        "--targets",
+        path,
+        "--language",
+        "el",
+        "--mode",
+        "hard",
+        "--json",
+        "--quiet",
+    )
     report = json.loads(out)
     # Words of five distinct letters, one per set of letters (the seeds' Jotto list).
     folded = (rule_for("el").word(word) for word in GREEK)
@@ -294,8 +366,20 @@ def test_wordlist_writes_to_stdout_or_a_file(
     # The same source and filters: the first 50 words of the shipped 2000.
     assert [upper_word(w) for w in lines[1:]] == list(shipped_words("el-5-top2000")[:50])
     output = tmp_path / "es-6-top30.txt"
-    status, out, _ = run_cli(capsys, "wordlist", "--language", "es", "--length", "6", "--top", "30",
-                             "--no-fold-accents", "--output", str(output), "--json")  # fmt: skip
+    status, out, _ = run_cli(
+        capsys,
+        "wordlist",
+        "--language",
+        "es",
+        "--length",
+        "6",
+        "--top",
+        "30",
+        "--no-fold-accents",
+        "--output",
+        str(output),
+        "--json",
+    )
     info = json.loads(out)
     text = output.read_text(encoding="utf-8")
     assert status == 0 and info["words"] == 30 and info["name"] == "es-6-top30"

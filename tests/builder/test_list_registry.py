@@ -57,9 +57,15 @@ def test_a_newer_list_is_registered_and_used_by_name(
     )
     assert again[0]["new"] is False  # type: ignore[index]
     built = _json(
-        capsys, "build", "--targets", name, "--guesses", "wordle-guesses-14855",
-        "--catalog", str(home / "mine.sqlite"),
-    )  # fmt: skip
+        capsys,
+        "build",
+        "--targets",
+        name,
+        "--guesses",
+        "wordle-guesses-14855",
+        "--catalog",
+        str(home / "mine.sqlite"),
+    )
     assert built["name"] == f"wordle-{len(words)}-g14855-normal-neg-entropy"  # type: ignore[index]
 
 
@@ -84,15 +90,29 @@ def test_a_changed_registered_file_is_refused(
         (["lists", "update", "{file}", "--as-of", "2026-01-01"], 2, "--kind"),
         (["lists", "update", "{file}", "--kind", "answers"], 2, "--as-of DATE"),
         (["lists", "update", "{file}", "--kind", "answers", "--as-of", "soon"], 1, "not a date"),
-        (["lists", "update", "{bad}", "--kind", "answers", "--as-of", "2026-01-01"], 1, "'cranes' has 6 letters"),
+        (
+            ["lists", "update", "{bad}", "--kind", "answers", "--as-of", "2026-01-01"],
+            1,
+            "'cranes' has 6 letters",
+        ),
         (["lists", "show", "{file}"], 2, "takes no FILE"),
         (
-            ["lists", "update", "{file}", "--kind", "answers", "--as-of", "2026-01-01",
-             "--name", "wordle-answers-2309"],
-            1, "shipped list with other words",
+            [
+                "lists",
+                "update",
+                "{file}",
+                "--kind",
+                "answers",
+                "--as-of",
+                "2026-01-01",
+                "--name",
+                "wordle-answers-2309",
+            ],
+            1,
+            "shipped list with other words",
         ),
     ],
-)  # fmt: skip
+)
 def test_bad_updates_are_refused_in_one_line(
     home: Path, capsys: pytest.CaptureFixture[str], argv: list[str], status: int, message: str
 ) -> None:
@@ -111,14 +131,19 @@ def test_list_json_says_lists_mode_and_weights(capsys: pytest.CaptureFixture[str
     rows = {row["name"]: row for row in _json(capsys, "list")}  # type: ignore[union-attr]
     today = rows["wordle-3158-g14855-normal-neg-entropy"]
     assert (today["targets"], today["guesses"], today["mode"], today["weights"]) == (
-        "wordle-answers-3158", "wordle-guesses-14855", "normal", None,
-    )  # fmt: skip
+        "wordle-answers-3158",
+        "wordle-guesses-14855",
+        "normal",
+        None,
+    )
     weighted = rows["wordle-3158-g14855-weighted-wordfreq-normal-neg-entropy"]
     assert weighted["weights"] == "wordfreq" and weighted["targets"] == "wordle-answers-3158"
     every = rows["wordle-14855-weighted-wordfreq-nyt-hard-neg-entropy"]
     assert (every["targets"], every["mode"], every["weights"]) == (
-        "wordle-guesses-14855", "nyt-hard", "wordfreq",
-    )  # fmt: skip
+        "wordle-guesses-14855",
+        "nyt-hard",
+        "wordfreq",
+    )
     assert all(set(row) >= {"targets", "guesses", "mode", "weights"} for row in rows.values())
     assert "wordle-3158-g14855-normal-neg-entropy" in rows and set(SHIPPED) >= {
         "wordle-answers-3158",

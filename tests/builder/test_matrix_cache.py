@@ -154,9 +154,17 @@ def test_limit_zero_turns_the_disk_cache_off(cache: Path, monkeypatch: pytest.Mo
 
 @pytest.mark.parametrize(
     ("text", "size"),
-    [("4294967296", 4 << 30), ("4G", 4 << 30), ("4GiB", 4 << 30), ("4 gb", 4 << 30),
-     ("500M", 500 << 20), ("12k", 12 << 10), ("0", 0), ("7B", 7)],
-)  # fmt: skip
+    [
+        ("4294967296", 4 << 30),
+        ("4G", 4 << 30),
+        ("4GiB", 4 << 30),
+        ("4 gb", 4 << 30),
+        ("500M", 500 << 20),
+        ("12k", 12 << 10),
+        ("0", 0),
+        ("7B", 7),
+    ],
+)
 def test_sizes_parse(text: str, size: int) -> None:
     assert matrix_cache.parse_size(text) == size
 
@@ -306,9 +314,11 @@ def test_cache_clean_removes_only_cache_files(
     status, out, _ = cli(capsys, "clean", "--json")
     assert status == 0
     assert json.loads(out) == {
-        "directory": str(cache), "removed_files": 1, "freed_bytes": FILE_BYTES,
+        "directory": str(cache),
+        "removed_files": 1,
+        "freed_bytes": FILE_BYTES,
         "older_than_days": None,
-    }  # fmt: skip
+    }
     assert [path.name for path in cache.iterdir()] == [foreign.name]
 
     status, out, _ = cli(capsys, "clean")
@@ -329,8 +339,11 @@ def test_a_bad_limit_is_one_line_from_the_command(cache: Path) -> None:
     env = {**os.environ, "GUESSWORK_CACHE": str(cache), matrix_cache.LIMIT_VARIABLE: "lots"}
     done = subprocess.run(
         [sys.executable, "-m", "guesswork.builder", "cache", "info"],
-        capture_output=True, text=True, env=env, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
     assert done.returncode == 1
     assert done.stdout == ""
     assert done.stderr.startswith("guesswork-build: error: $GUESSWORK_CACHE_MAX_BYTES='lots'")

@@ -116,10 +116,14 @@ def small_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     optimal, _ = build_optimal_policy(
         OptimalSpec(
-            "wordle", targets=str(targets), guesses="wordle-guesses-12972", mode=NYT_HARD,
-            max_guesses=6, first_guess="SALET",
+            "wordle",
+            targets=str(targets),
+            guesses="wordle-guesses-12972",
+            mode=NYT_HARD,
+            max_guesses=6,
+            first_guess="SALET",
         )
-    )  # fmt: skip
+    )
     for built in (greedy, optimal):
         tree = built.tree
         policies.append(StoredPolicy.from_data(built.data, tree.targets.words, tree.guesses.words))
@@ -236,10 +240,14 @@ def test_salet_optima_reproduce_the_published_figures() -> None:
     for answers, total in (("wordle-answers-2315", 8122), ("wordle-answers-2309", 8099)):
         built, result = build_optimal_policy(
             OptimalSpec(
-                "wordle", targets=answers, guesses="wordle-guesses-12972", mode=NYT_HARD,
-                max_guesses=6, first_guess="SALET",
+                "wordle",
+                targets=answers,
+                guesses="wordle-guesses-12972",
+                mode=NYT_HARD,
+                max_guesses=6,
+                first_guess="SALET",
             )
-        )  # fmt: skip
+        )
         assert (result.outcome.value, result.outcome.proven) == (total, True)
         assert int(built.tree.target_scores.max()) == 6
 
@@ -278,8 +286,9 @@ def test_cli_evaluate_and_optimize_take_mode_nyt_hard(
     assert run(["evaluate", *lists, "--mode", "nyt-hard", "--quiet", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert (report["mode"], report["policy"]) == (
-        "nyt-hard", "wordle-2315-g12972-nyt-hard-neg-entropy",
-    )  # fmt: skip
+        "nyt-hard",
+        "wordle-2315-g12972-nyt-hard-neg-entropy",
+    )
     argv = ["optimize", *lists, "--mode", "nyt-hard", "--first-guess", "SALET", "--max-guesses"]
     assert run([*argv, "6", "--quiet", "--json", "--catalog", catalog]) == 0
     assert json.loads(capsys.readouterr().out)["total"] == 8122

@@ -141,9 +141,20 @@ def _optimize_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, 
 def test_wordle_salet_optimum_is_7920_on_the_2315_list(capsys: pytest.CaptureFixture[str]) -> None:
     """The published optimum after SALET (2315 answers, 12972 guesses) is 7920."""
     data = _optimize_json(
-        capsys, "--targets", "wordle-answers-2315", "--guesses", "wordle-guesses-12972",
-        "--mode", "normal", "--objective", "total", "--first-guess", "SALET", "--workers", "1",
-    )  # fmt: skip
+        capsys,
+        "--targets",
+        "wordle-answers-2315",
+        "--guesses",
+        "wordle-guesses-12972",
+        "--mode",
+        "normal",
+        "--objective",
+        "total",
+        "--first-guess",
+        "SALET",
+        "--workers",
+        "1",
+    )
     assert (data["first_guess"], data["total"], data["worst"], data["proven"]) == (
         "SALET",
         7920,
@@ -156,9 +167,18 @@ def test_wordle_salet_optimum_is_7920_on_the_2315_list(capsys: pytest.CaptureFix
 def test_mastermind_total_is_5625(capsys: pytest.CaptureFixture[str]) -> None:
     """Koyama and Lai (1993): 5625/1296 expected guesses for 6 colours x 4 pegs."""
     data = _optimize_json(
-        capsys, "--game", "mastermind", "--colors", "6", "--pegs", "4",
-        "--objective", "total", "--workers", "1",
-    )  # fmt: skip
+        capsys,
+        "--game",
+        "mastermind",
+        "--colors",
+        "6",
+        "--pegs",
+        "4",
+        "--objective",
+        "total",
+        "--workers",
+        "1",
+    )
     assert (data["total"], data["proven"], data["count"]) == (5625, True, 1296)
     assert data["mean"] == pytest.approx(4.3403, abs=1e-4)
 
@@ -166,9 +186,18 @@ def test_mastermind_total_is_5625(capsys: pytest.CaptureFixture[str]) -> None:
 def test_mastermind_minimax_is_5(capsys: pytest.CaptureFixture[str]) -> None:
     """Knuth (1976): five guesses always suffice, and four do not."""
     data = _optimize_json(
-        capsys, "--game", "mastermind", "--colors", "6", "--pegs", "4",
-        "--objective", "minimax", "--workers", "1",
-    )  # fmt: skip
+        capsys,
+        "--game",
+        "mastermind",
+        "--colors",
+        "6",
+        "--pegs",
+        "4",
+        "--objective",
+        "minimax",
+        "--workers",
+        "1",
+    )
     assert (data["worst"], data["value"], data["proven"], data["lower_bound"]) == (5, 5, True, 5)
 
 
@@ -237,8 +266,17 @@ def test_verify_command_reports_a_tampered_certificate(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     catalog = tmp_path / "catalog.sqlite"
-    argv = ["--targets", "wordle-answers-2309", "--mode", "hard", "--first-guess", "TRACE",
-            "--catalog", str(catalog), "--quiet"]  # fmt: skip
+    argv = [
+        "--targets",
+        "wordle-answers-2309",
+        "--mode",
+        "hard",
+        "--first-guess",
+        "TRACE",
+        "--catalog",
+        str(catalog),
+        "--quiet",
+    ]
     # --store, the old name of --publish, still publishes, and says the new name.
     assert run(["optimize", *argv, "--store", "--output", str(tmp_path / "t.gwp")]) == 0
     assert "--store is now --publish" in capsys.readouterr().err
@@ -321,8 +359,17 @@ def test_bad_options_are_one_line_errors(
 def test_damaged_or_unusable_checkpoints_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["optimize", "--targets", "wordle-answers-2309", "--mode", "hard",
-            "--first-guess", "TRACE", "--quiet", "--checkpoint"]  # fmt: skip
+    argv = [
+        "optimize",
+        "--targets",
+        "wordle-answers-2309",
+        "--mode",
+        "hard",
+        "--first-guess",
+        "TRACE",
+        "--quiet",
+        "--checkpoint",
+    ]
     good = tmp_path / "good.jsonl"
     assert run([*argv, str(good)]) == 0
     capsys.readouterr()

@@ -62,11 +62,19 @@ def test_a_generated_prior_is_deterministic(guesses_prior: Prior) -> None:
     assert all(isinstance(w, int) and w >= 1 for w in guesses_prior.weights)
     params = guesses_prior.params
     assert params == {
-        "source": "wordfreq", "wordfreq_version": metadata.version("wordfreq"),
-        "language": "en", "width": 10.0, "n_common": 3000, "scale": 10_000,
-        "plural_factor": 0.1, "past_factor": 0.1, "lexicon": "enable1", "stem_share": 0.25,
-        "plurals": 2573, "past_tenses": 462,
-    }  # fmt: skip
+        "source": "wordfreq",
+        "wordfreq_version": metadata.version("wordfreq"),
+        "language": "en",
+        "width": 10.0,
+        "n_common": 3000,
+        "scale": 10_000,
+        "plural_factor": 0.1,
+        "past_factor": 0.1,
+        "lexicon": "enable1",
+        "stem_share": 0.25,
+        "plurals": 2573,
+        "past_tenses": 462,
+    }
     if params["wordfreq_version"] == "3.1.1":  # the version the project pins
         # The shipped prior is this one, byte for byte (its file is made by the CLI).
         shipped = shipped_prior("wordfreq")
@@ -100,8 +108,22 @@ def test_the_sigmoid_is_3blue1browns() -> None:
 
 
 def test_plurals_and_past_tenses_are_down_weighted_by_their_factors() -> None:
-    words = ["CRANE", "CRANES", "BAKE", "BAKED", "ROLL", "ROLLED", "HOUSE", "WORLD", "BERRY",
-             "BERRIES", "STOP", "STOPPED", "GLASS", "BONUS"]  # fmt: skip
+    words = [
+        "CRANE",
+        "CRANES",
+        "BAKE",
+        "BAKED",
+        "ROLL",
+        "ROLLED",
+        "HOUSE",
+        "WORLD",
+        "BERRY",
+        "BERRIES",
+        "STOP",
+        "STOPPED",
+        "GLASS",
+        "BONUS",
+    ]
     plain = generate_prior(words, plural_factor=1.0, past_factor=1.0, lexicon=[])
     weighted = generate_prior(words, plural_factor=0.25, past_factor=0.5, lexicon=[])
     forms = judge_inflections(words, lexicon=[])
@@ -188,9 +210,11 @@ def test_text_reads_back_as_the_same_prior(guesses_prior: Prior, tmp_path: Path)
 
 def test_any_letters_and_awkward_parameters_round_trip() -> None:
     prior = Prior(
-        "my prior", ("ÑANDÚ", "ΑΛΦΑΣ", "STRAẞE"), (3, 2, 1),
+        "my prior",
+        ("ÑANDÚ", "ΑΛΦΑΣ", "STRAẞE"),
+        (3, 2, 1),
         {"source": "hand made", "version": "3", "ratio": 1e-05, "count": -4, "note": 'a "q"'},
-    )  # fmt: skip
+    )
     again = parse_prior(prior.to_text().splitlines(), "x.txt")
     assert again == prior and again.params == prior.params
     assert type(again.params["version"]) is str and type(again.params["ratio"]) is float
@@ -306,13 +330,21 @@ def test_the_command_writes_a_prior_load_prior_reads(
     words = tmp_path / "words.txt"
     words.write_text("crane\nbakes\nbaked\nhouse\nworld\naalii\nxylyl\n")
     output = tmp_path / "out.txt"
-    status, out, err = run_cli(capsys, "priors", "--words", str(words), "--output", str(output),
-                               "--common", "3", "--json")  # fmt: skip
+    status, out, err = run_cli(
+        capsys, "priors", "--words", str(words), "--output", str(output), "--common", "3", "--json"
+    )
     assert (status, err) == (0, "")
     info = json.loads(out)
     prior = load_prior(output)
-    assert prior.name == "out" and prior.words == ("CRANE", "BAKES", "BAKED", "HOUSE", "WORLD",
-                                                   "AALII", "XYLYL")  # fmt: skip
+    assert prior.name == "out" and prior.words == (
+        "CRANE",
+        "BAKES",
+        "BAKED",
+        "HOUSE",
+        "WORLD",
+        "AALII",
+        "XYLYL",
+    )
     assert prior.params["words"] == str(words) and prior.params["n_common"] == 3
     assert info["sha256"] == prior.sha256 and info["words"] == 7
     assert info["total_weight"] == prior.total and info["output"] == str(output)
@@ -326,8 +358,9 @@ def test_the_command_writes_a_prior_load_prior_reads(
 
 
 def test_the_command_prints_the_prior_without_output(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run_cli(capsys, "priors", "--words", "wordle-answers-3158",
-                               "--plural-factor", "0.5")  # fmt: skip
+    status, out, err = run_cli(
+        capsys, "priors", "--words", "wordle-answers-3158", "--plural-factor", "0.5"
+    )
     assert (status, err) == (0, "")
     prior = parse_prior(out.splitlines(), "<stdout>")
     assert prior.words == ANSWERS and prior.name == "wordfreq-sigmoid"

@@ -86,10 +86,16 @@ def test_build_all_reproduces_the_shipped_catalog_byte_for_byte(tmp_path: Path) 
     word_trees = [default_word_tree(strategy, variant) for strategy, variant in DEFAULT_WORD_TREES]
     publish_catalog(
         str(rebuilt),
-        [*(StoredPolicy.from_data(b.data, b.tree.targets.words, b.tree.guesses.words)
-           for b in built.values()), *kept, *word_trees],
+        [
+            *(
+                StoredPolicy.from_data(b.data, b.tree.targets.words, b.tree.guesses.words)
+                for b in built.values()
+            ),
+            *kept,
+            *word_trees,
+        ],
         bees,
-    )  # fmt: skip
+    )
     assert rebuilt.read_bytes() == SHIPPED_CATALOG.read_bytes(), (
         "policies/catalog.sqlite is stale: run `make catalog` and commit it"
     )
@@ -113,25 +119,55 @@ def test_cli_build_list_verify_export_import(
 ) -> None:
     catalog = tmp_path / "cat.sqlite"
     shutil.copy(small_catalog, catalog)
-    assert run(["build", "--catalog", str(catalog), "--game", "jotto", "--mode", "hard",
-                "--metric", "max", "--quiet", "--json"]) == 0  # fmt: skip
+    assert (
+        run(
+            [
+                "build",
+                "--catalog",
+                str(catalog),
+                "--game",
+                "jotto",
+                "--mode",
+                "hard",
+                "--metric",
+                "max",
+                "--quiet",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["name"] == "jotto-2309-hard-max"
     assert run(["list", "--catalog", str(catalog), "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert len(listed) == 4
     for row in listed:
-        for key in ("name", "game", "mode", "metric", "targets", "guesses", "count", "mean",
-                    "worst", "content_hash"):  # fmt: skip
+        for key in (
+            "name",
+            "game",
+            "mode",
+            "metric",
+            "targets",
+            "guesses",
+            "count",
+            "mean",
+            "worst",
+            "content_hash",
+        ):
             assert key in row
     jotto = next(row for row in listed if row["name"] == "jotto-2309-hard-max")
     assert (jotto["targets"], jotto["count"], jotto["worst"]) == (
-        "jotto(wordle-answers-2309,sorted)", 1391, 16,
-    )  # fmt: skip
+        "jotto(wordle-answers-2309,sorted)",
+        1391,
+        16,
+    )
     assert run(["verify", "--catalog", str(catalog)]) == 0
     assert "4 of 4 policies verified" in capsys.readouterr().out
     exported = tmp_path / "jotto.gwp"
-    assert run(["export", "jotto-2309-hard-max", "--catalog", str(catalog),
-                "--output", str(exported)]) == 0  # fmt: skip
+    assert (
+        run(["export", "jotto-2309-hard-max", "--catalog", str(catalog), "--output", str(exported)])
+        == 0
+    )
     fresh = tmp_path / "fresh.sqlite"
     assert run(["import", str(exported), "--catalog", str(fresh)]) == 0
     capsys.readouterr()
@@ -433,12 +469,12 @@ def test_guess_my_word_trees_are_listed_exported_and_imported_as_policies(
         for strategy, variant in DEFAULT_WORD_TREES
     }
     assert {(row["mode"], row["length"], row["count"]) for row in trees} == {
-        ("deduce", 0, 4788), ("live", 0, 4788),
-    }  # fmt: skip
+        ("deduce", 0, 4788),
+        ("live", 0, 4788),
+    }
     name = "guess-my-word-common-words-optimal-deduce"
     exported = tmp_path / "gmw.gwp"
-    assert run(["export", name, "--catalog", str(SHIPPED_CATALOG),
-                "--output", str(exported)]) == 0  # fmt: skip
+    assert run(["export", name, "--catalog", str(SHIPPED_CATALOG), "--output", str(exported)]) == 0
     catalog = tmp_path / "fresh.sqlite"
     assert run(["import", str(exported), "--catalog", str(catalog)]) == 0
     capsys.readouterr()

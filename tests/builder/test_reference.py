@@ -37,12 +37,26 @@ WORDLE_2309 = [
 @pytest.mark.parametrize(("mode", "metric", "mean", "worst", "first", "stdev"), WORDLE_2309)
 def test_wordle_2309_table(
     capsys: pytest.CaptureFixture[str],
-    mode: str, metric: str, mean: float, worst: int, first: str, stdev: float,
-) -> None:  # fmt: skip
+    mode: str,
+    metric: str,
+    mean: float,
+    worst: int,
+    first: str,
+    stdev: float,
+) -> None:
     report = evaluate(
-        capsys, "--game", "wordle", "--targets", "wordle-answers-2309",
-        "--guesses", "wordle-answers-2309", "--mode", mode, "--metric", metric,
-    )  # fmt: skip
+        capsys,
+        "--game",
+        "wordle",
+        "--targets",
+        "wordle-answers-2309",
+        "--guesses",
+        "wordle-answers-2309",
+        "--mode",
+        mode,
+        "--metric",
+        metric,
+    )
     assert (report["targets"], report["guesses"]) == (2309, 2309)
     assert (report["mode"], report["metric"]) == (mode, metric)
     assert round(report["mean"], 2) == mean
@@ -67,10 +81,20 @@ def test_jotto_1391_table(
     capsys: pytest.CaptureFixture[str], mode: str, metric: str, mean: float, worst: int, first: str
 ) -> None:
     report = evaluate(
-        capsys, "--game", "jotto", "--targets", "wordle-answers-2309",
-        "--guesses", "wordle-answers-2309", "--mode", mode, "--metric", metric,
-        "--jotto-order", "sorted",
-    )  # fmt: skip
+        capsys,
+        "--game",
+        "jotto",
+        "--targets",
+        "wordle-answers-2309",
+        "--guesses",
+        "wordle-answers-2309",
+        "--mode",
+        mode,
+        "--metric",
+        metric,
+        "--jotto-order",
+        "sorted",
+    )
     assert (report["targets"], report["guesses"]) == (1391, 1391)
     assert (round(report["mean"], 2), report["worst"]) == (mean, worst)
     assert report["first_guess"].upper() == first
@@ -91,9 +115,20 @@ def test_jotto_sgb_table_2020(
     capsys: pytest.CaptureFixture[str], mode: str, metric: str, mean: float, worst: int
 ) -> None:
     report = evaluate(
-        capsys, "--game", "jotto", "--targets", "sgb-words", "--mode", mode,
-        "--metric", metric, "--window", "4:", "--jotto-order", "first-seen",
-    )  # fmt: skip
+        capsys,
+        "--game",
+        "jotto",
+        "--targets",
+        "sgb-words",
+        "--mode",
+        mode,
+        "--metric",
+        metric,
+        "--window",
+        "4:",
+        "--jotto-order",
+        "first-seen",
+    )
     assert report["targets"] == 2845
     assert (round(report["mean"], 2), report["worst"]) == (mean, worst)
     if mode == "normal":
@@ -103,9 +138,20 @@ def test_jotto_sgb_table_2020(
 @pytest.mark.slow
 def test_wordle_sgb_neg_entropy_normal_2020(capsys: pytest.CaptureFixture[str]) -> None:
     report = evaluate(
-        capsys, "--game", "wordle", "--targets", "sgb-words", "--guesses", "sgb-words",
-        "--mode", "normal", "--metric", "neg_entropy", "--window", "4:",
-    )  # fmt: skip
+        capsys,
+        "--game",
+        "wordle",
+        "--targets",
+        "sgb-words",
+        "--guesses",
+        "sgb-words",
+        "--mode",
+        "normal",
+        "--metric",
+        "neg_entropy",
+        "--window",
+        "4:",
+    )
     assert report["targets"] == 5756
     assert (round(report["mean"], 2), round(report["stdev"], 2)) == (3.82, 0.71)
     assert report["worst"] == 7
@@ -115,9 +161,16 @@ def test_wordle_sgb_neg_entropy_normal_2020(capsys: pytest.CaptureFixture[str]) 
 
 def test_antiwordle_minimising_entropy(capsys: pytest.CaptureFixture[str]) -> None:
     report = evaluate(
-        capsys, "--game", "antiwordle", "--targets", "wordle-answers-2309",
-        "--mode", "hard", "--metric", "entropy",
-    )  # fmt: skip
+        capsys,
+        "--game",
+        "antiwordle",
+        "--targets",
+        "wordle-answers-2309",
+        "--mode",
+        "hard",
+        "--metric",
+        "entropy",
+    )
     assert report["first_guess"] == "FUZZY"
     assert (round(report["mean"], 2), report["worst"]) == (5.75, 11)
     assert report["median"] == 6
@@ -125,13 +178,23 @@ def test_antiwordle_minimising_entropy(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_evil_replier_against_the_normal_max_tree(capsys: pytest.CaptureFixture[str]) -> None:
     report = evaluate(
-        capsys, "--game", "wordle", "--targets", "wordle-answers-2309",
-        "--mode", "normal", "--metric", "max",
-    )  # fmt: skip
+        capsys,
+        "--game",
+        "wordle",
+        "--targets",
+        "wordle-answers-2309",
+        "--mode",
+        "normal",
+        "--metric",
+        "max",
+    )
     assert report["evil_game"] == [
-        ["ARISE", "....."], ["BLOND", "....."], ["DUMPY", ".YYY."],
-        ["CHUMP", ".GGGG"], ["THUMP", "GGGGG"],
-    ]  # fmt: skip
+        ["ARISE", "....."],
+        ["BLOND", "....."],
+        ["DUMPY", ".YYY."],
+        ["CHUMP", ".GGGG"],
+        ["THUMP", "GGGGG"],
+    ]
 
 
 @pytest.mark.parametrize(
@@ -145,15 +208,28 @@ def test_evil_replier_against_the_normal_max_tree(capsys: pytest.CaptureFixture[
 )
 def test_random_consistent_guesser(
     capsys: pytest.CaptureFixture[str],
-    game: str, targets: str, extra: list[str],
-    mean_range: tuple[float, float], worst_range: tuple[int, int],
-) -> None:  # fmt: skip
+    game: str,
+    targets: str,
+    extra: list[str],
+    mean_range: tuple[float, float],
+    worst_range: tuple[int, int],
+) -> None:
     means = []
     for seed in range(5):
         report = evaluate(
-            capsys, "--game", game, "--targets", targets, "--mode", "hard",
-            "--metric", "random", "--seed", str(seed), *extra,
-        )  # fmt: skip
+            capsys,
+            "--game",
+            game,
+            "--targets",
+            targets,
+            "--mode",
+            "hard",
+            "--metric",
+            "random",
+            "--seed",
+            str(seed),
+            *extra,
+        )
         assert worst_range[0] <= report["worst"] <= worst_range[1]
         means.append(report["mean"])
     assert mean_range[0] <= sum(means) / len(means) <= mean_range[1]
@@ -171,13 +247,17 @@ def test_wordle_first_guess_table(capsys: pytest.CaptureFixture[str]) -> None:
         ("RAISE", 60.74)
     ]
     assert [(r["word"], round(r["value"], 3)) for r in metrics["neg_entropy"]["best"]] == [
-        ("RAISE", -5.878), ("SLATE", -5.856), ("CRATE", -5.835),
-    ]  # fmt: skip
+        ("RAISE", -5.878),
+        ("SLATE", -5.856),
+        ("CRATE", -5.835),
+    ]
     worst = [metrics[m]["worst"][-1] for m in ("max", "expectation", "neg_entropy")]
     assert [row["word"] for row in worst] == ["FUZZY"] * 3
     assert (worst[0]["value"], round(worst[1]["value"], 2), round(worst[2]["value"], 3)) == (
-        1349, 854.18, -2.304,
-    )  # fmt: skip
+        1349,
+        854.18,
+        -2.304,
+    )
 
 
 def test_jotto_first_guess_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -69,15 +69,25 @@ def test_user_catalog_location(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
 def test_a_build_from_a_fresh_checkout_leaves_the_repository_clean(tmp_path: Path) -> None:
     """The acceptance run: build, list, remove, as a new user would, in fresh processes."""
     data_home = tmp_path / "data"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(data_home),
-           "HOME": str(tmp_path / "home")}  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "XDG_DATA_HOME": str(data_home),
+        "HOME": str(tmp_path / "home"),
+    }
     env.pop("GUESSWORK_CATALOG", None)
     (tmp_path / "my.txt").write_text(FIRST)
     shipped, status = _digest(SHIPPED_CATALOG), _git_status()
 
     def command(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", *args], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=300)  # fmt: skip
+        return subprocess.run(
+            [sys.executable, "-m", *args],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
 
     built = command("guesswork.builder", "build", "--targets", "my.txt", "--quiet")
     assert built.returncode == 0, built.stderr
@@ -90,8 +100,9 @@ def test_a_build_from_a_fresh_checkout_leaves_the_repository_clean(tmp_path: Pat
     assert rows["wordle-my-normal-neg-entropy"]["catalog"] == "user"
     assert rows["wordle-2309-normal-neg-entropy"]["catalog"] == "shipped"
     text = command("guesswork", "policies").stdout.splitlines()
-    assert any(line.startswith("wordle-my-normal-neg-entropy") and line.endswith("user")
-               for line in text)  # fmt: skip
+    assert any(
+        line.startswith("wordle-my-normal-neg-entropy") and line.endswith("user") for line in text
+    )
     removed = command("guesswork.builder", "remove", "wordle-my-normal-neg-entropy")
     assert removed.returncode == 0, removed.stderr
     names = [row["name"] for row in json.loads(command("guesswork", "policies", "--json").stdout)]
@@ -101,9 +112,11 @@ def test_a_build_from_a_fresh_checkout_leaves_the_repository_clean(tmp_path: Pat
 
 
 def test_same_stem_and_stdin_builds_never_replace_silently(
-    data_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    data_home: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     (tmp_path / "a/words.txt").write_text(FIRST)
@@ -114,8 +127,20 @@ def test_same_stem_and_stdin_builds_never_replace_silently(
     err = capsys.readouterr().err
     assert "'wordle-words-normal-neg-entropy' is already in" in err and "--name" in err
     assert err.count("\n") == 1
-    assert run(["build", "--targets", str(tmp_path / "b/words.txt"), "--quiet",
-                "--name", "second-words", "--json"]) == 0  # fmt: skip
+    assert (
+        run(
+            [
+                "build",
+                "--targets",
+                str(tmp_path / "b/words.txt"),
+                "--quiet",
+                "--name",
+                "second-words",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["name"] == "second-words"
     monkeypatch.setattr(sys, "stdin", open(tmp_path / "a/words.txt"))  # noqa: SIM115
     assert run(["build", "--targets", "-", "--quiet"]) == 0
@@ -139,9 +164,25 @@ def test_name_on_import_and_optimize(
     data_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "few.txt").write_text(FIRST)
-    assert run(["optimize", "--targets", str(tmp_path / "few.txt"), "--publish", "--quiet",
-                "--name", "few-best", "--output", str(tmp_path / "few.gwp"), "--workers", "1",
-                "--json"]) == 0  # fmt: skip
+    assert (
+        run(
+            [
+                "optimize",
+                "--targets",
+                str(tmp_path / "few.txt"),
+                "--publish",
+                "--quiet",
+                "--name",
+                "few-best",
+                "--output",
+                str(tmp_path / "few.gwp"),
+                "--workers",
+                "1",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["name"] == "few-best"
     assert run(["import", str(tmp_path / "few.gwp")]) == 2  # the same name again
     assert "'few-best' is already in" in capsys.readouterr().err

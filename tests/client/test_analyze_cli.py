@@ -35,8 +35,17 @@ def test_the_table_has_a_row_per_move_and_the_totals(capsys: pytest.CaptureFixtu
     assert (status, err) == (0, "")
     lines = out.splitlines()
     assert lines[0] == f"{SALET} (normal): 4 moves, solved, answer FOUND"
-    assert lines[1].split() == ["#", "guess", "reply", "left", "best", "E(best)", "E(guess)",
-                                "skill", "luck"]  # fmt: skip
+    assert lines[1].split() == [
+        "#",
+        "guess",
+        "reply",
+        "left",
+        "best",
+        "E(best)",
+        "E(guess)",
+        "skill",
+        "luck",
+    ]
     assert lines[2].split()[:5] == ["1", "SALET", ".....", "2315>221", "SALET"]
     assert lines[2].split()[5] == "3.421t" and lines[2].split()[7] == "100"
     assert lines[5].split()[1:4] == ["FOUND", "GGGGG", "2>0"]
@@ -45,13 +54,26 @@ def test_the_table_has_a_row_per_move_and_the_totals(capsys: pytest.CaptureFixtu
 
 def test_json_has_every_move_and_total(capsys: pytest.CaptureFixture[str]) -> None:
     turns = history(JOTTO, "MOUNT", ["SOUTH", "DRAPE"])
-    status, out, _ = cli(capsys, "analyze", "--policy", JOTTO, "--history", turns, "--json",
-                         "--answer", "mount")  # fmt: skip
+    status, out, _ = cli(
+        capsys, "analyze", "--policy", JOTTO, "--history", turns, "--json", "--answer", "mount"
+    )
     assert status == 0
     analysis = json.loads(out)
-    assert {"policy", "mode", "answer", "solved", "moves", "expected_start", "expected_left",
-            "lost_to_choices", "gained_by_luck", "skill", "luck", "off_list_policy",
-            "weights"} == set(analysis)  # fmt: skip
+    assert {
+        "policy",
+        "mode",
+        "answer",
+        "solved",
+        "moves",
+        "expected_start",
+        "expected_left",
+        "lost_to_choices",
+        "gained_by_luck",
+        "skill",
+        "luck",
+        "off_list_policy",
+        "weights",
+    } == set(analysis)
     assert (analysis["off_list_policy"], analysis["weights"]) == ("", "")
     assert (analysis["answer"], analysis["solved"], len(analysis["moves"])) == ("MOUNT", False, 2)
     move = analysis["moves"][0]
@@ -80,17 +102,33 @@ def test_a_share_text_with_its_guesses_is_a_history(capsys: pytest.CaptureFixtur
         (["--policy", SALET, "--history", ""], 2, "USAGE", "empty"),
         (["--history", "raise:....."], 2, "USAGE", "--policy"),
         (["--policy", SALET, "--history", "raise:GGGGY"], 1, "IMPOSSIBLE_REPLY", "impossible"),
-        (["--policy", SALET, "--history", "raise:.....,arise:GG..."], 1, "CONTRADICTORY_HISTORY",
-         "turn 2"),
-        (["--policy", SALET, "--history", "crane:.....", "--answer", "tacit"], 1,
-         "CONTRADICTORY_HISTORY", "the answer TACIT would have got"),
-        (["--policy", SALET, "--history", "crane:.....", "--answer", "zzzzz"], 1,
-         "UNKNOWN_WORD", "targets"),
-        (["--policy", "antiwordle-2309-hard-entropy", "--history", "raise:....."], 1,
-         "BAD_REQUEST", "analysed for Wordle"),
+        (
+            ["--policy", SALET, "--history", "raise:.....,arise:GG..."],
+            1,
+            "CONTRADICTORY_HISTORY",
+            "turn 2",
+        ),
+        (
+            ["--policy", SALET, "--history", "crane:.....", "--answer", "tacit"],
+            1,
+            "CONTRADICTORY_HISTORY",
+            "the answer TACIT would have got",
+        ),
+        (
+            ["--policy", SALET, "--history", "crane:.....", "--answer", "zzzzz"],
+            1,
+            "UNKNOWN_WORD",
+            "targets",
+        ),
+        (
+            ["--policy", "antiwordle-2309-hard-entropy", "--history", "raise:....."],
+            1,
+            "BAD_REQUEST",
+            "analysed for Wordle",
+        ),
         (["--policy", SALET, "--history", "crane:.....", "--plot", "x.gif"], 1, "PLOT", ".png"),
     ],
-)  # fmt: skip
+)
 def test_errors_are_one_line_and_json_under_json(
     capsys: pytest.CaptureFixture[str], args: list[str], status: int, reason: str, words: str
 ) -> None:
@@ -107,8 +145,9 @@ def test_plot_draws_the_game(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     image = pytest.importorskip("matplotlib.image")
     turns = history(SALET, "FOUND", ["CRANE", "PILOT", "FOUND"])
     path = tmp_path / "game.png"
-    status, out, err = cli(capsys, "analyze", "--policy", SALET, "--history", turns, "--plot",
-                           str(path))  # fmt: skip
+    status, out, err = cli(
+        capsys, "analyze", "--policy", SALET, "--history", turns, "--plot", str(path)
+    )
     assert (status, err) == (0, "") and "CRANE" in out
     pixels = image.imread(path)
     assert pixels.shape[:2] == (700, 1000)
@@ -120,8 +159,16 @@ def test_plot_without_matplotlib_is_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib fails
-    status, out, err = cli(capsys, "analyze", "--policy", SALET, "--history", "crane:.....",
-                           "--plot", str(tmp_path / "game.png"))  # fmt: skip
+    status, out, err = cli(
+        capsys,
+        "analyze",
+        "--policy",
+        SALET,
+        "--history",
+        "crane:.....",
+        "--plot",
+        str(tmp_path / "game.png"),
+    )
     assert (status, out) == (1, "")
     assert err.count("\n") == 1 and "pip install 'guesswork[plots]'" in err
     assert not (tmp_path / "game.png").exists()

@@ -126,18 +126,31 @@ def test_parse_history() -> None:
 def test_play_through_stdin(address: str) -> None:
     """The evil game, with a refused guess (blank line), a bad reply, and another word."""
     lines = [
-        ".....",         # ARISE
-        "",              # the game refuses BLOND: take the next alternative
-        "bogus",         # not a reply: asked again
-        "blond .....",   # the player typed BLOND after all
-        ".YYY.",         # DUMPY
-        ".GGGG",         # CHUMP
-        "GGGGG",         # THUMP
-    ]  # fmt: skip
+        ".....",  # ARISE
+        "",  # the game refuses BLOND: take the next alternative
+        "bogus",  # not a reply: asked again
+        "blond .....",  # the player typed BLOND after all
+        ".YYY.",  # DUMPY
+        ".GGGG",  # CHUMP
+        "GGGGG",  # THUMP
+    ]
     result = subprocess.run(
-        [sys.executable, "-m", "guesswork", "play", "--server", address, "--policy", "wordle-2309-normal-max"],
-        input="\n".join(lines) + "\n", env=ENV, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "guesswork",
+            "play",
+            "--server",
+            address,
+            "--policy",
+            "wordle-2309-normal-max",
+        ],
+        input="\n".join(lines) + "\n",
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert "Guess 1: ARISE  (2309 possible)" in out
@@ -151,8 +164,12 @@ def test_play_through_stdin(address: str) -> None:
 def test_play_ends_quietly_at_end_of_input() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "guesswork", "play", "--policy", "jotto-2309-hard-max"],
-        input="2\n", env=ENV, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        input="2\n",
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0
     assert "Guess 1: DRAPE" in result.stdout and "Guess 2:" in result.stdout
     assert result.stderr == ""
@@ -188,12 +205,34 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 JSON_ERRORS = [
     (["suggest", "--policy", "chess", "--json"], 1, "POLICY_NOT_FOUND", {"policy": "chess"}),
-    (["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise:GGGGY", "--json"], 1, "IMPOSSIBLE_REPLY", {"turn": "1", "field": "history[0].reply"}),
-    (["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise:.....,arise:GGGGG", "--json"], 1, "CONTRADICTORY_HISTORY", {"turn": "2", "policy": "wordle-2309-hard-max"}),
-    (["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise", "--json"], 2, "USAGE", None),
+    (
+        ["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise:GGGGY", "--json"],
+        1,
+        "IMPOSSIBLE_REPLY",
+        {"turn": "1", "field": "history[0].reply"},
+    ),
+    (
+        [
+            "suggest",
+            "--policy",
+            "wordle-2309-hard-max",
+            "--history",
+            "arise:.....,arise:GGGGG",
+            "--json",
+        ],
+        1,
+        "CONTRADICTORY_HISTORY",
+        {"turn": "2", "policy": "wordle-2309-hard-max"},
+    ),
+    (
+        ["suggest", "--policy", "wordle-2309-hard-max", "--history", "arise", "--json"],
+        2,
+        "USAGE",
+        None,
+    ),
     (["suggest", "--length", "5", "--policy", "wordle-2309-hard-max", "--json"], 2, "USAGE", None),
     (["policies", "--json", "--store", "/nonexistent/catalog.sqlite"], 1, "BAD_POLICY_DATA", None),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("args", "status", "reason", "metadata"), JSON_ERRORS)

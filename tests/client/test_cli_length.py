@@ -33,8 +33,12 @@ def play_lines(args: list[str], lines: list[str]) -> str:
     """Run ``guesswork play`` with ``lines`` on standard input; return its output."""
     result = subprocess.run(
         [sys.executable, "-m", "guesswork", "play", *args],
-        input="\n".join(lines) + "\n", env=ENV, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        input="\n".join(lines) + "\n",
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert (result.returncode, result.stderr) == (0, ""), result.stderr
     return result.stdout
 

@@ -33,9 +33,13 @@ def test_client_library_does_not_import_builder_or_service() -> None:
         "print(','.join(bad))\n"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True, text=True, check=True, timeout=120,
-    )  # fmt: skip
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
     assert result.stdout.strip() == ""
 
 

@@ -118,9 +118,13 @@ except ImportError:
     print('builder refused')
 """
     result = subprocess.run(
-        [sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "CHAFF 2 stored CHAMP"

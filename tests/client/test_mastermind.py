@@ -133,9 +133,20 @@ def test_knuths_first_guess() -> None:
     # Computed with the rule (13 replies can follow AABB; 3B1W and 1B3W cannot).
     assert sizes == [256, 256, 256, 208, 114, 96, 36, 32, 20, 16, 4, 1, 1]
     assert {CLASSIC.format_reply(code): len(group) for code, group in branches.items()} == {
-        "0B0W": 256, "0B1W": 256, "1B0W": 256, "1B1W": 208, "2B0W": 114, "0B2W": 96,
-        "1B2W": 36, "2B1W": 32, "3B0W": 20, "0B3W": 16, "2B2W": 4, "0B4W": 1, "4B0W": 1,
-    }  # fmt: skip
+        "0B0W": 256,
+        "0B1W": 256,
+        "1B0W": 256,
+        "1B1W": 208,
+        "2B0W": 114,
+        "0B2W": 96,
+        "1B2W": 36,
+        "2B1W": 32,
+        "3B0W": 20,
+        "0B3W": 16,
+        "2B2W": 4,
+        "0B4W": 1,
+        "4B0W": 1,
+    }
     largest = {
         shape: max(Counter(CLASSIC.reply(shape, t) for t in CODES).values()) for shape in SHAPES
     }

@@ -53,8 +53,12 @@ def play(lines: list[str], *options: str) -> str:
     options = options or ("--policy", DEFAULT)
     result = subprocess.run(
         [sys.executable, "-m", "guesswork", "play", *options],
-        input="\n".join(lines) + "\n", env=ENV, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        input="\n".join(lines) + "\n",
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert (result.returncode, result.stderr) == (0, ""), result.stderr
     return result.stdout
 

@@ -78,12 +78,17 @@ def game_lines(policy: Policy, secret: str) -> tuple[list[str], list[str]]:
 def play_lines(args: list[str], lines: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "guesswork", "play", *args],
-        input="\n".join(lines) + "\n", env=ENV, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        input="\n".join(lines) + "\n",
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
-@pytest.mark.parametrize(("language", "name", "secret"), [("es", SPANISH, "ARBOL"),
-                                                           ("el", GREEK, "ΛΟΓΟΣ")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("language", "name", "secret"), [("es", SPANISH, "ARBOL"), ("el", GREEK, "ΛΟΓΟΣ")]
+)
 def test_play_language_picks_its_policy_and_wins(
     catalog: str, language: str, name: str, secret: str
 ) -> None:

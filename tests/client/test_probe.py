@@ -42,8 +42,12 @@ def test_catalog_lists_every_policy(catalog: Catalog) -> None:
     by_name = {info.name: info for info in infos}
     jotto = by_name["jotto-2309-hard-max"]
     assert (jotto.game, jotto.mode, jotto.metric, jotto.count, jotto.worst) == (
-        "jotto", "hard", "max", 1391, 16,
-    )  # fmt: skip
+        "jotto",
+        "hard",
+        "max",
+        1391,
+        16,
+    )
     assert round(jotto.mean, 2) == 6.31
 
 
@@ -142,8 +146,13 @@ def test_guess_my_word_trees_are_policies(catalog: Catalog) -> None:
     assert isinstance(live.game, GuessMyWord) and live.game.variant == "live"
     info = live.info
     assert (info.game, info.length, info.mode, info.metric, info.targets, info.count) == (
-        "guess-my-word", 0, "live", "optimal", "common-words", 4788,
-    )  # fmt: skip
+        "guess-my-word",
+        0,
+        "live",
+        "optimal",
+        "common-words",
+        4788,
+    )
     assert round(info.mean, 3) == 7.898
     assert live.next_guess([]) == "not"
     assert live.walk([("NOT", "correct")]).solved

@@ -57,8 +57,9 @@ def test_words_must_be_words_of_the_game(jotto: Policy) -> None:
     vocabulary[3] = "AABBC"  # a repeated letter: not a Jotto word
     bad = Policy(jotto.data, jotto.targets, tuple(vocabulary), jotto.core, "")
     assert "is not a jotto word: repeats a letter" in consistency_faults(bad)[0]
-    lower = Policy(jotto.data, jotto.targets, (jotto.guesses[0].lower(), *jotto.guesses[1:]),
-                   jotto.core, "")  # fmt: skip
+    lower = Policy(
+        jotto.data, jotto.targets, (jotto.guesses[0].lower(), *jotto.guesses[1:]), jotto.core, ""
+    )
     assert "not in the game's case" in consistency_faults(lower)[0]
     targets = ("ABCDEFG", *jotto.targets[1:])  # a target no guess can win (nor score)
     stray = Policy(jotto.data, targets, jotto.guesses, jotto.core, "")

@@ -94,8 +94,11 @@ KINDS = ["guess", "reply", "mean"]
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_library_refuses_it(tampered: dict[str, Path], kind: str) -> None:
     path = tampered[kind]
-    for load in (lambda: open_policy_file(path), lambda: open_store(path),
-                 lambda: load_policy_bytes(path.read_bytes(), str(path))):  # fmt: skip
+    for load in (
+        lambda: open_policy_file(path),
+        lambda: open_store(path),
+        lambda: load_policy_bytes(path.read_bytes(), str(path)),
+    ):
         with pytest.raises(InconsistentPolicyError, match=NAME) as caught:
             load()
         assert str(path) in str(caught.value) and "\n" not in str(caught.value)
@@ -131,14 +134,22 @@ def test_the_commands_print_no_traceback(tampered: dict[str, Path], tmp_path: Pa
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     commands = [
         ["guesswork", "suggest", "--store", str(tampered["guess"]), "--policy", NAME],
-        ["guesswork.builder", "import", str(tampered["reply"]), "--catalog",
-         str(tmp_path / "c.sqlite")],
-    ]  # fmt: skip
+        [
+            "guesswork.builder",
+            "import",
+            str(tampered["reply"]),
+            "--catalog",
+            str(tmp_path / "c.sqlite"),
+        ],
+    ]
     for module, *argv in commands:
         result = subprocess.run(
-            [sys.executable, "-m", module, *argv], env=env, capture_output=True, text=True,
+            [sys.executable, "-m", module, *argv],
+            env=env,
+            capture_output=True,
+            text=True,
             timeout=120,
-        )  # fmt: skip
+        )
         assert result.returncode == 1 and result.stdout == ""
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
         assert "falls off the tree" in result.stderr

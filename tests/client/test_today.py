@@ -36,8 +36,12 @@ def backend() -> LocalGuesswork:
 def guesswork(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "guesswork", *args],
-        input=stdin, env=ENV, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        input=stdin,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def reply(guess: str, secret: str) -> str:

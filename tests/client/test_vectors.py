@@ -45,20 +45,27 @@ def test_the_vectors_cover_every_kind_of_policy_and_damage() -> None:
     assert DOCUMENT["vectors_format"] == 1
     kinds = {(p["game"], p["mode"], p["strategy"]) for p in POLICIES}
     for kind in [
-        ("wordle", "normal", "greedy"), ("wordle", "hard", "greedy"),
-        ("wordle", "nyt-hard", "greedy"), ("wordle", "normal", "optimal"),
-        ("jotto", "hard", "greedy"), ("antiwordle", "hard", "greedy"),
-        ("mastermind", "normal", "greedy"), ("guess-my-word", "deduce", "word-tree"),
+        ("wordle", "normal", "greedy"),
+        ("wordle", "hard", "greedy"),
+        ("wordle", "nyt-hard", "greedy"),
+        ("wordle", "normal", "optimal"),
+        ("jotto", "hard", "greedy"),
+        ("antiwordle", "hard", "greedy"),
+        ("mastermind", "normal", "greedy"),
+        ("guess-my-word", "deduce", "word-tree"),
         ("guess-my-word", "live", "word-tree"),
-    ]:  # fmt: skip
+    ]:
         assert kind in kinds
     assert {p["container_version"] for p in POLICIES} == {1, 2}
     assert {p["core_format"] for p in POLICIES} == {1, 2, 3}  # 3: weighted by a prior
     errors_named = {d["error"] for d in DAMAGED}
     assert errors_named == {
-        "NotAPolicyFileError", "UnsupportedVersionError", "CorruptFileError",
-        "MalformedPolicyError", "InconsistentPolicyError",
-    }  # fmt: skip
+        "NotAPolicyFileError",
+        "UnsupportedVersionError",
+        "CorruptFileError",
+        "MalformedPolicyError",
+        "InconsistentPolicyError",
+    }
     size = sum(path.stat().st_size for path in VECTORS.rglob("*") if path.is_file())
     assert size < 1 << 20
 
@@ -71,8 +78,11 @@ def test_each_policy_loads_and_walks_as_expected(entry: dict[str, Any]) -> None:
     assert policy.content_hash == entry["content_hash"]
     assert load_policy_bytes(path.read_bytes(), entry["file"]).content_hash == entry["content_hash"]
     assert (policy.name, policy.game.id, policy.game.length, policy.data.mode) == (
-        entry["name"], entry["game"], entry["length"], entry["mode"],
-    )  # fmt: skip
+        entry["name"],
+        entry["game"],
+        entry["length"],
+        entry["mode"],
+    )
     assert policy.data.strategy.kind == entry["strategy"]
     assert (len(policy.targets), policy.game.win_reply) == (entry["targets"], entry["win_code"])
     assert int.from_bytes(path.read_bytes()[8:10], "big") == entry["container_version"]
@@ -90,8 +100,10 @@ def test_each_damaged_file_is_refused_with_its_class(entry: dict[str, Any]) -> N
     expected = getattr(errors, entry["error"])
     assert issubclass(expected, PolicyFormatError)
     path = VECTORS / entry["file"]
-    for load in (lambda: open_policy_file(path),
-                 lambda: load_policy_bytes(path.read_bytes(), entry["file"])):  # fmt: skip
+    for load in (
+        lambda: open_policy_file(path),
+        lambda: load_policy_bytes(path.read_bytes(), entry["file"]),
+    ):
         with pytest.raises(PolicyFormatError) as caught:
             load()
         assert type(caught.value) is expected, str(caught.value)

@@ -35,9 +35,14 @@ def test_the_vendored_health_proto_is_the_one_the_server_runs(tmp_path: Path) ->
     out = tmp_path / "health.pb"
     include = Path(protoc.__file__).parent / "_proto"
     status = protoc.main(
-        ["protoc", f"-I{ROOT / 'protos'}", f"-I{include}", f"--descriptor_set_out={out}",
-         str(ROOT / "protos/grpc/health/v1/health.proto")]
-    )  # fmt: skip
+        [
+            "protoc",
+            f"-I{ROOT / 'protos'}",
+            f"-I{include}",
+            f"--descriptor_set_out={out}",
+            str(ROOT / "protos/grpc/health/v1/health.proto"),
+        ]
+    )
     assert status == 0
     (vendored,) = descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes()).file
     for message in [*vendored.message_type, *vendored.message_type[-1].nested_type]:

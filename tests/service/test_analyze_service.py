@@ -19,8 +19,11 @@ from tests.service.test_contract import details
 
 SALET = "wordle-2315-g12972-normal-optimal-first-salet"
 NYT = "wordle-2315-g12972-nyt-hard-neg-entropy"
-SOURCES = {pb.VALUE_SOURCE_EXACT: "exact", pb.VALUE_SOURCE_TREE: "tree",
-           pb.VALUE_SOURCE_GREEDY_ESTIMATE: "greedy-estimate"}  # fmt: skip
+SOURCES = {
+    pb.VALUE_SOURCE_EXACT: "exact",
+    pb.VALUE_SOURCE_TREE: "tree",
+    pb.VALUE_SOURCE_GREEDY_ESTIMATE: "greedy-estimate",
+}
 
 
 def turns(catalog: Catalog, policy: str, answer: str, guesses: list[str]) -> list[pb.Turn]:
@@ -66,8 +69,9 @@ def test_analyze_game_gives_the_cli_numbers(
     text = ",".join(f"{t.guess}:{t.reply}" for t in history)
     answers = []
     for where in ([], ["--server", f"127.0.0.1:{server[1]}"]):
-        status = run(["analyze", *where, "--policy", policy, "--history", text, "--answer", given,
-                      "--json"])  # fmt: skip
+        status = run(
+            ["analyze", *where, "--policy", policy, "--history", text, "--answer", given, "--json"]
+        )
         out, err = capsys.readouterr()
         assert (status, err) == (0, "")
         answers.append(json.loads(out))
@@ -95,25 +99,51 @@ def test_the_remote_client_gets_the_same_analysis(
 @pytest.mark.parametrize(
     ("request_", "code", "reason", "metadata"),
     [
-        (pb.AnalyzeGameRequest(policy="chess", history=[pb.Turn(guess="raise", reply=".....")]),
-         grpc.StatusCode.NOT_FOUND, "POLICY_NOT_FOUND", {"policy": "chess"}),
-        (pb.AnalyzeGameRequest(policy=SALET), grpc.StatusCode.INVALID_ARGUMENT, "BAD_REQUEST",
-         {"field": "history", "policy": SALET}),
-        (pb.AnalyzeGameRequest(policy="guess-my-word-common-words-optimal-live",
-                               history=[pb.Turn(guess="cat", reply="after")]),
-         grpc.StatusCode.INVALID_ARGUMENT, "BAD_REQUEST", {"field": "policy"}),
-        (pb.AnalyzeGameRequest(policy=SALET, history=[pb.Turn(guess="crane", reply=".....")],
-                               answer="tacit"),
-         grpc.StatusCode.FAILED_PRECONDITION, "CONTRADICTORY_HISTORY",
-         {"field": "answer", "turn": "1", "policy": SALET}),
-        (pb.AnalyzeGameRequest(policy=SALET, history=[pb.Turn(guess="crane", reply=".....")],
-                               answer="x1"),
-         grpc.StatusCode.INVALID_ARGUMENT, "INVALID_WORD", {"field": "answer"}),
-        (pb.AnalyzeGameRequest(policy=SALET, history=[pb.Turn(guess="raise", reply="GGGGY")]),
-         grpc.StatusCode.INVALID_ARGUMENT, "IMPOSSIBLE_REPLY",
-         {"field": "history[0].reply", "turn": "1"}),
+        (
+            pb.AnalyzeGameRequest(policy="chess", history=[pb.Turn(guess="raise", reply=".....")]),
+            grpc.StatusCode.NOT_FOUND,
+            "POLICY_NOT_FOUND",
+            {"policy": "chess"},
+        ),
+        (
+            pb.AnalyzeGameRequest(policy=SALET),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "BAD_REQUEST",
+            {"field": "history", "policy": SALET},
+        ),
+        (
+            pb.AnalyzeGameRequest(
+                policy="guess-my-word-common-words-optimal-live",
+                history=[pb.Turn(guess="cat", reply="after")],
+            ),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "BAD_REQUEST",
+            {"field": "policy"},
+        ),
+        (
+            pb.AnalyzeGameRequest(
+                policy=SALET, history=[pb.Turn(guess="crane", reply=".....")], answer="tacit"
+            ),
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "CONTRADICTORY_HISTORY",
+            {"field": "answer", "turn": "1", "policy": SALET},
+        ),
+        (
+            pb.AnalyzeGameRequest(
+                policy=SALET, history=[pb.Turn(guess="crane", reply=".....")], answer="x1"
+            ),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "INVALID_WORD",
+            {"field": "answer"},
+        ),
+        (
+            pb.AnalyzeGameRequest(policy=SALET, history=[pb.Turn(guess="raise", reply="GGGGY")]),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "IMPOSSIBLE_REPLY",
+            {"field": "history[0].reply", "turn": "1"},
+        ),
     ],
-)  # fmt: skip
+)
 def test_analyze_game_errors_carry_their_reason_and_metadata(
     stub: pb_grpc.GuessworkStub,
     request_: pb.AnalyzeGameRequest,

@@ -77,12 +77,36 @@ def _bee_errors() -> list[
     invalid = grpc.StatusCode.INVALID_ARGUMENT
     return [
         ("repeated letters", score("AEGINRR", "R"), invalid, "INVALID_HONEYCOMB", "repeats R"),
-        ("wrong letter count", score("AEGINR", "R"), invalid, "INVALID_HONEYCOMB", "7 letters, not 6"),
-        ("centre not among letters", score("AEGINRT", "Z"), invalid, "INVALID_HONEYCOMB", "must be one of the letters"),
+        (
+            "wrong letter count",
+            score("AEGINR", "R"),
+            invalid,
+            "INVALID_HONEYCOMB",
+            "7 letters, not 6",
+        ),
+        (
+            "centre not among letters",
+            score("AEGINRT", "Z"),
+            invalid,
+            "INVALID_HONEYCOMB",
+            "must be one of the letters",
+        ),
         ("S excluded", score("AEGINRS", "R"), invalid, "INVALID_HONEYCOMB", "S, which is excluded"),
-        ("unknown list", score("AEGINRT", "R", word_list="klingon"), grpc.StatusCode.NOT_FOUND, "WORD_LIST_NOT_FOUND", "no word list 'klingon'"),
-        ("bad count", lambda stub: stub.TopHoneycombs(pb.TopHoneycombsRequest(count=5000)), invalid, "BAD_REQUEST", "between 1 and 1000"),
-    ]  # fmt: skip
+        (
+            "unknown list",
+            score("AEGINRT", "R", word_list="klingon"),
+            grpc.StatusCode.NOT_FOUND,
+            "WORD_LIST_NOT_FOUND",
+            "no word list 'klingon'",
+        ),
+        (
+            "bad count",
+            lambda stub: stub.TopHoneycombs(pb.TopHoneycombsRequest(count=5000)),
+            invalid,
+            "BAD_REQUEST",
+            "between 1 and 1000",
+        ),
+    ]
 
 
 @pytest.mark.parametrize("case", _bee_errors(), ids=lambda case: case[0])
@@ -101,8 +125,11 @@ def test_cli_bee_is_the_same_from_server_and_store(
     address = f"127.0.0.1:{server[1]}"
     outputs = []
     for where in (["--server", address], []):
-        for args in (["top", "--words", "enable1", "-n", "2"], ["top", "--allow-s", "-n", "1"],
-                     ["score", "--letters", "AEGINRT", "--center", "R", "--words", "enable1"]):  # fmt: skip
+        for args in (
+            ["top", "--words", "enable1", "-n", "2"],
+            ["top", "--allow-s", "-n", "1"],
+            ["score", "--letters", "AEGINRT", "--center", "R", "--words", "enable1"],
+        ):
             assert run(["bee", *args, *where, "--json"]) == 0
             outputs.append(json.loads(capsys.readouterr().out))
     assert outputs[:3] == outputs[3:]

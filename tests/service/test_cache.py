@@ -62,9 +62,12 @@ def test_memory_stays_flat_under_many_distinct_requests(
     def burst(start: int, count: int) -> None:
         for i in range(start, start + count):
             small_cache_stub.ScoreGuess(
-                pb.ScoreGuessRequest(policy=name, guess=guesses[i * 7 % len(guesses)],
-                                     target=targets[i % len(targets)])
-            )  # fmt: skip
+                pb.ScoreGuessRequest(
+                    policy=name,
+                    guess=guesses[i * 7 % len(guesses)],
+                    target=targets[i % len(targets)],
+                )
+            )
             if i % 20 == 0:  # an off-tree history: answered live, then cached
                 guess = guesses[(i * 13) % len(guesses)]
                 reply = policy.game.format_reply(

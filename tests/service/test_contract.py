@@ -80,36 +80,197 @@ def _cases(
     suggest, check, evil = stub.SuggestGuess, stub.CheckGuess, stub.EvilReply
     big = pb.SuggestGuessRequest(policy=W, history=turns(("raise", "." * 70_000)))
     return [
-        ("unknown policy", lambda: suggest(pb.SuggestGuessRequest(policy="policies/chess")), "POLICY_NOT_FOUND", {"policy": "chess"}),
-        ("unknown policy, get", lambda: stub.GetPolicy(pb.GetPolicyRequest(name="chess")), "POLICY_NOT_FOUND", {"policy": "chess"}),
-        ("unknown word list", lambda: stub.TopHoneycombs(pb.TopHoneycombsRequest(word_list="nope")), "WORD_LIST_NOT_FOUND", {"word_list": "nope"}),
-        ("invalid word in history", lambda: suggest(pb.SuggestGuessRequest(policy=W, history=turns(("raise", "....."), ("ra1se", ".....")))), "INVALID_WORD", {"turn": "2", "field": "history[1].guess", "policy": W}),
-        ("invalid word to score", lambda: stub.ScoreGuess(pb.ScoreGuessRequest(policy=W, guess="raise", target="x")), "INVALID_WORD", {"field": "target"}),
-        ("unknown word", lambda: suggest(pb.SuggestGuessRequest(policy=W, history=turns(("zzzzz", ".....")))), "UNKNOWN_WORD", {"turn": "1", "field": "history[0].guess", "word": "ZZZZZ"}),
-        ("unknown word to check", lambda: check(pb.CheckGuessRequest(policy=W, guess="zzzzz")), "UNKNOWN_WORD", {"field": "guess", "word": "ZZZZZ"}),
-        ("malformed reply", lambda: suggest(pb.SuggestGuessRequest(policy=W, history=turns(("raise", "GYQ..")))), "INVALID_REPLY", {"turn": "1", "field": "history[0].reply"}),
-        ("impossible reply", lambda: evil(pb.EvilReplyRequest(policy=W, guess="slate", history=turns(("raise", "....."), ("clout", "GGGGY")))), "IMPOSSIBLE_REPLY", {"turn": "2", "field": "history[1].reply"}),
-        ("too long", lambda: suggest(pb.SuggestGuessRequest(policy=W, history=turns(*[("raise", ".....")] * 65))), "HISTORY_TOO_LONG", {"field": "history", "limit": "64", "value": "65"}),
-        ("honeycomb letters", lambda: stub.ScoreHoneycomb(pb.ScoreHoneycombRequest(letters="abc", center="a")), "INVALID_HONEYCOMB", {"field": "letters"}),
-        ("honeycomb centre", lambda: stub.ScoreHoneycomb(pb.ScoreHoneycombRequest(letters="gilnopt", center="z")), "INVALID_HONEYCOMB", {"field": "center"}),
-        ("alternatives out of range", lambda: suggest(pb.SuggestGuessRequest(policy=W, max_alternatives=51)), "BAD_REQUEST", {"field": "max_alternatives", "limit": "50", "value": "51"}),
-        ("count out of range", lambda: stub.TopHoneycombs(pb.TopHoneycombsRequest(count=1001)), "BAD_REQUEST", {"field": "count", "limit": "1000", "value": "1001"}),
-        ("unknown enum value", lambda: check(pb.CheckGuessRequest(policy=W, guess="slate", rule=99)), "BAD_REQUEST", {"field": "rule", "policy": W}),
-        ("NYT rule in Jotto", lambda: check(pb.CheckGuessRequest(policy=JOTTO, guess="drape", rule=pb.HARD_RULE_NYT)), "BAD_REQUEST", {"field": "rule", "policy": JOTTO}),
-        ("score in Guess My Word", lambda: stub.ScoreGuess(pb.ScoreGuessRequest(policy=GMW, guess="cat", target="dog")), "BAD_REQUEST", {"field": "policy", "policy": GMW}),
-        ("undecodable bytes", raw_call(channel, "SuggestGuess", b"\xff\xff\xff"), "MALFORMED_REQUEST", {"method": f"/{SERVICE_NAME}/SuggestGuess"}),
-        ("invalid UTF-8 in a string", raw_call(channel, "CheckGuess", b"\x0a\x02\xff\xfe"), "MALFORMED_REQUEST", {"method": f"/{SERVICE_NAME}/CheckGuess"}),
-        ("contradiction, suggest", lambda: suggest(pb.SuggestGuessRequest(policy=W, history=CONTRADICTION)), "CONTRADICTORY_HISTORY", {"turn": "2", "policy": W}),
-        ("contradiction, check", lambda: check(pb.CheckGuessRequest(policy=W, history=CONTRADICTION, guess="slate")), "CONTRADICTORY_HISTORY", {"turn": "2", "policy": W}),
-        ("contradiction, evil", lambda: evil(pb.EvilReplyRequest(policy=W, history=CONTRADICTION, guess="slate")), "CONTRADICTORY_HISTORY", {"turn": "2", "policy": W}),
-        ("contradiction ending in a win, check", lambda: check(pb.CheckGuessRequest(policy=W, history=turns(("raise", "....."), ("arise", "GGGGG")), guess="slate")), "CONTRADICTORY_HISTORY", {"turn": "2"}),
-        ("turn after a win, suggest", lambda: suggest(pb.SuggestGuessRequest(policy=W, history=WON_THEN_MORE)), "GAME_OVER", {"turn": "1", "field": "history[1]"}),
-        ("turn after a win, check", lambda: check(pb.CheckGuessRequest(policy=W, history=WON_THEN_MORE, guess="slate")), "GAME_OVER", {"turn": "1", "field": "history[1]"}),
-        ("turn after a win, evil", lambda: evil(pb.EvilReplyRequest(policy=W, history=WON_THEN_MORE, guess="slate")), "GAME_OVER", {"turn": "1", "field": "history[1]"}),
-        ("won, check", lambda: check(pb.CheckGuessRequest(policy=W, history=turns(("raise", "GGGGG")), guess="slate")), "GAME_OVER", {"turn": "1", "field": "history[0].reply"}),
-        ("oversized", lambda: suggest(big), "REQUEST_TOO_LARGE", {"limit": "65536", "value": str(big.ByteSize())}),
-        ("oversized bytes", raw_call(channel, "Ping", b"\x00" * 1_000_000), "REQUEST_TOO_LARGE", {"limit": "65536", "value": "1000000"}),
-    ]  # fmt: skip
+        (
+            "unknown policy",
+            lambda: suggest(pb.SuggestGuessRequest(policy="policies/chess")),
+            "POLICY_NOT_FOUND",
+            {"policy": "chess"},
+        ),
+        (
+            "unknown policy, get",
+            lambda: stub.GetPolicy(pb.GetPolicyRequest(name="chess")),
+            "POLICY_NOT_FOUND",
+            {"policy": "chess"},
+        ),
+        (
+            "unknown word list",
+            lambda: stub.TopHoneycombs(pb.TopHoneycombsRequest(word_list="nope")),
+            "WORD_LIST_NOT_FOUND",
+            {"word_list": "nope"},
+        ),
+        (
+            "invalid word in history",
+            lambda: suggest(
+                pb.SuggestGuessRequest(
+                    policy=W, history=turns(("raise", "....."), ("ra1se", "....."))
+                )
+            ),
+            "INVALID_WORD",
+            {"turn": "2", "field": "history[1].guess", "policy": W},
+        ),
+        (
+            "invalid word to score",
+            lambda: stub.ScoreGuess(pb.ScoreGuessRequest(policy=W, guess="raise", target="x")),
+            "INVALID_WORD",
+            {"field": "target"},
+        ),
+        (
+            "unknown word",
+            lambda: suggest(pb.SuggestGuessRequest(policy=W, history=turns(("zzzzz", ".....")))),
+            "UNKNOWN_WORD",
+            {"turn": "1", "field": "history[0].guess", "word": "ZZZZZ"},
+        ),
+        (
+            "unknown word to check",
+            lambda: check(pb.CheckGuessRequest(policy=W, guess="zzzzz")),
+            "UNKNOWN_WORD",
+            {"field": "guess", "word": "ZZZZZ"},
+        ),
+        (
+            "malformed reply",
+            lambda: suggest(pb.SuggestGuessRequest(policy=W, history=turns(("raise", "GYQ..")))),
+            "INVALID_REPLY",
+            {"turn": "1", "field": "history[0].reply"},
+        ),
+        (
+            "impossible reply",
+            lambda: evil(
+                pb.EvilReplyRequest(
+                    policy=W, guess="slate", history=turns(("raise", "....."), ("clout", "GGGGY"))
+                )
+            ),
+            "IMPOSSIBLE_REPLY",
+            {"turn": "2", "field": "history[1].reply"},
+        ),
+        (
+            "too long",
+            lambda: suggest(
+                pb.SuggestGuessRequest(policy=W, history=turns(*[("raise", ".....")] * 65))
+            ),
+            "HISTORY_TOO_LONG",
+            {"field": "history", "limit": "64", "value": "65"},
+        ),
+        (
+            "honeycomb letters",
+            lambda: stub.ScoreHoneycomb(pb.ScoreHoneycombRequest(letters="abc", center="a")),
+            "INVALID_HONEYCOMB",
+            {"field": "letters"},
+        ),
+        (
+            "honeycomb centre",
+            lambda: stub.ScoreHoneycomb(pb.ScoreHoneycombRequest(letters="gilnopt", center="z")),
+            "INVALID_HONEYCOMB",
+            {"field": "center"},
+        ),
+        (
+            "alternatives out of range",
+            lambda: suggest(pb.SuggestGuessRequest(policy=W, max_alternatives=51)),
+            "BAD_REQUEST",
+            {"field": "max_alternatives", "limit": "50", "value": "51"},
+        ),
+        (
+            "count out of range",
+            lambda: stub.TopHoneycombs(pb.TopHoneycombsRequest(count=1001)),
+            "BAD_REQUEST",
+            {"field": "count", "limit": "1000", "value": "1001"},
+        ),
+        (
+            "unknown enum value",
+            lambda: check(pb.CheckGuessRequest(policy=W, guess="slate", rule=99)),
+            "BAD_REQUEST",
+            {"field": "rule", "policy": W},
+        ),
+        (
+            "NYT rule in Jotto",
+            lambda: check(pb.CheckGuessRequest(policy=JOTTO, guess="drape", rule=pb.HARD_RULE_NYT)),
+            "BAD_REQUEST",
+            {"field": "rule", "policy": JOTTO},
+        ),
+        (
+            "score in Guess My Word",
+            lambda: stub.ScoreGuess(pb.ScoreGuessRequest(policy=GMW, guess="cat", target="dog")),
+            "BAD_REQUEST",
+            {"field": "policy", "policy": GMW},
+        ),
+        (
+            "undecodable bytes",
+            raw_call(channel, "SuggestGuess", b"\xff\xff\xff"),
+            "MALFORMED_REQUEST",
+            {"method": f"/{SERVICE_NAME}/SuggestGuess"},
+        ),
+        (
+            "invalid UTF-8 in a string",
+            raw_call(channel, "CheckGuess", b"\x0a\x02\xff\xfe"),
+            "MALFORMED_REQUEST",
+            {"method": f"/{SERVICE_NAME}/CheckGuess"},
+        ),
+        (
+            "contradiction, suggest",
+            lambda: suggest(pb.SuggestGuessRequest(policy=W, history=CONTRADICTION)),
+            "CONTRADICTORY_HISTORY",
+            {"turn": "2", "policy": W},
+        ),
+        (
+            "contradiction, check",
+            lambda: check(pb.CheckGuessRequest(policy=W, history=CONTRADICTION, guess="slate")),
+            "CONTRADICTORY_HISTORY",
+            {"turn": "2", "policy": W},
+        ),
+        (
+            "contradiction, evil",
+            lambda: evil(pb.EvilReplyRequest(policy=W, history=CONTRADICTION, guess="slate")),
+            "CONTRADICTORY_HISTORY",
+            {"turn": "2", "policy": W},
+        ),
+        (
+            "contradiction ending in a win, check",
+            lambda: check(
+                pb.CheckGuessRequest(
+                    policy=W, history=turns(("raise", "....."), ("arise", "GGGGG")), guess="slate"
+                )
+            ),
+            "CONTRADICTORY_HISTORY",
+            {"turn": "2"},
+        ),
+        (
+            "turn after a win, suggest",
+            lambda: suggest(pb.SuggestGuessRequest(policy=W, history=WON_THEN_MORE)),
+            "GAME_OVER",
+            {"turn": "1", "field": "history[1]"},
+        ),
+        (
+            "turn after a win, check",
+            lambda: check(pb.CheckGuessRequest(policy=W, history=WON_THEN_MORE, guess="slate")),
+            "GAME_OVER",
+            {"turn": "1", "field": "history[1]"},
+        ),
+        (
+            "turn after a win, evil",
+            lambda: evil(pb.EvilReplyRequest(policy=W, history=WON_THEN_MORE, guess="slate")),
+            "GAME_OVER",
+            {"turn": "1", "field": "history[1]"},
+        ),
+        (
+            "won, check",
+            lambda: check(
+                pb.CheckGuessRequest(policy=W, history=turns(("raise", "GGGGG")), guess="slate")
+            ),
+            "GAME_OVER",
+            {"turn": "1", "field": "history[0].reply"},
+        ),
+        (
+            "oversized",
+            lambda: suggest(big),
+            "REQUEST_TOO_LARGE",
+            {"limit": "65536", "value": str(big.ByteSize())},
+        ),
+        (
+            "oversized bytes",
+            raw_call(channel, "Ping", b"\x00" * 1_000_000),
+            "REQUEST_TOO_LARGE",
+            {"limit": "65536", "value": "1000000"},
+        ),
+    ]
 
 
 def test_every_error_path_carries_its_reason_and_the_promised_metadata(
@@ -223,9 +384,11 @@ def test_reflection_lists_services_and_serves_the_proto_by_its_package_path(
     listed = _reflect(channel, version, {"list_services": ""})
     names = {service.name for service in listed.list_services_response.service}
     assert {
-        "guesswork.v1.Guesswork", "grpc.health.v1.Health",
-        "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection",
-    } <= names  # fmt: skip
+        "guesswork.v1.Guesswork",
+        "grpc.health.v1.Health",
+        "grpc.reflection.v1.ServerReflection",
+        "grpc.reflection.v1alpha.ServerReflection",
+    } <= names
     by_name = _reflect(channel, version, {"file_by_filename": "guesswork/v1/guesswork.proto"})
     by_symbol = _reflect(channel, version, {"file_containing_symbol": "guesswork.v1.Guesswork"})
     for response in (by_name, by_symbol):
@@ -233,8 +396,10 @@ def test_reflection_lists_services_and_serves_the_proto_by_its_package_path(
         file = descriptor_pb2.FileDescriptorProto.FromString(data)
         assert (file.name, file.package) == ("guesswork/v1/guesswork.proto", "guesswork.v1")
         assert [m.name for m in file.service[0].method][:3] == [
-            "ListPolicies", "GetPolicy", "SuggestGuess",
-        ]  # fmt: skip
+            "ListPolicies",
+            "GetPolicy",
+            "SuggestGuess",
+        ]
     itself = _reflect(
         channel, version, {"file_containing_symbol": f"grpc.reflection.{version}.ServerReflection"}
     )

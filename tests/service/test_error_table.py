@@ -237,8 +237,11 @@ def test_an_unexpected_error_in_a_handler_is_internal_and_the_server_goes_on(
             with pytest.raises(grpc.RpcError) as caught:
                 stub.TopHoneycombs(request)
             assert _status(caught.value) == (
-                grpc.StatusCode.INTERNAL, INTERNAL_REASON, "guesswork.v1", GENERIC_MESSAGE,
-            )  # fmt: skip
+                grpc.StatusCode.INTERNAL,
+                INTERNAL_REASON,
+                "guesswork.v1",
+                GENERIC_MESSAGE,
+            )
     assert type(error_from_rpc(caught.value)) is GuessworkError
     logged = [r for r in caplog.records if r.name == "guesswork.service"]
     # A flood is logged a few lines a second (LogLimiter), the rest counted.

@@ -11,10 +11,19 @@ from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 
 POLICIES = st.sampled_from(
-    ["wordle-2309-normal-max", "policies/jotto-2309-hard-max", "antiwordle-2309-hard-entropy",
-     "wordle-2315-g12972-normal-neg-entropy", "guess-my-word-common-words-optimal-live",
-     "policies/guess-my-word-common-words-binary-deduce", "", "chess", "policies/", "x" * 300]
-)  # fmt: skip
+    [
+        "wordle-2309-normal-max",
+        "policies/jotto-2309-hard-max",
+        "antiwordle-2309-hard-entropy",
+        "wordle-2315-g12972-normal-neg-entropy",
+        "guess-my-word-common-words-optimal-live",
+        "policies/guess-my-word-common-words-binary-deduce",
+        "",
+        "chess",
+        "policies/",
+        "x" * 300,
+    ]
+)
 WORDS = st.one_of(
     st.sampled_from(
         [
@@ -51,21 +60,55 @@ ALLOWED = {
 }
 
 REQUESTS = st.one_of(
-    st.builds(lambda p, h, a: ("SuggestGuess", pb.SuggestGuessRequest(policy=p, history=h, max_alternatives=a)),
-              POLICIES, TURNS, st.integers(-5, 60)),
-    st.builds(lambda p, g, t: ("ScoreGuess", pb.ScoreGuessRequest(policy=p, guess=g, target=t)),
-              POLICIES, WORDS, WORDS),
-    st.builds(lambda p, h, g, r: ("CheckGuess", pb.CheckGuessRequest(policy=p, history=h, guess=g, rule=r)),
-              POLICIES, TURNS, WORDS, st.integers(0, 5)),
-    st.builds(lambda p, h, g: ("EvilReply", pb.EvilReplyRequest(policy=p, history=h, guess=g)),
-              POLICIES, TURNS, WORDS),
+    st.builds(
+        lambda p, h, a: (
+            "SuggestGuess",
+            pb.SuggestGuessRequest(policy=p, history=h, max_alternatives=a),
+        ),
+        POLICIES,
+        TURNS,
+        st.integers(-5, 60),
+    ),
+    st.builds(
+        lambda p, g, t: ("ScoreGuess", pb.ScoreGuessRequest(policy=p, guess=g, target=t)),
+        POLICIES,
+        WORDS,
+        WORDS,
+    ),
+    st.builds(
+        lambda p, h, g, r: (
+            "CheckGuess",
+            pb.CheckGuessRequest(policy=p, history=h, guess=g, rule=r),
+        ),
+        POLICIES,
+        TURNS,
+        WORDS,
+        st.integers(0, 5),
+    ),
+    st.builds(
+        lambda p, h, g: ("EvilReply", pb.EvilReplyRequest(policy=p, history=h, guess=g)),
+        POLICIES,
+        TURNS,
+        WORDS,
+    ),
     st.builds(lambda n: ("GetPolicy", pb.GetPolicyRequest(name=n)), POLICIES),
-    st.builds(lambda w, s, n: ("TopHoneycombs", pb.TopHoneycombsRequest(word_list=w, allow_s=s, count=n)),
-              st.sampled_from(["enable1", "", "sgb-words", "nope"]), st.booleans(), st.integers(-3, 60)),
-    st.builds(lambda letters, c, w, s: ("ScoreHoneycomb", pb.ScoreHoneycombRequest(letters=letters, center=c, word_list=w, allow_s=s)),
-              st.one_of(st.sampled_from(["AEGINRT", "aeinrst", "AEGINRR"]), st.text(max_size=9)),
-              st.text(max_size=2), st.sampled_from(["enable1", "", "nope"]), st.booleans()),
-)  # fmt: skip
+    st.builds(
+        lambda w, s, n: ("TopHoneycombs", pb.TopHoneycombsRequest(word_list=w, allow_s=s, count=n)),
+        st.sampled_from(["enable1", "", "sgb-words", "nope"]),
+        st.booleans(),
+        st.integers(-3, 60),
+    ),
+    st.builds(
+        lambda letters, c, w, s: (
+            "ScoreHoneycomb",
+            pb.ScoreHoneycombRequest(letters=letters, center=c, word_list=w, allow_s=s),
+        ),
+        st.one_of(st.sampled_from(["AEGINRT", "aeinrst", "AEGINRR"]), st.text(max_size=9)),
+        st.text(max_size=2),
+        st.sampled_from(["enable1", "", "nope"]),
+        st.booleans(),
+    ),
+)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -21,8 +21,11 @@ from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from guesswork.service.server import GuessworkServer
 from tests.service.test_server import failure
 
-TREES = ["guess-my-word-common-words-optimal-deduce", "guess-my-word-common-words-optimal-live",
-         "guess-my-word-common-words-adjacent-merge-live"]  # fmt: skip
+TREES = [
+    "guess-my-word-common-words-optimal-deduce",
+    "guess-my-word-common-words-optimal-live",
+    "guess-my-word-common-words-adjacent-merge-live",
+]
 
 
 def rebuilt(policy: Policy) -> tuple[WordTree, WeightedList, Variant]:
@@ -78,8 +81,11 @@ def test_live_answers_use_the_same_strategy_over_the_words_left(
     for history in ([("house", "after")], [("money", "before"), ("cat", "after")]):
         answer = suggest(stub, name, history)
         left = [i for i, w in enumerate(words) if all(reply(g, w, "live") == r for g, r in history)]
-        expected = build_tree(WeightedList(tuple(words[i] for i in left), tuple(counts[i] for i in left)),
-                              "optimal", "live").first_guess  # fmt: skip
+        expected = build_tree(
+            WeightedList(tuple(words[i] for i in left), tuple(counts[i] for i in left)),
+            "optimal",
+            "live",
+        ).first_guess
         assert (answer.guess, answer.remaining, answer.source) == (
             expected,
             len(left),
@@ -90,16 +96,58 @@ def test_live_answers_use_the_same_strategy_over_the_words_left(
 @pytest.mark.parametrize(
     ("name", "history", "code", "reason", "message"),
     [
-        (TREES[1], [("house", "sideways")], grpc.StatusCode.INVALID_ARGUMENT, "INVALID_REPLY", "not one of before, after, correct"),
-        (TREES[0], [("house", "correct")], grpc.StatusCode.INVALID_ARGUMENT, "IMPOSSIBLE_REPLY", "never answers 'correct'"),
-        (TREES[1], [("ho1se", "after")], grpc.StatusCode.INVALID_ARGUMENT, "INVALID_WORD", "letters a-z"),
-        (TREES[1], [("zzzzz", "after")], grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_WORD", "'zzzzz' is not in the word list"),
-        (TREES[1], [("house", "after"), ("ability", "before")], grpc.StatusCode.FAILED_PRECONDITION, "CONTRADICTORY_HISTORY", "turn 2 (ability before)"),
-        (TREES[1], [("house", "correct"), ("mouse", "after")], grpc.StatusCode.FAILED_PRECONDITION, "GAME_OVER", "game is over"),
+        (
+            TREES[1],
+            [("house", "sideways")],
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "INVALID_REPLY",
+            "not one of before, after, correct",
+        ),
+        (
+            TREES[0],
+            [("house", "correct")],
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "IMPOSSIBLE_REPLY",
+            "never answers 'correct'",
+        ),
+        (
+            TREES[1],
+            [("ho1se", "after")],
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "INVALID_WORD",
+            "letters a-z",
+        ),
+        (
+            TREES[1],
+            [("zzzzz", "after")],
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "UNKNOWN_WORD",
+            "'zzzzz' is not in the word list",
+        ),
+        (
+            TREES[1],
+            [("house", "after"), ("ability", "before")],
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "CONTRADICTORY_HISTORY",
+            "turn 2 (ability before)",
+        ),
+        (
+            TREES[1],
+            [("house", "correct"), ("mouse", "after")],
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "GAME_OVER",
+            "game is over",
+        ),
     ],
-)  # fmt: skip
-def test_bad_histories(stub: pb_grpc.GuessworkStub, name: str, history: list[tuple[str, str]],
-                       code: grpc.StatusCode, reason: str, message: str) -> None:  # fmt: skip
+)
+def test_bad_histories(
+    stub: pb_grpc.GuessworkStub,
+    name: str,
+    history: list[tuple[str, str]],
+    code: grpc.StatusCode,
+    reason: str,
+    message: str,
+) -> None:
     got_code, got_reason, got_message = failure(lambda: suggest(stub, name, history))
     assert (got_code, got_reason) == (code, reason)
     assert message in got_message

@@ -33,8 +33,11 @@ def start_server(*args: str) -> tuple[subprocess.Popen[str], str]:
     address = f"127.0.0.1:{free_port()}"
     process = subprocess.Popen(
         [sys.executable, "-m", "guesswork.service", "--address", address, *args],
-        env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     with grpc.insecure_channel(address) as channel:
         grpc.channel_ready_future(channel).result(timeout=60)
         health = health_pb2_grpc.HealthStub(channel)
@@ -110,10 +113,20 @@ def test_bad_catalog_stops_start_up_with_one_line(tmp_path: Path) -> None:
     broken = tmp_path / "broken.sqlite"
     broken.write_bytes(b"junk")
     result = subprocess.run(
-        [sys.executable, "-m", "guesswork.service", "--address", f"127.0.0.1:{free_port()}",
-         "--catalog", str(broken)],
-        env=ENV, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "guesswork.service",
+            "--address",
+            f"127.0.0.1:{free_port()}",
+            "--catalog",
+            str(broken),
+        ],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 1
     assert result.stderr.strip().startswith("guesswork-serve: error:")
     assert "Traceback" not in result.stderr
@@ -125,17 +138,45 @@ def test_bad_catalog_stops_start_up_with_one_line(tmp_path: Path) -> None:
 def test_tls(tmp_path: Path) -> None:
     key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
     subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
-         "-out", str(cert), "-days", "1", "-subj", "/CN=localhost",
-         "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
-        check=True, capture_output=True,
-    )  # fmt: skip
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        ],
+        check=True,
+        capture_output=True,
+    )
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "guesswork.service", "--address", f"127.0.0.1:{port}",
-         "--tls-cert", str(cert), "--tls-key", str(key)],
-        env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "guesswork.service",
+            "--address",
+            f"127.0.0.1:{port}",
+            "--tls-cert",
+            str(cert),
+            "--tls-key",
+            str(key),
+        ],
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         credentials = grpc.ssl_channel_credentials(cert.read_bytes())
         with grpc.secure_channel(f"localhost:{port}", credentials) as channel:
@@ -163,6 +204,10 @@ def test_version() -> None:
 
     result = subprocess.run(
         [sys.executable, "-m", "guesswork.service", "--version"],
-        env=ENV, capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert (result.returncode, result.stdout) == (0, f"guesswork-serve {__version__}\n")

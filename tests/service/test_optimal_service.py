@@ -51,8 +51,21 @@ def test_an_off_tree_history_is_answered_live(stub: pb_grpc.GuessworkStub) -> No
 def mastermind_stub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[pb_grpc.GuessworkStub]:
     folder: Path = tmp_path_factory.mktemp("mastermind")
     catalog = folder / "catalog.sqlite"
-    argv = ["optimize", "--game", "mastermind", "--colors", "6", "--pegs", "4",
-            "--objective", "minimax", "--publish", "--catalog", str(catalog), "--quiet"]  # fmt: skip
+    argv = [
+        "optimize",
+        "--game",
+        "mastermind",
+        "--colors",
+        "6",
+        "--pegs",
+        "4",
+        "--objective",
+        "minimax",
+        "--publish",
+        "--catalog",
+        str(catalog),
+        "--quiet",
+    ]
     assert build_run(argv) == 0
     server, port = start_server(ServerOptions(address="127.0.0.1:0"), open_catalog(str(catalog)))
     with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:

@@ -33,8 +33,11 @@ def free_port() -> int:
 def serve(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "guesswork.service", "--log-level", "WARNING", *args],
-        env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        env=ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def wait_serving(process: subprocess.Popen[str]) -> str:
@@ -101,8 +104,11 @@ def test_two_processes_share_one_port_answer_alike_and_stop_together(
                 channel.close()
         second = subprocess.run(
             [sys.executable, "-m", "guesswork.service", "--processes", "2", "--address", address],
-            env=ENV, capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
+            env=ENV,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert second.returncode == 1
         assert second.stderr.startswith(f"guesswork-serve: error: cannot bind {address}: ")
         assert "the port is in use" in second.stderr and second.stderr.count("\n") == 1
@@ -139,8 +145,11 @@ def test_a_bad_catalog_is_the_one_line_a_single_server_prints(tmp_path: Path) ->
     args = ["--address", f"127.0.0.1:{free_port()}", "--catalog", str(broken)]
     one = subprocess.run(
         [sys.executable, "-m", "guesswork.service", *args],
-        env=ENV, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     started = time.monotonic()
     two = serve("--processes", "2", *args)
     _, said = two.communicate(timeout=60)
@@ -156,8 +165,11 @@ def test_a_bad_catalog_is_the_one_line_a_single_server_prints(tmp_path: Path) ->
 def test_an_address_processes_cannot_share_is_refused(address: str, said: str) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "guesswork.service", "--processes", "2", "--address", address],
-        env=ENV, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 1
     assert result.stderr.startswith(f"guesswork-serve: error: --address {address!r}: ")
     assert said in result.stderr and result.stderr.count("\n") == 1

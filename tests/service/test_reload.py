@@ -42,8 +42,10 @@ def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _publish(tmp_path: Path, words: str, *extra: str) -> None:
     """Build the policy ``mine`` from ``words`` into the user catalog."""
-    assert build(["build", "--targets", str(tmp_path / words), "--name", "mine", "--quiet",
-                  *extra]) == 0  # fmt: skip
+    assert (
+        build(["build", "--targets", str(tmp_path / words), "--name", "mine", "--quiet", *extra])
+        == 0
+    )
 
 
 def _first_guess(name: str = "mine") -> str:
@@ -132,8 +134,19 @@ def test_polling_notices_a_publish(data_home: Path, tmp_path: Path) -> None:
     try:
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
             stub = pb_grpc.GuessworkStub(channel)
-            assert build(["build", "--targets", str(tmp_path / "second.txt"), "--name", "other",
-                          "--quiet"]) == 0  # fmt: skip
+            assert (
+                build(
+                    [
+                        "build",
+                        "--targets",
+                        str(tmp_path / "second.txt"),
+                        "--name",
+                        "other",
+                        "--quiet",
+                    ]
+                )
+                == 0
+            )
 
             def listed() -> bool:
                 names = {p.name for p in stub.ListPolicies(pb.ListPoliciesRequest()).policies}
@@ -162,10 +175,11 @@ def test_guesswork_serve_reloads_on_sighup_staying_serving_and_owns_its_port(
     address = f"127.0.0.1:{_free_port()}"
     # No polling: the policy can appear only through SIGHUP.
     process = subprocess.Popen(
-        [sys.executable, "-m", "guesswork.service", "--address", address,
-         "--reload-interval", "0"],
-        env=env, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [sys.executable, "-m", "guesswork.service", "--address", address, "--reload-interval", "0"],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     statuses: list[int] = []
     try:
         with grpc.insecure_channel(address) as channel:
@@ -188,10 +202,21 @@ def test_guesswork_serve_reloads_on_sighup_staying_serving_and_owns_its_port(
                 return {p.name for p in stub.ListPolicies(pb.ListPoliciesRequest()).policies}
 
             built = subprocess.run(
-                [sys.executable, "-m", "guesswork.builder", "build", "--targets", "my.txt",
-                 "--quiet"],
-                cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
-            )  # fmt: skip
+                [
+                    sys.executable,
+                    "-m",
+                    "guesswork.builder",
+                    "build",
+                    "--targets",
+                    "my.txt",
+                    "--quiet",
+                ],
+                cwd=tmp_path,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
             assert built.returncode == 0, built.stderr
             assert "policies/wordle-my-normal-neg-entropy" not in names()
             process.send_signal(signal.SIGHUP)
@@ -204,8 +229,11 @@ def test_guesswork_serve_reloads_on_sighup_staying_serving_and_owns_its_port(
             # A second server on the same port: refused at once, in one line.
             second = subprocess.run(
                 [sys.executable, "-m", "guesswork.service", "--address", address],
-                env=env, capture_output=True, text=True, timeout=120,
-            )  # fmt: skip
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
             assert second.returncode == 1
             assert second.stderr.count("\n") == 1
             assert second.stderr.startswith(f"guesswork-serve: error: cannot bind {address}: ")

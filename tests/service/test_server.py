@@ -70,8 +70,10 @@ def test_list_and_get_policies(stub: pb_grpc.GuessworkStub, catalog: Catalog) ->
     policy = stub.GetPolicy(pb.GetPolicyRequest(name="policies/wordle-2309-hard-max")).policy
     stored = catalog.policy("wordle-2309-hard-max")
     assert (policy.worst, policy.target_count, policy.content_hash) == (
-        8, 2309, stored.content_hash,
-    )  # fmt: skip
+        8,
+        2309,
+        stored.content_hash,
+    )
     assert dict(policy.histogram) == {int(s): int(c) for s, c in stored.stats["histogram"]}
     assert stub.GetPolicy(pb.GetPolicyRequest(name="wordle-2309-hard-max")).policy == policy
 
@@ -97,8 +99,11 @@ def test_suggestions_match_the_probe_for_every_target(
                 )
             )
             assert (answer.guess, answer.remaining, answer.solved, answer.source) == (
-                guesses[depth], policy.remaining_count(node), False, pb.SOURCE_STORED,
-            )  # fmt: skip
+                guesses[depth],
+                policy.remaining_count(node),
+                False,
+                pb.SOURCE_STORED,
+            )
             if policy.data.mode == "hard":  # a hard policy's guesses are always legal
                 check = stub.CheckGuess(
                     pb.CheckGuessRequest(
@@ -128,9 +133,11 @@ def test_live_answer_is_the_builders_greedy_choice(
             t for t in policy.targets if game.reply(opening, t) == game.reply(opening, target)
         ]
         tree = build_greedy_tree(
-            game, WordList.from_words("left", remaining), answers,
+            game,
+            WordList.from_words("left", remaining),
+            answers,
             GreedyOptions(metric="neg_entropy", arithmetic=ARITHMETIC["2022"]),
-        )  # fmt: skip
+        )
         assert answer.source == pb.SOURCE_LIVE
         assert (answer.guess, answer.remaining) == (tree.first_guess, len(remaining))
         assert len(answer.alternatives) == 5 and answer.guess not in answer.alternatives
@@ -185,19 +192,97 @@ def _error_cases() -> list[
 
     invalid, failed = grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION
     return [
-        ("unknown policy", suggest([], "chess"), grpc.StatusCode.NOT_FOUND, "POLICY_NOT_FOUND", "no policy 'chess'"),
-        ("malformed reply", suggest([("raise", "GYQ..")]), invalid, "INVALID_REPLY", "'Q' at position 3"),
-        ("impossible reply", suggest([("raise", "GGGGY")]), invalid, "IMPOSSIBLE_REPLY", "impossible reply"),
-        ("unknown word", suggest([("zzzzz", ".....")]), invalid, "UNKNOWN_WORD", "ZZZZZ is not in the guess list"),
-        ("invalid word", suggest([("ra1se", ".....")]), invalid, "INVALID_WORD", "not made only of letters"),
-        ("too-long history", suggest([("raise", ".....")] * 65), invalid, "HISTORY_TOO_LONG", "65 turns"),
-        ("contradiction", suggest([("raise", "....."), ("arise", "GGGGG")]), failed, "CONTRADICTORY_HISTORY", "turn 2 (ARISE GGGGG) contradicts"),
-        ("game over", suggest([("raise", "GGGGG"), ("slate", ".....")]), failed, "GAME_OVER", "already won"),
-        ("too many alternatives", suggest([], max_alternatives=99), invalid, "BAD_REQUEST", "between 0 and 50"),
-        ("oversized request", suggest([("raise", "." * 100_000)]), grpc.StatusCode.RESOURCE_EXHAUSTED, "REQUEST_TOO_LARGE", "exceeds"),
-        ("unknown target", lambda stub: stub.ScoreGuess(pb.ScoreGuessRequest(policy=w, guess="raise", target="aahed")), invalid, "UNKNOWN_WORD", "not in the targets"),
-        ("nyt rule in jotto", lambda stub: stub.CheckGuess(pb.CheckGuessRequest(policy="jotto-2309-hard-max", guess="drape", rule=pb.HARD_RULE_NYT)), invalid, "BAD_REQUEST", "applies to Wordle"),
-    ]  # fmt: skip
+        (
+            "unknown policy",
+            suggest([], "chess"),
+            grpc.StatusCode.NOT_FOUND,
+            "POLICY_NOT_FOUND",
+            "no policy 'chess'",
+        ),
+        (
+            "malformed reply",
+            suggest([("raise", "GYQ..")]),
+            invalid,
+            "INVALID_REPLY",
+            "'Q' at position 3",
+        ),
+        (
+            "impossible reply",
+            suggest([("raise", "GGGGY")]),
+            invalid,
+            "IMPOSSIBLE_REPLY",
+            "impossible reply",
+        ),
+        (
+            "unknown word",
+            suggest([("zzzzz", ".....")]),
+            invalid,
+            "UNKNOWN_WORD",
+            "ZZZZZ is not in the guess list",
+        ),
+        (
+            "invalid word",
+            suggest([("ra1se", ".....")]),
+            invalid,
+            "INVALID_WORD",
+            "not made only of letters",
+        ),
+        (
+            "too-long history",
+            suggest([("raise", ".....")] * 65),
+            invalid,
+            "HISTORY_TOO_LONG",
+            "65 turns",
+        ),
+        (
+            "contradiction",
+            suggest([("raise", "....."), ("arise", "GGGGG")]),
+            failed,
+            "CONTRADICTORY_HISTORY",
+            "turn 2 (ARISE GGGGG) contradicts",
+        ),
+        (
+            "game over",
+            suggest([("raise", "GGGGG"), ("slate", ".....")]),
+            failed,
+            "GAME_OVER",
+            "already won",
+        ),
+        (
+            "too many alternatives",
+            suggest([], max_alternatives=99),
+            invalid,
+            "BAD_REQUEST",
+            "between 0 and 50",
+        ),
+        (
+            "oversized request",
+            suggest([("raise", "." * 100_000)]),
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            "REQUEST_TOO_LARGE",
+            "exceeds",
+        ),
+        (
+            "unknown target",
+            lambda stub: stub.ScoreGuess(
+                pb.ScoreGuessRequest(policy=w, guess="raise", target="aahed")
+            ),
+            invalid,
+            "UNKNOWN_WORD",
+            "not in the targets",
+        ),
+        (
+            "nyt rule in jotto",
+            lambda stub: stub.CheckGuess(
+                pb.CheckGuessRequest(
+                    policy="jotto-2309-hard-max", guess="drape", rule=pb.HARD_RULE_NYT
+                )
+            ),
+            invalid,
+            "BAD_REQUEST",
+            "applies to Wordle",
+        ),
+    ]
 
 
 @pytest.mark.parametrize("case", _error_cases(), ids=lambda case: case[0])

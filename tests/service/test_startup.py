@@ -21,8 +21,11 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 def _serve(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "guesswork.service", *args],
-        env=ENV, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.mark.parametrize(
