@@ -13,7 +13,10 @@ The embedding API, re-exported here::
 * :class:`Policy` walks one stored tree in constant time per turn (``probe``);
 * :class:`CatalogLookup` / :class:`PolicyLookup` answer suggestions, scores,
   hard-mode checks and the Evil replier from the stored data (``lookup``);
-* :class:`RemoteClient` asks a running service over gRPC (``remote``);
+* :class:`Guesswork` is the application core's interface, and its typed
+  results (``core``): :class:`RemoteClient` answers it over gRPC
+  (``remote``), ``guesswork.service.local.LocalGuesswork`` in process with
+  live answers; :class:`PolicyInfo` is a policy's summary;
 * game rules, Guess My Word's included (``games``), reply text
   (``replies``), the policy format (``policy_format``), stored strategies
   (``strategy``), Spelling Bee rules, and every error a user can see
@@ -23,6 +26,7 @@ Nothing here imports guesswork.builder or guesswork.service.
 """
 
 from .catalog import Catalog, open_catalog, open_policy_file, open_store
+from .core import EvilAnswer, GuessCheck, GuessScore, Guesswork, HoneycombReport
 from .errors import (
     GameOverError,
     GuessworkError,
@@ -33,19 +37,26 @@ from .errors import (
     PolicyNotFoundError,
 )
 from .lookup import CatalogLookup, PolicyLookup
+from .policy_info import PolicyInfo
 from .probe import Policy
 from .suggestion import Suggestion
 
 __all__ = [
     "Catalog",
     "CatalogLookup",
+    "EvilAnswer",
     "GameOverError",
+    "GuessCheck",
+    "GuessScore",
+    "Guesswork",
     "GuessworkError",
+    "HoneycombReport",
     "InvalidReplyError",
     "LiveAnswerUnavailableError",
     "OffTreeError",
     "Policy",
     "PolicyFormatError",
+    "PolicyInfo",
     "PolicyLookup",
     "PolicyNotFoundError",
     "Suggestion",
