@@ -47,7 +47,7 @@ def start_server(address: str, root: Path) -> subprocess.Popen[bytes]:
         [
             sys.executable,
             "-m",
-            "service",
+            "guesswork.service",
             "--address",
             address,
             "--max-concurrent",
@@ -68,6 +68,10 @@ def start_server(address: str, root: Path) -> subprocess.Popen[bytes]:
                 stub.Ping(pb.PingRequest(), timeout=1)
                 return process
             except grpc.RpcError:
+                if process.poll() is not None:
+                    raise SystemExit(
+                        f"the server exited during start-up (status {process.returncode})"
+                    ) from None
                 time.sleep(0.05)
 
 

@@ -59,7 +59,7 @@ def start_server(address: str) -> tuple[subprocess.Popen[bytes], float]:
         [
             sys.executable,
             "-m",
-            "service",
+            "guesswork.service",
             "--address",
             address,
             "--max-concurrent",
@@ -79,6 +79,8 @@ def start_server(address: str) -> tuple[subprocess.Popen[bytes], float]:
                     return process, time.perf_counter() - started
             except grpc.RpcError:
                 pass
+            if process.poll() is not None:
+                raise SystemExit(f"the server exited during start-up (status {process.returncode})")
             time.sleep(0.01)
 
 
@@ -172,7 +174,7 @@ def start_processes(address: str, processes: int) -> subprocess.Popen[str]:
         [
             sys.executable,
             "-m",
-            "service",
+            "guesswork.service",
             "--address",
             address,
             "--max-concurrent",
