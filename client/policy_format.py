@@ -103,13 +103,12 @@ from .tree_arrays import (
     INT32,
     INT64,
     TreeArray,
-    TreeShape,
     as_numpy,
-    check_tree,
     from_little_endian,
     no_alternatives,
     to_little_endian,
 )
+from .tree_check import TreeShape, check_tree
 
 if TYPE_CHECKING:
     import numpy.typing as npt

@@ -38,7 +38,7 @@ from .games import Game, ReplyCode
 from .letters import reachable
 from .policy_format import PolicyData, info_of
 from .policy_info import PolicyInfo
-from .tree_arrays import edge_parents
+from .tree_arrays import edge_keys
 
 Reply = ReplyCode | str
 History = Iterable[tuple[str, Reply]]
@@ -81,10 +81,7 @@ class Policy:
         self._win = data.game.win_reply
         arrays = data.arrays
         offsets = arrays["edge_offsets"]
-        keys = (
-            int(parent) * self._space + int(reply)
-            for parent, reply in zip(edge_parents(offsets), arrays["edge_reply"], strict=True)
-        )
+        keys = edge_keys(offsets, arrays["edge_reply"], self._space)
         self._edges = dict(zip(keys, map(int, arrays["edge_child"]), strict=True))
         self._known = (
             frozenset(node for node in range(data.node_count) if offsets[node + 1] == offsets[node])
