@@ -1,5 +1,5 @@
 """The catalog-keeping commands of guesswork-build: list, verify, export,
-import, remove, lists and cache, with the helpers every publishing command
+import, remove, upgrade, lists and cache, with the helpers every publishing command
 shares (where to write, name clashes, renaming) and their :class:`Outcome`.
 
 builder.commands holds the commands that build policies and the command table.
@@ -34,6 +34,7 @@ from .publish import (
     merged,
     publish_catalog,
 )
+from .upgrade import upgrade_catalog
 from .verify import verify_certificate, verify_policy
 from .wordlists import SHIPPED, shipped_words
 
@@ -248,6 +249,27 @@ def remove(args: argparse.Namespace) -> Outcome:
     kept = [StoredPolicy.from_policy(p) for p in catalog if p.name != args.name]
     path = publish_catalog(location, kept, kept_bee_tables(catalog))
     return Outcome({"name": args.name, "catalog": str(path)}, [f"removed {args.name} from {path}"])
+
+
+def upgrade(args: argparse.Namespace) -> Outcome:
+    """Rewrite the user catalog (or ``--catalog``) in this version's schema (builder.upgrade)."""
+    done = upgrade_catalog(_write_location(args))
+    data = {
+        "catalog": str(done.path),
+        "old_schema": done.old_schema,
+        "policies": done.policies,
+        "honeycomb_tables": done.honeycomb_tables,
+        "backup": None if done.backup is None else str(done.backup),
+    }
+    if done.backup is None:
+        line = f"{done.path} already has schema {done.old_schema}: nothing to upgrade"
+    else:
+        line = (
+            f"upgraded {done.path} from schema {done.old_schema}: "
+            f"{plural(done.policies, 'policy')}, {plural(done.honeycomb_tables, 'honeycomb table')}"
+            f"; the old file is kept as {done.backup}"
+        )
+    return Outcome(data, [line])
 
 
 def cache(args: argparse.Namespace) -> Outcome:

@@ -153,6 +153,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_naming(imported)
     removed = command("remove", "remove a policy from the user catalog (or --catalog)")
     removed.add_argument("name", help="policy name (see list)")
+    command(
+        "upgrade",
+        "rewrite the user catalog (or --catalog) from an older schema, keeping the old file",
+    )
     drawn = command(
         "report",
         "draw policies: guess histograms side by side, solved-within-n curves, and "

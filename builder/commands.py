@@ -31,6 +31,7 @@ from .catalog_commands import (
     list_policies,
     lists,
     remove,
+    upgrade,
     verify,
 )
 from .catalog_specs import (
@@ -477,6 +478,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], Outcome]] = {
     "export": export,
     "import": import_policy,
     "remove": remove,
+    "upgrade": upgrade,
     "gmw-list": gmw_list,
     "wordlist": wordlist,
     "priors": priors,

@@ -73,6 +73,15 @@ def check_seal(where: str, location: str | Path) -> None:
         raise PolicyFormatError(f"{where}: catalog checksum mismatch (the file is corrupt)")
 
 
+def short_reason(error: Exception) -> str:
+    """Return SQLite's reason for ``error`` in one short line.
+
+    SQLite may quote the stored bytes it could not read: a line, not a dump.
+    """
+    reason = (str(error).splitlines() or ["unreadable"])[0]
+    return reason if len(reason) <= 100 else reason[:100] + "..."
+
+
 class FileRows:
     """A catalog file opened read-only: its ``meta`` rows at once, any other row by key.
 
@@ -129,11 +138,8 @@ class FileRows:
             try:
                 return self._connection.execute(sql, parameters).fetchall()
             except (sqlite3.Error, UnicodeDecodeError) as error:
-                reason = (str(error).splitlines() or ["unreadable"])[0]
-                # SQLite may quote the stored bytes it could not read: a line, not a dump.
-                reason = reason if len(reason) <= 100 else reason[:100] + "..."
                 raise PolicyFormatError(
-                    f"{self.where}: not a readable Guesswork catalog ({reason})"
+                    f"{self.where}: not a readable Guesswork catalog ({short_reason(error)})"
                 ) from None
 
     def row(self, table: str, key: str) -> Mapping[str, Any] | None:

@@ -21,6 +21,8 @@ from .errors import PolicyFormatError
 SCHEMA_VERSION = 6
 #: The catalog's magic, "GWPC": the SQLite header's application id, a PostgreSQL meta row.
 APPLICATION_ID = 0x47575043
+#: Older schemas whose files ``guesswork-build upgrade`` converts (builder.upgrade).
+UPGRADABLE_SCHEMAS = (4, 5)
 
 
 def check_header(location: str, application_id: object, version: object, kept_in: str) -> None:
@@ -36,10 +38,16 @@ def check_header(location: str, application_id: object, version: object, kept_in
         )
     number = version if isinstance(version, int) else 0
     if number != SCHEMA_VERSION:
-        newer = " newer" if number > SCHEMA_VERSION else ""
+        newer = number > SCHEMA_VERSION
+        if newer:
+            remedy = "upgrade Guesswork"
+        elif number in UPGRADABLE_SCHEMAS and kept_in == "SQLite":
+            remedy = "convert it with `guesswork-build upgrade --catalog FILE`, or rebuild it"
+        else:
+            remedy = "rebuild the catalog"
         raise PolicyFormatError(
-            f"{location}: catalog schema {number} is{newer} not supported; this Guesswork "
-            f"reads schema {SCHEMA_VERSION} (upgrade Guesswork or rebuild the catalog)"
+            f"{location}: catalog schema {number} is{' newer' if newer else ''} not supported; "
+            f"this Guesswork reads schema {SCHEMA_VERSION} ({remedy})"
         )
 
 
