@@ -77,8 +77,9 @@ def manifest_rows(text: str) -> dict[str, str]:
     }
 
 
-def read_manifest(where: str, meta: Mapping[str, str]) -> Manifest:
-    """Return the manifest the ``meta`` rows hold, after its checksum and shape checks.
+def read_manifest(where: str, meta: Mapping[str, str], origin: str = "") -> Manifest:
+    """Return the manifest the ``meta`` rows hold, after its checksum and shape checks;
+    its summaries say they come from ``origin`` (PolicyInfo.catalog).
 
     Raises:
         PolicyFormatError: the meta rows disagree with the header on the
@@ -92,14 +93,14 @@ def read_manifest(where: str, meta: Mapping[str, str]) -> Manifest:
     ):
         raise PolicyFormatError(f"{where}: manifest checksum mismatch (the catalog is corrupt)")
     try:
-        return _parse(json.loads(text))
+        return _parse(json.loads(text), origin)
     except (ValueError, KeyError, TypeError, AttributeError):
         raise PolicyFormatError(f"{where}: malformed manifest") from None
 
 
-def _parse(value: dict[str, object]) -> Manifest:
-    """Return the manifest JSON ``value`` as a Manifest; raise ValueError (or a lookup or
-    type error) if it is not one."""
+def _parse(value: dict[str, object], origin: str) -> Manifest:
+    """Return the manifest JSON ``value`` as a Manifest of ``origin``'s summaries; raise
+    ValueError (or a lookup or type error) if it is not one."""
     if value["schema_version"] != SCHEMA_VERSION:
         raise ValueError("schema")
     raw_policies, raw_lists, raw_combs = (
@@ -115,7 +116,7 @@ def _parse(value: dict[str, object]) -> Manifest:
         raise ValueError("tables")
     policies = {}
     for name, entry in raw_policies.items():
-        info = PolicyInfo.from_json({**entry, "catalog": ""})
+        info = PolicyInfo.from_json({**entry, "catalog": origin})
         if info.name != name or "catalog" in entry:
             raise ValueError("policy entry")
         policies[name] = info

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .catalog_file import FileRows, check_seal
@@ -98,7 +99,7 @@ class StoredCatalog:
             expected = summary_columns(summary)
             if expected != {key: row.get(key) for key in expected}:
                 raise PolicyFormatError(f"{label}: summary columns disagree with the stored policy")
-            if summary != listed:
+            if replace(summary, catalog=listed.catalog) != listed:  # the origin aside
                 raise PolicyFormatError(f"{label}: the manifest's summary disagrees with it")
             targets, guesses = (self._list(ref, label) for ref in (data.targets, data.guesses))
             return Policy(data, targets, guesses, blob, hash_hex)
