@@ -52,21 +52,28 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def server_command(address: str, *options: str) -> list[str]:
+    """Return the command that runs the service on ``address`` as these benchmarks do
+    (256 calls at once, warnings only), with ``options`` added."""
+    return [
+        sys.executable,
+        "-m",
+        "guesswork.service",
+        "--address",
+        address,
+        "--max-concurrent",
+        "256",
+        "--log-level",
+        "WARNING",
+        *options,
+    ]
+
+
 def start_server(address: str) -> tuple[subprocess.Popen[bytes], float]:
     """Start the service; return it and the seconds until health said SERVING."""
     started = time.perf_counter()
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "guesswork.service",
-            "--address",
-            address,
-            "--max-concurrent",
-            "256",
-            "--log-level",
-            "WARNING",
-        ],
+        server_command(address),
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stderr=subprocess.DEVNULL,
     )
@@ -171,19 +178,7 @@ def live_latencies(address: str) -> list[float]:
 def start_processes(address: str, processes: int) -> subprocess.Popen[str]:
     """Start ``guesswork-serve --processes N``; return it once it says all N serve."""
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "guesswork.service",
-            "--address",
-            address,
-            "--max-concurrent",
-            "256",
-            "--log-level",
-            "WARNING",
-            "--processes",
-            str(processes),
-        ],
+        server_command(address, "--processes", str(processes)),
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stderr=subprocess.PIPE,
         text=True,
