@@ -11,12 +11,11 @@ import argparse
 import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ..client.catalog import (
     SHIPPED_CATALOG,
     Catalog,
-    catalog_exists,
     is_shipped,
     open_catalog,
     open_policy_file,
@@ -34,6 +33,7 @@ from .publish import (
     merged,
     publish_catalog,
 )
+from .publish_lock import publishing
 from .upgrade import upgrade_catalog
 from .verify import verify_certificate, verify_policy
 from .wordlists import SHIPPED, shipped_words
@@ -103,14 +103,6 @@ def lists(args: argparse.Namespace) -> Outcome:
         for r in rows
     ]
     return Outcome(rows, lines)
-
-
-def _existing_catalog(location: str) -> Catalog | None:
-    """Return the catalog at ``location``, or None if there is none yet (no file; a
-    database without the catalog's tables, which the first publish creates)."""
-    if not catalog_exists(location):
-        return None
-    return open_catalog(location)
 
 
 def _write_location(args: argparse.Namespace) -> str:
@@ -219,11 +211,11 @@ def import_policy(args: argparse.Namespace) -> Outcome:
         if faults:
             raise PolicyFormatError(f"{args.file}: policy {policy.name!r}: {faults[0]}")
         location = _write_location(args)
-        catalog = _existing_catalog(location)
         name = args.name or policy.name
-        _check_name_free(catalog, location, name, args.replace)
         additions = [_renamed(StoredPolicy.from_policy(policy), args.name)]
-        path = publish_catalog(location, merged(catalog, additions), kept_bee_tables(catalog))
+        with publishing(location) as catalog:
+            _check_name_free(catalog, location, name, args.replace)
+            path = publish_catalog(location, merged(catalog, additions), kept_bee_tables(catalog))
     return Outcome({"name": name, "catalog": str(path)}, [f"imported {name} into {path}"])
 
 
@@ -235,20 +227,29 @@ def remove(args: argparse.Namespace) -> Outcome:
             when the name is a shipped policy, which ``remove`` never changes.
     """
     location = _write_location(args)
-    catalog = _existing_catalog(location)
-    if catalog is None or catalog.get_policy(args.name) is None:
-        if args.catalog is None:
-            with open_catalog(SHIPPED_CATALOG) as shipped:
-                if shipped.get_policy(args.name) is not None:
-                    raise PolicyNotFoundError(
-                        f"{args.name!r} is a shipped policy, not one of the user catalog "
-                        f"({location}); remove changes only the user catalog"
-                    )
-        held = "does not exist yet" if catalog is None else f"has {plural(len(catalog), 'policy')}"
-        raise PolicyNotFoundError(f"no policy {args.name!r} in {location} (it {held})")
-    kept = [StoredPolicy.from_policy(p) for p in catalog if p.name != args.name]
-    path = publish_catalog(location, kept, kept_bee_tables(catalog))
+    with publishing(location) as catalog:
+        if catalog is None or catalog.get_policy(args.name) is None:
+            _not_there(args, location, catalog)
+        kept = [StoredPolicy.from_policy(p) for p in catalog if p.name != args.name]
+        path = publish_catalog(location, kept, kept_bee_tables(catalog))
     return Outcome({"name": args.name, "catalog": str(path)}, [f"removed {args.name} from {path}"])
+
+
+def _not_there(args: argparse.Namespace, location: str, catalog: Catalog | None) -> NoReturn:
+    """Raise the error for ``remove`` of a policy that ``catalog`` does not hold.
+
+    Raises:
+        PolicyNotFoundError: always; saying so when the name is a shipped policy.
+    """
+    if args.catalog is None:
+        with open_catalog(SHIPPED_CATALOG) as shipped:
+            if shipped.get_policy(args.name) is not None:
+                raise PolicyNotFoundError(
+                    f"{args.name!r} is a shipped policy, not one of the user catalog "
+                    f"({location}); remove changes only the user catalog"
+                )
+    held = "does not exist yet" if catalog is None else f"has {plural(len(catalog), 'policy')}"
+    raise PolicyNotFoundError(f"no policy {args.name!r} in {location} (it {held})")
 
 
 def upgrade(args: argparse.Namespace) -> Outcome:

@@ -22,7 +22,6 @@ from ..client.text import plural
 from .catalog_commands import (
     Outcome,
     _check_name_free,
-    _existing_catalog,
     _renamed,
     _write_location,
     cache,
@@ -74,6 +73,7 @@ from .publish import (
     merged,
     publish_catalog,
 )
+from .publish_lock import publishing
 from .report import report
 from .search_commands import optimize
 from .spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
@@ -288,15 +288,17 @@ def build(args: argparse.Namespace) -> Outcome:
     spec = spec_from_args(args)
     spec.check()
     location = _write_location(args)
-    catalog = _existing_catalog(location)
-    _check_name_free(catalog, location, args.name or spec.name(), args.replace)
+    with publishing(location) as catalog:  # fail before the build if the name is taken
+        _check_name_free(catalog, location, args.name or spec.name(), args.replace)
     progress = Progress(args.name or spec.name(), enabled=not args.quiet)
     try:
         stored, seconds = _stored(spec, progress)
     finally:
         progress.close()
     stored = _renamed(stored, args.name)
-    path = publish_catalog(location, merged(catalog, [stored]), kept_bee_tables(catalog))
+    with publishing(location) as catalog:  # read again: another publish may have landed
+        _check_name_free(catalog, location, stored.data.name, args.replace)
+        path = publish_catalog(location, merged(catalog, [stored]), kept_bee_tables(catalog))
     info = {
         "name": stored.data.name,
         "catalog": str(path),

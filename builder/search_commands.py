@@ -20,7 +20,6 @@ from ..client.text import plural
 from .catalog_commands import (
     Outcome,
     _check_name_free,
-    _existing_catalog,
     _renamed,
     _write_atomically,
     _write_location,
@@ -37,6 +36,7 @@ from .publish import (
     merged,
     publish_catalog,
 )
+from .publish_lock import publishing
 
 
 def optimize(args: argparse.Namespace) -> Outcome:
@@ -75,9 +75,9 @@ def optimize(args: argparse.Namespace) -> Outcome:
     bound_store = args.bound_store or os.environ.get(BOUND_STORE_VARIABLE) or None
     name = args.name or spec.name()
     location = _write_location(args) if args.publish else ""
-    catalog = _existing_catalog(location) if args.publish else None
     if args.publish:
-        _check_name_free(catalog, location, name, args.replace)
+        with publishing(location) as catalog:  # fail before the search if the name is taken
+            _check_name_free(catalog, location, name, args.replace)
     progress = Progress(spec.name(), enabled=not args.quiet, unit="root branch", open_ended=True)
     started = time.perf_counter()
     try:
@@ -166,7 +166,9 @@ def optimize(args: argparse.Namespace) -> Outcome:
     stored = StoredPolicy.from_data(built.data, built.tree.targets.words, built.tree.guesses.words)
     stored = _renamed(stored, args.name)
     if args.publish:
-        path = publish_catalog(location, merged(catalog, [stored]), kept_bee_tables(catalog))
+        with publishing(location) as catalog:  # read again: another publish may have landed
+            _check_name_free(catalog, location, name, args.replace)
+            path = publish_catalog(location, merged(catalog, [stored]), kept_bee_tables(catalog))
         info["catalog"] = str(path)
         lines.append(f"stored {name} in {path}")
     if args.output:

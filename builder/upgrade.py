@@ -33,6 +33,7 @@ from ..client.policy_format import ListRef, content_hash, decode_core
 from ..client.spelling_bee import BeeTable
 from .errors import CatalogWriteError
 from .publish import StoredBeeTable, StoredPolicy, catalog_path, publish_catalog
+from .publish_lock import publisher_lock
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,12 @@ def upgrade_catalog(location: str) -> Upgrade:
     where = str(path)
     if not path.is_file():
         raise PolicyFormatError(f"{where}: no such catalog file")
+    with publisher_lock(where):  # no other publish lands between the read and this one
+        return _upgrade(path, where)
+
+
+def _upgrade(path: Path, where: str) -> Upgrade:
+    """Upgrade the catalog file at ``path`` (see :func:`upgrade_catalog`)."""
     try:
         with _read_only(path) as connection:
             application_id = connection.execute("PRAGMA application_id").fetchone()[0]
