@@ -94,6 +94,7 @@ from .policy_format import (
 )
 from .policy_info import PolicyInfo
 from .probe import Policy
+from .text import shown
 
 if TYPE_CHECKING:
     from .spelling_bee import BeeTable  # loaded with the first honeycomb table
@@ -238,7 +239,7 @@ class Catalog:
     def _not_found(self, name: str) -> PolicyNotFoundError:
         known = ", ".join(self.names()[:5])
         return PolicyNotFoundError(
-            f"no policy {name!r} in {self.location} (it has {len(self)}: {known}...)"
+            f"no policy {shown(name)} in {self.location} (it has {len(self)}: {known}...)"
         )
 
     def list(self) -> list[PolicyInfo]:
@@ -309,7 +310,7 @@ class Catalog:
             if list_name == name:
                 return self.word_list(sha256)
         raise WordListNotFoundError(
-            f"no word list {name!r} in {self.location}; it has: "
+            f"no word list {shown(name)} in the catalog; it has: "
             f"{', '.join(sorted(set(named.values())))}",
             metadata={"word_list": name},
         )

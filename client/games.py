@@ -51,7 +51,7 @@ from .errors import (
     UnknownGameError,
 )
 from .letters import letters_problem, upper_word
-from .text import plural
+from .text import plural, shown
 
 if TYPE_CHECKING:
     import numpy as np
@@ -218,7 +218,7 @@ class Game:
         canonical = self.fold(word)
         problem = self.word_problem(canonical)
         if problem is not None:
-            raise InvalidWordError(f"{word!r} is not a valid {self.name} word: {problem}")
+            raise InvalidWordError(f"{shown(word)} is not a valid {self.name} word: {problem}")
         return canonical
 
     @property

@@ -64,6 +64,7 @@ from .letters import accent_index, resolve
 from .probe import SOLVED, Policy
 from .rules import consistency_problem, evil_reply, nyt_hard_problem
 from .suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
+from .text import shown
 
 if TYPE_CHECKING:
     import numpy as np
@@ -253,7 +254,7 @@ class PolicyLookup:
             facts = {"word": word, "policy": self.name}
             if isinstance(self.game, GuessMyWord):  # one list, of lower-case words
                 raise UnknownWordError(
-                    f"{word!r} is not in the word list {self.policy.data.targets.name!r} "
+                    f"{shown(word)} is not in the word list {self.policy.data.targets.name!r} "
                     f"of policy {self.name!r}",
                     metadata=facts,
                 )
@@ -541,7 +542,7 @@ class CatalogLookup:
         short = name.removeprefix("policies/")
         if short not in self.catalog:
             raise PolicyNotFoundError(
-                f"no policy {short!r} in the catalog; ListPolicies shows the "
+                f"no policy {shown(short)} in the catalog; ListPolicies shows the "
                 f"{len(self.catalog)} there are",
                 metadata={"policy": short},
             )

@@ -19,7 +19,7 @@ import unicodedata
 
 from .errors import ImpossibleReplyError, InvalidReplyError
 from .letters import upper_word
-from .text import plural
+from .text import cut, plural, shown
 
 # The same values as client.games; defined here because client.games imports this module.
 MISS, YELLOW, GREEN = 0, 1, 2
@@ -147,19 +147,20 @@ def parse_colours(text: str, length: int, guess: str | None = None) -> tuple[int
         colours.append(colour)
     if len(colours) != length:
         raise InvalidReplyError(
-            f"reply {cleaned!r} has {plural(len(colours), 'position')}, but words have "
+            f"reply {shown(cleaned)} has {plural(len(colours), 'position')}, but words have "
             f"{length} letters"
         )
     word = None if guess is None else upper_word(guess.strip())
     if word is not None and len(word) != length:
         raise InvalidReplyError(
-            f"guess {guess!r} has {plural(len(word), 'letter')}, but words have {length} letters"
+            f"guess {shown(word)} has {plural(len(word), 'letter')}, but words have "
+            f"{length} letters"
         )
 
     non_green = [colour for colour in colours if colour != GREEN]
     if non_green == [YELLOW]:
         raise ImpossibleReplyError(
-            f"impossible reply {cleaned!r}: when {plural(length - 1, 'letter')} "
+            f"impossible reply {shown(cleaned)}: when {plural(length - 1, 'letter')} "
             f"{'is' if length == 2 else 'are'} green the other "
             "letter cannot be yellow (its letter would have to be somewhere else in the "
             "word, but every other position is already green)"
@@ -168,7 +169,7 @@ def parse_colours(text: str, length: int, guess: str | None = None) -> tuple[int
         problem = _guess_problem(tuple(colours), word)
         if problem is not None:
             raise ImpossibleReplyError(
-                f"impossible reply {cleaned!r} for guess {word!r}: {problem}"
+                f"impossible reply {shown(cleaned)} for guess {shown(word)}: {problem}"
             )
     return tuple(colours)
 
@@ -183,12 +184,24 @@ def format_colours(colours: tuple[int, ...], style: str) -> str:
         symbols = _FORMATS[style]
     except KeyError:
         raise InvalidReplyError(
-            f"unknown reply style {style!r}; known styles: {', '.join(STYLES)}"
+            f"unknown reply style {shown(style)}; known styles: {', '.join(STYLES)}"
         ) from None
     bad = [colour for colour in colours if colour not in (MISS, YELLOW, GREEN)]
     if bad:
         raise InvalidReplyError(f"{bad[0]!r} is not a colour; colours are 0, 1 and 2")
     return "".join(symbols[colour] for colour in colours)
+
+
+#: What a count of digits sent by a caller stands for when it has more than three:
+#: larger than any count of letters, pegs or rows, and never converted (Python
+#: refuses to read an integer of over 4,300 digits, and a caller may send more).
+_TOO_MANY = 1000
+
+
+def _count_of(digits: str) -> int:
+    """Return the decimal ``digits`` (no sign) as an int, or ``_TOO_MANY`` past 999."""
+    significant = digits.lstrip("0") or "0"
+    return _TOO_MANY if len(significant) > 3 else int(significant)
 
 
 def parse_count(text: str, length: int) -> int:
@@ -204,17 +217,19 @@ def parse_count(text: str, length: int) -> int:
     match = _COUNT.fullmatch(stripped)
     if match is None:
         raise InvalidReplyError(
-            f"Jotto reply {stripped!r} is not a count: type a whole number from 0 to "
+            f"Jotto reply {shown(stripped)} is not a count: type a whole number from 0 to "
             f"{length}, optionally followed by words such as '3 letters'"
         )
-    count = int(match.group(1))
+    digits = match.group(1)
+    magnitude = _count_of(digits.removeprefix("-"))
+    count = -magnitude if digits.startswith("-") else magnitude
     if count < 0:
         raise ImpossibleReplyError(
-            f"Jotto reply {stripped!r} is impossible: counts cannot be negative"
+            f"Jotto reply {shown(stripped)} is impossible: counts cannot be negative"
         )
     if count > length:
         raise ImpossibleReplyError(
-            f"Jotto reply {stripped!r} is impossible: words have only {length} letters"
+            f"Jotto reply {shown(stripped)} is impossible: words have only {length} letters"
         )
     return count
 
@@ -247,12 +262,12 @@ def parse_share(text: str, length: int | None = 5) -> list[tuple[int, ...]]:
     if not rows:
         raise InvalidReplyError("no rows of coloured squares found in the share text")
     if claimed is not None:  # the header's count, checked against the rows
-        guesses, limit = claimed.group(1).upper(), int(claimed.group(2))
-        expected = limit if guesses == "X" else int(guesses)
+        guesses, limit = claimed.group(1).upper(), _count_of(claimed.group(2))
+        expected = limit if guesses == "X" else _count_of(guesses)
         if expected != len(rows):
             lost = f" (a lost game, so {plural(limit, 'row')})" if guesses == "X" else ""
             raise InvalidReplyError(
-                f"share header says {claimed.group(0)}{lost}, but the text has "
+                f"share header says {cut(claimed.group(0), 20)}{lost}, but the text has "
                 f"{plural(len(rows), 'row')} of squares"
             )
     return rows
@@ -279,8 +294,8 @@ def share_header_rows(line: str) -> int | None:
     claimed = _HEADER_COUNT.search(line)
     if claimed is None:
         return None
-    guesses, limit = claimed.group(1).upper(), int(claimed.group(2))
-    return limit if guesses == "X" else int(guesses)
+    guesses, limit = claimed.group(1).upper(), _count_of(claimed.group(2))
+    return limit if guesses == "X" else _count_of(guesses)
 
 
 def format_share(
@@ -322,15 +337,15 @@ def parse_pegs(text: str, length: int) -> tuple[int, int]:
             black and the last white).
     """
     black, white = _read_pegs(text)
-    shown, k = text.strip(), length
+    stripped, k = text.strip(), length
     if black + white > k:
         raise ImpossibleReplyError(
-            f"impossible Mastermind reply {shown!r}: {black} black and {white} white "
+            f"impossible Mastermind reply {shown(stripped)}: {black} black and {white} white "
             f"pegs make {black + white}, but codes have only {k} pegs"
         )
     if (black, white) == (k - 1, 1):
         raise ImpossibleReplyError(
-            f"impossible Mastermind reply {shown!r}: when {plural(k - 1, 'peg')} "
+            f"impossible Mastermind reply {shown(stripped)}: when {plural(k - 1, 'peg')} "
             f"{'is' if k == 2 else 'are'} black the "
             "last cannot be white (its colour would have to be in another place, but "
             "every other place is already black)"
@@ -345,23 +360,23 @@ def _read_pegs(text: str) -> tuple[int, int]:
         raise InvalidReplyError(f"empty Mastermind reply: {_PEG_HINT}")
     numbers = _PEG_NUMBERS.fullmatch(stripped)
     if numbers is not None:
-        return int(numbers.group(1)), int(numbers.group(2))
+        return _count_of(numbers.group(1)), _count_of(numbers.group(2))
     compact = re.sub(r"[\s,]", "", stripped).upper()
     if _PEG_LETTERS.fullmatch(compact):
         return compact.count("B"), compact.count("W")
     if _PEG_COUNT_FIRST.fullmatch(compact):
-        pairs = [(letter, int(n)) for n, letter in re.findall(r"([0-9]+)([BW])", compact)]
+        pairs = [(letter, _count_of(n)) for n, letter in re.findall(r"([0-9]+)([BW])", compact)]
     elif _PEG_LETTER_FIRST.fullmatch(compact):
-        pairs = [(letter, int(n)) for letter, n in re.findall(r"([BW])([0-9]+)", compact)]
+        pairs = [(letter, _count_of(n)) for letter, n in re.findall(r"([BW])([0-9]+)", compact)]
     else:
         raise InvalidReplyError(
-            f"Mastermind reply {stripped!r} is not a count of pegs; {_PEG_HINT}"
+            f"Mastermind reply {shown(stripped)} is not a count of pegs; {_PEG_HINT}"
         )
     counts = dict(pairs)
     if len(counts) != len(pairs):
         twice = "black" if [letter for letter, _ in pairs].count("B") > 1 else "white"
         raise InvalidReplyError(
-            f"Mastermind reply {stripped!r} gives the {twice} pegs twice; {_PEG_HINT}"
+            f"Mastermind reply {shown(stripped)} gives the {twice} pegs twice; {_PEG_HINT}"
         )
     return counts.get("B", 0), counts.get("W", 0)
 
@@ -427,7 +442,7 @@ def parse_position(text: str, correct_allowed: bool = True) -> int:
     """
     answer = text.strip().lower()
     if answer not in POSITIONS:
-        raise InvalidReplyError(f"reply {text!r} is not one of {', '.join(POSITIONS)}")
+        raise InvalidReplyError(f"reply {shown(text)} is not one of {', '.join(POSITIONS)}")
     if answer == "correct" and not correct_allowed:
         raise ImpossibleReplyError(
             "the deduce variant never answers 'correct' (a right guess is answered 'after')"

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import InvalidHoneycombError
+from .text import shown
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MIN_WORD = 4
@@ -97,7 +98,7 @@ def make_honeycomb(letters: str, center: str, allow_s: bool = False) -> Honeycom
     upper, middle = letters.strip().upper(), center.strip().upper()
     if not upper.isascii() or not upper.isalpha():
         raise InvalidHoneycombError(
-            f"honeycomb {letters!r} must be letters A-Z only", metadata={"field": "letters"}
+            f"honeycomb {shown(letters)} must be letters A-Z only", metadata={"field": "letters"}
         )
     if len(upper) != 7:
         raise InvalidHoneycombError(
@@ -110,7 +111,7 @@ def make_honeycomb(letters: str, center: str, allow_s: bool = False) -> Honeycom
         )
     if len(middle) != 1 or middle not in upper:
         raise InvalidHoneycombError(
-            f"the centre {center!r} must be one of the letters {upper}",
+            f"the centre {shown(center)} must be one of the letters {upper}",
             metadata={"field": "center"},
         )
     if "S" in upper and not allow_s:

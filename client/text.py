@@ -1,4 +1,5 @@
-"""Counted nouns for messages people read: ``1 guess``, ``2 guesses``, ``1 invalid entry``.
+"""Text for messages people read: counted nouns (``1 guess``, ``2 guesses``) and
+callers' values cut to a bounded length (:func:`shown`).
 
 Every message that puts a count before a noun goes through :func:`plural`,
 so the singular is right wherever the count can be 1.
@@ -35,3 +36,34 @@ def plural(count: int, noun: str, plural_noun: str | None = None, *, grouped: bo
     if count == 1:
         return f"{number} {noun}"
     return f"{number} {plural_noun if plural_noun is not None else plural_of(noun)}"
+
+
+#: How many characters of a caller's value a message repeats: the rest is counted,
+#: not shown, so a message stays one line and a gRPC trailer stays small however
+#: long the value sent (docs/errors.md).
+SHOWN_CHARACTERS = 80
+
+
+def shown(value: str, limit: int = SHOWN_CHARACTERS) -> str:
+    """Return ``value`` quoted as ``repr`` does, cut to its first ``limit`` characters
+    when longer, with its length stated.
+
+    >>> shown("crane")
+    "'crane'"
+    >>> shown("x" * 1000, 5)
+    "'xxxxx'... (1,000 characters)"
+    """
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}... ({len(value):,} characters)"
+
+
+def cut(text: str, limit: int) -> str:
+    """Return ``text`` cut to its first ``limit`` characters when longer, its length stated.
+
+    >>> cut("a message", 20), cut("a long message", 6)
+    ('a message', 'a long... (14 characters)')
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"

@@ -47,8 +47,16 @@ from ..client.errors import (
     UnknownWordError,
     WordListNotFoundError,
 )
+from ..client.text import cut
 
 DOMAIN = "guesswork.v1"
+#: The longest status message and ErrorInfo metadata value sent, in characters;
+#: longer ones are cut, their length stated (client.text.cut). Messages repeat
+#: at most client.text.SHOWN_CHARACTERS of a caller's value; these bounds are
+#: the net under every message, so a trailer stays a few KB at most (gRPC
+#: clients refuse trailers over 8 KB by default, percent-encoding included).
+MESSAGE_CHARACTERS = 300
+METADATA_CHARACTERS = 100
 #: The reason of everything :data:`STATUS_TABLE` does not list.
 INTERNAL_REASON = "INTERNAL"
 log = logging.getLogger("guesswork.service")
@@ -156,7 +164,7 @@ def abort(
     message = (
         "internal error; the server log has the details"
         if reason == INTERNAL_REASON
-        else str(error)
+        else cut(str(error), MESSAGE_CHARACTERS)
     )
     held = limiter.admit(reason)
     if held is not None:
@@ -167,9 +175,11 @@ def abort(
             method,
             code.name,
             reason,
-            error,
+            cut(str(error), MESSAGE_CHARACTERS),
             suffix,
             exc_info=level >= logging.ERROR,
         )
     metadata = error.metadata if isinstance(error, GuessworkError) else None
+    if metadata:
+        metadata = {key: cut(value, METADATA_CHARACTERS) for key, value in metadata.items()}
     context.abort_with_status(rich_status(code, reason, message, metadata))
