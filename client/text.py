@@ -40,7 +40,7 @@ def plural(count: int, noun: str, plural_noun: str | None = None, *, grouped: bo
 
 #: How many characters of a caller's value a message repeats: the rest is counted,
 #: not shown, so a message stays one line and a gRPC trailer stays small however
-#: long the value sent (docs/errors.md).
+#: long the value sent (README, "Errors"; service.errors bounds whole messages).
 SHOWN_CHARACTERS = 80
 
 
