@@ -19,6 +19,7 @@ from ..client.catalog import (
     is_shipped,
     open_catalog,
     open_policy_file,
+    open_store,
     user_catalog,
 )
 from ..client.errors import PolicyFormatError, PolicyNotFoundError, UsageError
@@ -147,7 +148,7 @@ def _renamed(stored: StoredPolicy, name: str | None) -> StoredPolicy:
 
 def list_policies(args: argparse.Namespace) -> Outcome:
     """List the catalog's policies."""
-    with open_catalog(args.catalog) as catalog:
+    with open_store(args.catalog) as catalog:
         infos = [info.to_json() for info in catalog.list()]
     lines = [
         f"{i['name']:<48} {i['game']:<10} {i['mode']:<6} {i['metric']:<11} "
@@ -167,7 +168,7 @@ def verify(args: argparse.Namespace) -> Outcome:
         PolicyNotFoundError: a ``--policy`` name is not in the catalog.
         PolicyFormatError: the catalog fails a check.
     """
-    with open_catalog(args.catalog) as catalog:
+    with open_store(args.catalog) as catalog:
         if not args.policy:
             catalog.check_all()
         chosen = [catalog.policy(name) for name in args.policy] if args.policy else list(catalog)
@@ -193,7 +194,7 @@ def verify(args: argparse.Namespace) -> Outcome:
 
 def export(args: argparse.Namespace) -> Outcome:
     """Write one policy as a standalone policy file (atomically)."""
-    with open_catalog(args.catalog) as catalog:
+    with open_store(args.catalog) as catalog:
         data = export_bytes(catalog.policy(args.name))
     path = Path(args.output or f"{args.name}.gwp")
     _write_atomically(path, data)

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..client.catalog import open_catalog
+from ..client.catalog import open_store
 from ..client.games import Jotto, Wordle, code_to_colours
 from ..client.plots import DPI, PlotError, pyplot
 from ..client.probe import Policy
@@ -376,7 +376,7 @@ def report(args: Any) -> Outcome:
         PolicyFormatError: the catalog cannot be read.
         PlotError: see :func:`write_report`.
     """
-    with open_catalog(args.catalog) as catalog:
+    with open_store(args.catalog) as catalog:
         policies = [catalog.policy(name.removeprefix("policies/")) for name in args.policy]
         pictures = write_report(policies, args.output)
     data = {

@@ -421,16 +421,20 @@ def open_catalog(location: str | Path | None = None) -> Catalog:
     return Catalog(where, [StoredCatalog(where, origin, rows, manifest)])
 
 
-def open_layered(user: str | Path | None = None) -> Catalog:
+def open_layered(user: str | Path | None = None, *, skip_damaged: bool = False) -> Catalog:
     """Open the shipped catalog and, over it, the user's (default :func:`user_catalog`).
 
     A user's policy replaces a shipped one of the same name; a user catalog
     that does not exist yet (no file; a database without the catalog's tables)
-    is simply absent.
+    is simply absent. With ``skip_damaged`` (the player CLI and the server), a
+    user catalog that fails its checks at open, or whose server cannot be
+    reached, is left out and said so in one WARNING line of the
+    ``guesswork.catalog`` logger (on standard error where logging is not set
+    up): the shipped policies are still answered.
 
     Raises:
-        PolicyFormatError: either catalog exists but fails its checks at open,
-            or the user's database server cannot be reached.
+        PolicyFormatError: the shipped catalog fails its checks at open, or,
+            without ``skip_damaged``, the user's does or cannot be reached.
     """
     shipped = open_catalog(SHIPPED_CATALOG)
     mine = user if user is not None else user_catalog()
@@ -438,9 +442,19 @@ def open_layered(user: str | Path | None = None) -> Catalog:
         return shipped
     # A dangling link is opened, and reported, rather than taken for "none yet".
     dangling = is_file_location(mine) and sqlite_path(mine).is_symlink()
-    if not (dangling or catalog_exists(mine)):
+    try:
+        if not (dangling or catalog_exists(mine)):
+            return shipped
+        return layered(shipped, open_catalog(mine))
+    except PolicyFormatError as error:
+        if not skip_damaged:
+            raise
+        import logging  # only now: a stored answer never pays for it
+
+        logging.getLogger("guesswork.catalog").warning(
+            "user catalog left out: %s; answering from the shipped policies", error
+        )
         return shipped
-    return layered(shipped, open_catalog(mine))
 
 
 def layered(lower: Catalog, upper: Catalog) -> Catalog:

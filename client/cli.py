@@ -45,7 +45,7 @@ from .letters import LANGUAGES
 from .policy_choice import TODAY, chosen_policy
 from .replies import is_share_row
 from .suggestion import LIVE_GUESS_LIST, Suggestion
-from .text import plural
+from .text import plural, shown
 
 # The interactive helper, analysis tables and pictures are imported by the
 # commands that use them: a one-shot suggestion loads none of them.
@@ -83,7 +83,7 @@ def parse_history(text: str) -> History:
     for number, item in enumerate(filter(None, (part.strip() for part in text.split(","))), 1):
         guess, colon, reply = item.partition(":")
         if not colon or not guess.strip() or not reply.strip():
-            raise UsageError(f"--history turn {number} {item!r} is not GUESS:REPLY")
+            raise UsageError(f"--history turn {number} {shown(item)} is not GUESS:REPLY")
         turns.append((guess.strip(), reply.strip()))
     return turns
 

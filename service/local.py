@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from ..client.catalog import Catalog, open_store
+from ..client.catalog import Catalog, open_layered, open_store
 from ..client.core import (
     DEFAULT_ALTERNATIVES,
     DEFAULT_HONEYCOMBS,
@@ -47,12 +47,13 @@ class LocalGuesswork:
     @classmethod
     def open(cls, location: str | None) -> LocalGuesswork:
         """Return the answers of the catalog or policy file at ``location`` (None: the
-        shipped catalog and the user's over it; see client.catalog.open_store).
+        shipped catalog and the user's over it, a damaged user catalog left out with
+        a warning; see client.catalog.open_store and open_layered).
 
         Raises:
             PolicyFormatError: the store is missing, unreadable or corrupt.
         """
-        return cls(open_store(location))
+        return cls(open_layered(skip_damaged=True) if location is None else open_store(location))
 
     @cached_property
     def bee(self) -> BeeAnswers:

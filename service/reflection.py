@@ -46,17 +46,18 @@ def _register_v1_descriptor() -> None:
     pool.Add(file)
 
 
-def enable_reflection(server: grpc.Server, services: Iterable[str]) -> None:
-    """Serve reflection (v1 and v1alpha) on ``server`` for ``services`` and itself."""
+def reflection_handlers(services: Iterable[str]) -> dict[str, dict[str, grpc.RpcMethodHandler]]:
+    """Return the handlers of reflection (v1 and v1alpha) for ``services`` and itself, by
+    service name and method name (service.guarded serves them)."""
     _register_v1_descriptor()
     names = (*services, reflection.SERVICE_NAME, V1_SERVICE_NAME)
     servicer = reflection.ReflectionServicer(names)
-    reflection.enable_server_reflection(names, server)
     handler = grpc.stream_stream_rpc_method_handler(
         servicer.ServerReflectionInfo,
         request_deserializer=reflection_pb2.ServerReflectionRequest.FromString,
         response_serializer=reflection_pb2.ServerReflectionResponse.SerializeToString,
     )
-    server.add_generic_rpc_handlers(
-        (grpc.method_handlers_generic_handler(V1_SERVICE_NAME, {"ServerReflectionInfo": handler}),)
-    )
+    return {
+        name: {"ServerReflectionInfo": handler}
+        for name in (reflection.SERVICE_NAME, V1_SERVICE_NAME)
+    }

@@ -34,7 +34,7 @@ from google.protobuf.descriptor import MethodDescriptor
 from google.protobuf.message import DecodeError, Message
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from ..client.catalog import Catalog, open_catalog
+from ..client.catalog import Catalog, open_catalog, open_layered
 from ..client.errors import (
     BadRequestError,
     GuessworkError,
@@ -47,9 +47,10 @@ from ..protos.guesswork.v1 import guesswork_pb2 as pb
 from .address import add_port, address_problem, server_options
 from .cache import ResponseCache
 from .errors import LogLimiter, ServerConfigError, abort
+from .guarded import HandlerRecorder, Health, guarded
 from .local import LocalGuesswork
 from .options import ServerOptions as ServerOptions  # re-exported
-from .reflection import enable_reflection
+from .reflection import reflection_handlers
 from .reload import CatalogWatcher
 from .servicer import GuessworkServicer
 
@@ -120,6 +121,26 @@ def _parse(request_type: type[Message], raw: bytes, method: str, limit: int) -> 
     return request
 
 
+def _leading_name(raw: bytes) -> str:
+    """Return the string in field 1 of the encoded message ``raw`` when the encoding
+    starts with it (serializers write fields in number order), else "".
+
+    For the errors of a request too large to decode: the policy it names, read
+    without decoding the rest.
+    """
+    if not raw or raw[0] != 0x0A:  # field 1, length-delimited
+        return ""
+    length, shift, position = 0, 0, 1
+    while position < len(raw) and position <= 5:
+        byte = raw[position]
+        length |= (byte & 0x7F) << shift
+        position, shift = position + 1, shift + 7
+        if not byte & 0x80:
+            # Cut (it only feeds metadata, itself cut): a character split there is replaced.
+            return raw[position : position + min(length, 1024)].decode("utf-8", "replace")
+    return ""
+
+
 def _check_enums(request: Message) -> None:
     """Raise BadRequestError if an enum field holds a value its enum does not define
     (proto3 keeps such values; they are not the default)."""
@@ -146,6 +167,9 @@ def _handler(servicer: GuessworkServicer, method: MethodDescriptor) -> grpc.RpcM
     options = servicer.options
     # Ping does no work to protect: the baseline is never refused for load.
     limited = name != "Ping"
+    first = request_type.DESCRIPTOR.fields_by_number.get(1)
+    # Every error of a call naming a policy carries "policy" (the proto's promise).
+    names_policy = first is not None and first.name in ("policy", "name")
 
     def call(raw: bytes, context: grpc.ServicerContext) -> Message:
         if limited and not servicer.slots.acquire(blocking=False):
@@ -170,7 +194,10 @@ def _handler(servicer: GuessworkServicer, method: MethodDescriptor) -> grpc.RpcM
                 servicer.responses.put(key, response)
             return response
         except Exception as error:
-            policy = getattr(request, "policy", "") or getattr(request, "name", "")
+            if request is None:  # too large or undecodable: the name, if it comes first
+                policy = _leading_name(raw) if names_policy else ""
+            else:
+                policy = getattr(request, "policy", "") or getattr(request, "name", "")
             if policy and isinstance(error, GuessworkError):
                 error.add_metadata(policy=policy.removeprefix("policies/"))
             abort(context, error, name, servicer.log_limiter)
@@ -243,9 +270,13 @@ class GuessworkServer:
             # Made before the first open: a publish landing during it is noticed.
             self.watcher = CatalogWatcher(options.catalog, install, options.reload_interval)
         try:
-            first = LocalGuesswork(
-                self._catalog if self._catalog is not None else open_catalog(options.catalog)
-            )
+            if self._catalog is not None:
+                opened = self._catalog
+            elif options.catalog is None:  # a damaged user catalog is logged and left out
+                opened = open_layered(skip_damaged=True)
+            else:
+                opened = open_catalog(options.catalog)
+            first = LocalGuesswork(opened)
             # Stored answers are served at once; SERVING waits until live answers are
             # warm too (compiled code loaded, or compiled and cached on a fresh install),
             # so a client that waits for SERVING never meets a cold first live answer.
@@ -330,13 +361,17 @@ def create_server(options: ServerOptions, catalog: Catalog | None = None) -> Gue
             *server_options(options.reuse_port),
         ],
     )
-    health_servicer = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    enable_reflection(server, (SERVICE_NAME, health.SERVICE_NAME))
     port, problem = add_port(server, options.address, credentials)
     if problem is not None:
         raise ServerConfigError(problem)
     servicer = GuessworkServicer(options)
+    # Health and reflection decode their requests behind our guard (service.guarded).
+    health_servicer = Health()
+    recorder = HandlerRecorder()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, recorder)
+    libraries = {**recorder.services, **reflection_handlers((SERVICE_NAME, health.SERVICE_NAME))}
+    for library, library_handlers in libraries.items():
+        server.add_generic_rpc_handlers((guarded(library, library_handlers, servicer.log_limiter),))
     methods = pb.DESCRIPTOR.services_by_name["Guesswork"].methods
     handlers = {method.name: _handler(servicer, method) for method in methods}
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))

@@ -278,3 +278,32 @@ def test_publish_removes_what_killed_publishes_left_journals_included(tmp_path: 
     with open_catalog(tmp_path / "catalog.sqlite") as published:
         assert published.names() == ["wordle-2309-hard-max"]
         assert export_bytes(published.policy("wordle-2309-hard-max"))
+
+
+def test_read_commands_take_a_policy_file_for_catalog(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """list, verify and export read a standalone policy file given as --catalog (a
+    policy file was once taken for a damaged catalog, "truncated?")."""
+    policy_file = tmp_path / "max.gwp"
+    assert run(["export", "wordle-2309-normal-max", "--output", str(policy_file)]) == 0
+    capsys.readouterr()
+    assert run(["verify", "--catalog", str(policy_file)]) == 0
+    assert "1 of 1 policies verified" in capsys.readouterr().out
+    assert run(["list", "--catalog", str(policy_file)]) == 0
+    assert capsys.readouterr().out.startswith("wordle-2309-normal-max ")
+    again = tmp_path / "again.gwp"
+    assert (
+        run(
+            [
+                "export",
+                "wordle-2309-normal-max",
+                "--catalog",
+                str(policy_file),
+                "--output",
+                str(again),
+            ]
+        )
+        == 0
+    )
+    assert again.read_bytes() == policy_file.read_bytes()
