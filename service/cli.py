@@ -16,10 +16,12 @@ or a bad option stops start-up with one line on stderr and exit status 1.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import signal
 import sys
+import threading
 from collections.abc import Sequence
 from types import FrameType
 
@@ -29,7 +31,7 @@ from guesswork import __version__
 
 from .address import address_problem
 from .options import ServerOptions
-from .processes import serve_processes, sharing_problem
+from .processes import SUPERVISED, serve_processes, sharing_problem
 
 PROG = "guesswork-serve"
 
@@ -176,8 +178,25 @@ def run(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, shut_down)
     signal.signal(signal.SIGINT, shut_down)
     signal.signal(signal.SIGHUP, reload)
+    if os.environ.get(SUPERVISED):
+        _stop_with_parent()
     server.wait()
     return 0
+
+
+def _stop_with_parent() -> None:
+    """Stop this server (as SIGTERM does) when standard input closes: under
+    ``--processes`` it is a pipe from the parent, closed when the parent ends in
+    any way, so a child never outlives it."""
+
+    def watch() -> None:
+        with contextlib.suppress(OSError):
+            while os.read(sys.stdin.fileno(), 4096):
+                pass  # the parent writes nothing: only the end matters
+        logging.getLogger("guesswork.service").warning("the parent process is gone: stopping")
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="guesswork-parent", daemon=True).start()
 
 
 def _describe_catalog(location: str | None) -> str:
@@ -202,5 +221,15 @@ def _describe_catalog(location: str | None) -> str:
 
 
 def main() -> None:
-    """Console-script entry point."""
-    sys.exit(run())
+    """Console-script entry point.
+
+    Exits at once when the server has stopped (after ``--grace``): a call still
+    computing then (a long live search) is abandoned rather than waited for,
+    which an ordinary exit would do (Python joins the server's threads), so
+    the process always ends within grace and a fraction of a second.
+    """
+    status = run()
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)

@@ -304,11 +304,12 @@ class GuessworkServer:
         for service in ("", SERVICE_NAME):
             self.health.set(service, status)
 
-    def stop(self, grace: float, drain: float = 0.2) -> threading.Event:
-        """Turn health to NOT_SERVING, then refuse new calls and give in-flight ones ``grace`` s.
+    def stop(self, grace: float, drain: float = 0.0) -> threading.Event:
+        """Turn health to NOT_SERVING, then refuse new calls and give in-flight ones
+        ``grace`` s; after that gRPC cancels what is left (streams included).
 
-        The ``drain`` pause lets health watchers (load balancers) see
-        NOT_SERVING before the server stops accepting calls.
+        A ``drain`` pause (none by default: a stop refuses new calls at once) would
+        let health checkers that poll rather than watch see NOT_SERVING first.
         """
         self.set_serving(False)
         if self.watcher is not None:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
@@ -107,6 +108,48 @@ def test_sigterm_under_load_drains_and_exits(tmp_path: Path) -> None:
     # later ones completed or were refused because the server was going away.
     assert before and set(before) == {"ok"}
     assert set(after) <= {"ok", "UNAVAILABLE", "CANCELLED"}
+
+
+def test_sigterm_ends_stalling_calls_and_streams_after_grace() -> None:
+    """A long live search, an open health Watch and an open reflection stream once
+    kept the process alive for minutes after SIGTERM (grace 1 s); now gRPC cancels
+    them when the grace ends and the process exits at once (measured: grace + 0.1 s)."""
+    process, address = start_server("--grace", "1")
+    never = threading.Event()
+
+    def silent() -> Iterator[bytes]:
+        never.wait(120)  # a client that opens the stream and sends nothing
+        yield b""
+
+    with grpc.insecure_channel(address) as channel:
+        stub = pb_grpc.GuessworkStub(channel)
+        search = stub.TopHoneycombs.future(
+            pb.TopHoneycombsRequest(word_list="enable1", allow_s=True, count=1000), timeout=120
+        )
+        watch = health_pb2_grpc.HealthStub(channel).Watch(
+            health_pb2.HealthCheckRequest(), timeout=120
+        )
+        next(watch)
+        reflection = channel.stream_stream(
+            "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo"
+        )(silent(), timeout=120)
+        time.sleep(1.0)  # the search is under way
+        signalled = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        try:
+            # A hang guard far above the grace: the search alone used to keep it 40 s.
+            code = process.wait(timeout=20)
+        finally:
+            never.set()
+            process.kill()
+        print(f"exit {time.monotonic() - signalled:.2f} s after SIGTERM, grace 1 s")
+        assert code == 0
+        with pytest.raises(grpc.RpcError) as ended:
+            search.result()
+        assert ended.value.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
+        for stream in (watch, reflection):
+            with pytest.raises(grpc.RpcError):
+                list(stream)
 
 
 def test_bad_catalog_stops_start_up_with_one_line(tmp_path: Path) -> None:
