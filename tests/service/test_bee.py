@@ -50,6 +50,36 @@ def test_more_than_stored_is_searched_live(stub: pb_grpc.GuessworkStub) -> None:
     assert list(live[:50]) == list(stored) and len(live) == 60
 
 
+def test_live_tables_of_any_count_are_one_search_and_score_like_the_word_by_word_count() -> None:
+    """A table longer than the stored one is searched once per list: shorter counts are
+    its first rows, equal to a search of that count; each row's words and pangrams,
+    counted over letter subsets, equal a count word by word (issue #26: a count of
+    1,000 cost 19-44 s of CPU scoring rows word by word, and each count searched anew)."""
+    from guesswork.builder.spelling_bee import top_table
+    from guesswork.client.catalog import open_catalog
+    from guesswork.client.spelling_bee import Honeycomb, score_honeycomb, valid_words
+    from guesswork.service.bee import BeeAnswers
+
+    with open_catalog() as catalog:
+        answers = BeeAnswers(catalog)
+        words = list(catalog.words("enable1"))
+        for allow_s in (False, True):
+            longest = answers.top("enable1", allow_s, 1000)
+            searched = answers._searched[("enable1", allow_s)]
+            for count in (51, 137, 999):
+                assert answers.top("enable1", allow_s, count).top == longest.top[:count]
+                assert answers._searched[("enable1", allow_s)] is searched  # no new search
+            assert top_table("enable1", "", words, 137, allow_s).top == longest.top[:137]
+            valid = valid_words(words, allow_s)
+            for row in longest.top[::97]:
+                made = score_honeycomb(Honeycomb(row.letters, row.center), valid)
+                assert (made.score, len(made.words), len(made.pangrams)) == (
+                    row.score,
+                    row.words,
+                    row.pangrams,
+                )
+
+
 def test_score_any_honeycomb(stub: pb_grpc.GuessworkStub) -> None:
     result = stub.ScoreHoneycomb(pb.ScoreHoneycombRequest(letters="tniager", center="r"))
     assert (result.honeycomb.letters, result.honeycomb.center, result.honeycomb.score) == (

@@ -115,9 +115,10 @@ def test_sigterm_under_load_drains_and_exits(tmp_path: Path) -> None:
 
 
 def test_sigterm_ends_stalling_calls_and_streams_after_grace() -> None:
-    """A long live search, an open health Watch and an open reflection stream once
-    kept the process alive for minutes after SIGTERM (grace 1 s); now gRPC cancels
-    them when the grace ends and the process exits at once (measured: grace + 0.1 s)."""
+    """A live search, an open health Watch and an open reflection stream once kept the
+    process alive long after SIGTERM (grace 1 s: over 20 s, the search alone 40 s);
+    now what is left when the grace ends is cancelled and the process exits at once
+    (measured: grace + 0.1 s). The search itself now takes about half a second."""
     process, address = start_server("--grace", "1")
     never = threading.Event()
 
@@ -148,9 +149,10 @@ def test_sigterm_ends_stalling_calls_and_streams_after_grace() -> None:
             process.kill()
         print(f"exit {time.monotonic() - signalled:.2f} s after SIGTERM, grace 1 s")
         assert code == 0
-        with pytest.raises(grpc.RpcError) as ended:
-            search.result()
-        assert ended.value.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
+        try:  # done within the grace, or cut off at its end
+            assert len(search.result().honeycombs) == 1000
+        except grpc.RpcError as ended:
+            assert ended.code() in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
         for stream in (watch, reflection):
             with pytest.raises(grpc.RpcError):
                 list(stream)
