@@ -323,6 +323,34 @@ class GuessworkServer:
         self.grpc_server.wait_for_termination()
 
 
+#: A connection is closed (GOAWAY) after this long, its calls given the grace below to
+#: finish: clients reconnect without noticing, and a call whose request never comes
+#: (it holds a server thread while gRPC waits for it) is cancelled in the end.
+CONNECTION_AGE_MS, CONNECTION_AGE_GRACE_MS = 10 * 60 * 1000, 30 * 1000
+#: An idle connection (no call) is closed after this long.
+CONNECTION_IDLE_MS = 5 * 60 * 1000
+
+
+def fairness_options(options: ServerOptions) -> list[tuple[str, int]]:
+    """Return the gRPC options that keep one client from starving the others.
+
+    gRPC gives every call a server thread as it opens, before its request
+    arrives, so calls that send headers and never a request would each hold
+    one. At most ``--max-concurrent`` + REJECTING_THREADS / 2 calls open at
+    once per connection (HTTP/2's SETTINGS_MAX_CONCURRENT_STREAMS; more wait
+    on the client's side), out of ``--max-concurrent`` + REJECTING_THREADS
+    threads, leaves threads for every other client's Ping, Health and lookups,
+    while a connection still sends enough calls to meet TOO_MANY_CALLS; and
+    connections are recycled, so such calls end (:data:`CONNECTION_AGE_MS`).
+    """
+    return [
+        ("grpc.max_concurrent_streams", options.max_concurrent + REJECTING_THREADS // 2),
+        ("grpc.max_connection_age_ms", CONNECTION_AGE_MS),
+        ("grpc.max_connection_age_grace_ms", CONNECTION_AGE_GRACE_MS),
+        ("grpc.max_connection_idle_ms", CONNECTION_IDLE_MS),
+    ]
+
+
 def _credentials(options: ServerOptions) -> grpc.ServerCredentials | None:
     if not options.tls_cert and not options.tls_key:
         return None
@@ -359,6 +387,7 @@ def create_server(options: ServerOptions, catalog: Catalog | None = None) -> Gue
         options=[
             ("grpc.max_receive_message_length", transport_limit(options)),
             ("grpc.max_send_message_length", 16 << 20),
+            *fairness_options(options),
             *server_options(options.reuse_port),
         ],
     )
