@@ -22,6 +22,8 @@ from guesswork.builder.policies import PolicySpec, build_policy
 from guesswork.builder.publish import StoredPolicy, export_bytes
 from guesswork.client.catalog import open_catalog
 
+pytestmark = pytest.mark.reliability
+
 ROOT = Path(__file__).resolve().parents[2]
 PAIRS = 50
 

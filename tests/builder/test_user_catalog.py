@@ -280,6 +280,7 @@ def test_publish_removes_what_killed_publishes_left_journals_included(tmp_path: 
         assert export_bytes(published.policy("wordle-2309-hard-max"))
 
 
+@pytest.mark.reliability
 def test_read_commands_take_a_policy_file_for_catalog(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -50,6 +50,7 @@ def test_more_than_stored_is_searched_live(stub: pb_grpc.GuessworkStub) -> None:
     assert list(live[:50]) == list(stored) and len(live) == 60
 
 
+@pytest.mark.reliability
 def test_live_tables_of_any_count_are_one_search_and_score_like_the_word_by_word_count() -> None:
     """A table longer than the stored one is searched once per list: shorter counts are
     its first rows, equal to a search of that count; each row's words and pangrams,

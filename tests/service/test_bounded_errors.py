@@ -32,6 +32,8 @@ from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from guesswork.service.errors import MESSAGE_CHARACTERS, METADATA_CHARACTERS
 
+pytestmark = pytest.mark.reliability
+
 WORDLE = "wordle-2309-normal-neg-entropy"
 JOTTO = "jotto-2309-normal-max"
 VALUES = {"60,000 x": "x" * 60_000, "20,000 é": "é" * 20_000}

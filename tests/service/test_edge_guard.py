@@ -30,6 +30,8 @@ from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from guesswork.service.server import ServerOptions, start_server
 
+pytestmark = pytest.mark.reliability
+
 GARBAGE = b"\xff\xff\xff\xff garbage"
 #: Every method of the services we add from libraries, with how it is called.
 LIBRARY_METHODS = {

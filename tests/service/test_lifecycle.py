@@ -114,6 +114,7 @@ def test_sigterm_under_load_drains_and_exits(tmp_path: Path) -> None:
     assert set(after) <= {"ok", "UNAVAILABLE", "CANCELLED"}
 
 
+@pytest.mark.reliability
 def test_sigterm_ends_stalling_calls_and_streams_after_grace() -> None:
     """A live search, an open health Watch and an open reflection stream once kept the
     process alive long after SIGTERM (grace 1 s: over 20 s, the search alone 40 s);

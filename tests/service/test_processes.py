@@ -120,6 +120,7 @@ def test_two_processes_share_one_port_answer_alike_and_stop_together(
         process.wait()
 
 
+@pytest.mark.reliability
 def test_a_killed_process_is_restarted_while_the_other_serves() -> None:
     address = f"127.0.0.1:{free_port()}"
     process = serve("--processes", "2", "--address", address)
@@ -149,6 +150,7 @@ def test_a_killed_process_is_restarted_while_the_other_serves() -> None:
         assert process.wait(timeout=30) == 0
 
 
+@pytest.mark.reliability
 def test_children_stop_when_the_parent_is_killed() -> None:
     """A parent killed with SIGKILL once left its children serving, holding the port."""
     process = serve("--processes", "2", "--address", f"127.0.0.1:{free_port()}")

@@ -16,11 +16,14 @@ import time
 from collections.abc import Iterator
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from guesswork.service.server import GuessworkServer
+
+pytestmark = pytest.mark.reliability
 
 HALF_OPEN = 1_000
 #: Each channel its own connection (gRPC otherwise shares one between channels).
