@@ -23,6 +23,7 @@ from ..client.spelling_bee import (
     score_honeycomb,
     valid_words,
 )
+from .live_gate import UNLIMITED, LiveGate
 
 #: Most honeycombs a top table ranks on request: a live search of 1,000 costs about
 #: 0.4 s of one core over enable1 (builder.spelling_bee.top_table), once per list.
@@ -32,8 +33,9 @@ MAX_COUNT = 1000
 class BeeAnswers:
     """Spelling Bee answers over one catalog's word lists. Thread-safe."""
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, gate: LiveGate = UNLIMITED) -> None:
         self.catalog = catalog
+        self.gate = gate
         self._lock = threading.Lock()
         # A list's valid words: data prepared once per (list, S allowed), bounded
         # by the catalog's lists. Finished answers are cached at the service's edge.
@@ -68,7 +70,7 @@ class BeeAnswers:
         if stored is not None and len(stored.top) >= count:
             return dataclasses.replace(stored, top=stored.top[:count])
         key = (name, allow_s)
-        with self._search_lock:
+        with self.gate.admitted(), self._search_lock:
             searched = self._searched.get(key)
             if searched is None or len(searched.top) < count:
                 searched = top_table(name, "", self._valid_words(name, allow_s), count, allow_s)

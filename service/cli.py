@@ -78,6 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="calls served at once; more are rejected ($GUESSWORK_MAX_CONCURRENT)",
     )
     parser.add_argument(
+        "--max-live",
+        type=int,
+        default=int(_env("MAX_LIVE", str(defaults.max_live)) or 0),
+        help="live computations (off-tree answers, analyses, honeycomb searches) at once; "
+        "more wait, stored answers never do ($GUESSWORK_MAX_LIVE; default: the cores)",
+    )
+    parser.add_argument(
         "--max-request-bytes",
         type=int,
         default=int(_env("MAX_REQUEST_BYTES", str(defaults.max_request_bytes)) or 0),
@@ -122,6 +129,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     )
     if (
         args.max_concurrent < 1
+        or args.max_live < 1
         or args.max_request_bytes < 1
         or args.grace < 0
         or args.cache_entries < 0
@@ -134,6 +142,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         address=args.address,
         catalog=args.catalog,
         max_concurrent=args.max_concurrent,
+        max_live=args.max_live,
         max_request_bytes=args.max_request_bytes,
         grace=args.grace,
         cache_entries=args.cache_entries,

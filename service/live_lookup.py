@@ -27,6 +27,7 @@ from ..client.errors import ContradictoryHistoryError, GuessworkError, UnknownWo
 from ..client.games import GuessMyWord
 from ..client.lookup import CatalogLookup, LiveSolver, PolicyLookup
 from ..client.probe import Policy
+from .live_gate import UNLIMITED, LiveGate
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,9 +41,10 @@ class LiveOnDemand:
     """The builder's live solver (builder.live.GreedyLiveSolver), imported and made on the
     first live answer: a stored answer never loads the builder or its compiled kernels."""
 
-    def __init__(self) -> None:
+    def __init__(self, gate: LiveGate = UNLIMITED) -> None:
         self._solver: LiveSolver | None = None
         self._lock = threading.Lock()
+        self.gate = gate
 
     def solver(self) -> LiveSolver:
         """Return the live solver, making it on first use."""
@@ -61,7 +63,8 @@ class LiveOnDemand:
         history: Sequence[tuple[str, int]] = (),
     ) -> Sequence[int]:
         """Return up to ``count`` vocabulary indices, best first (see client.lookup.LiveSolver)."""
-        return self.solver().rank(policy, remaining, count, history)
+        with self.gate.admitted():
+            return self.solver().rank(policy, remaining, count, history)
 
     def rank_words(
         self,
@@ -72,14 +75,17 @@ class LiveOnDemand:
         history: Sequence[tuple[str, int]] = (),
     ) -> Sequence[int]:
         """Return up to ``count`` indices into ``words``, best first (client.lookup.LiveSolver)."""
-        return self.solver().rank_words(policy, words, possible, count, history)
+        with self.gate.admitted():
+            return self.solver().rank_words(policy, words, possible, count, history)
 
 
 class LiveCatalogLookup(CatalogLookup):
     """Answers for every policy of a catalog, off-tree histories answered live."""
 
-    def __init__(self, catalog: Catalog) -> None:
-        super().__init__(catalog, LiveOnDemand())
+    def __init__(self, catalog: Catalog, gate: LiveGate = UNLIMITED) -> None:
+        super().__init__(catalog, LiveOnDemand(gate))
+        #: Admits the live computations (service.live_gate).
+        self.gate = gate
         self._analyzer: GameAnalyzer | None = None
         self._lock = threading.Lock()
         #: Each policy's off-list policy (off_list_policy), found on first use.
@@ -132,6 +138,13 @@ class LiveCatalogLookup(CatalogLookup):
             PolicyNotFoundError: no such policy; and the errors of GameAnalyzer.analyze.
         """
         lookup = self.policy(policy)
+        with self.gate.admitted():
+            return self._analyze(lookup, history, answer)
+
+    def _analyze(
+        self, lookup: PolicyLookup, history: Sequence[tuple[str, str]], answer: str
+    ) -> GameAnalysis:
+        """Return :meth:`analyze`'s analysis of ``lookup``'s game."""
         try:
             return self.analyzer.analyze(lookup, history, answer)
         except (ContradictoryHistoryError, UnknownWordError) as error:

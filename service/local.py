@@ -26,6 +26,7 @@ from ..client.core import (
     History,
     HoneycombReport,
 )
+from .live_gate import UNLIMITED, LiveGate
 from .live_lookup import LiveCatalogLookup
 
 if TYPE_CHECKING:
@@ -40,9 +41,11 @@ class LocalGuesswork:
     """Every answer of client.core.Guesswork, from one catalog, computed in this process.
     Thread-safe."""
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, gate: LiveGate = UNLIMITED) -> None:
         self.catalog = catalog
-        self.lookups = LiveCatalogLookup(catalog)
+        #: Admits live computations (service.live_gate): a server's limit, or none.
+        self.gate = gate
+        self.lookups = LiveCatalogLookup(catalog, gate)
 
     @classmethod
     def open(cls, location: str | None) -> LocalGuesswork:
@@ -61,7 +64,7 @@ class LocalGuesswork:
         code (numpy), which a Wordle answer never needs."""
         from .bee import BeeAnswers
 
-        return BeeAnswers(self.catalog)
+        return BeeAnswers(self.catalog, self.gate)
 
     def policies(self, game: str = "") -> list[PolicyInfo]:
         """Return every policy's summary, sorted by name (``game``: of that game only).

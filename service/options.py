@@ -7,7 +7,8 @@ its address before it loads gRPC, numpy and the catalog reader.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 
 from .cache import DEFAULT_ENTRIES
 
@@ -39,3 +40,5 @@ class ServerOptions:
     reload_interval: float = DEFAULT_RELOAD_INTERVAL
     #: Server processes behind the one port (guesswork-serve only; see service.processes).
     processes: int = 1
+    #: Live computations at once (service.live_gate); more wait, stored answers never.
+    max_live: int = field(default_factory=lambda: os.cpu_count() or 2)

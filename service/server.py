@@ -48,6 +48,7 @@ from .address import add_port, address_problem, server_options
 from .cache import ResponseCache
 from .errors import LogLimiter, ServerConfigError, abort
 from .guarded import HandlerRecorder, Health, guarded
+from .live_gate import CALL_ACTIVE
 from .local import LocalGuesswork
 from .options import ServerOptions as ServerOptions  # re-exported
 from .reflection import reflection_handlers
@@ -183,6 +184,8 @@ def _handler(servicer: GuessworkServicer, method: MethodDescriptor) -> grpc.RpcM
                 servicer.log_limiter,
             )
         request = None
+        # Live work waiting at the gate is dropped once the client has gone (live_gate).
+        active = CALL_ACTIVE.set(context.is_active)
         try:
             request = _parse(request_type, raw, full_name, options.max_request_bytes)
             _check_enums(request)
@@ -202,6 +205,7 @@ def _handler(servicer: GuessworkServicer, method: MethodDescriptor) -> grpc.RpcM
                 error.add_metadata(policy=policy.removeprefix("policies/"))
             abort(context, error, name, servicer.log_limiter)
         finally:
+            CALL_ACTIVE.reset(active)
             if limited:
                 servicer.slots.release()
 
@@ -259,7 +263,7 @@ class GuessworkServer:
         self.grpc_server.start()
 
         def install(loaded: Catalog) -> None:
-            answers = LocalGuesswork(loaded)
+            answers = LocalGuesswork(loaded, self.servicer.live)
             self.servicer.load(answers)
             # A republished catalog may hold kinds not warmed yet: warmed while serving.
             threading.Thread(
@@ -276,7 +280,7 @@ class GuessworkServer:
                 opened = open_layered(skip_damaged=True)
             else:
                 opened = open_catalog(options.catalog)
-            first = LocalGuesswork(opened)
+            first = LocalGuesswork(opened, self.servicer.live)
             # Stored answers are served at once; SERVING waits until live answers are
             # warm too (compiled code loaded, or compiled and cached on a fresh install),
             # so a client that waits for SERVING never meets a cold first live answer.

@@ -21,6 +21,7 @@ from ..protos.guesswork.v1 import guesswork_pb2 as pb
 from ..protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from .cache import ResponseCache
 from .errors import LogLimiter
+from .live_gate import LiveGate
 from .local import LocalGuesswork
 from .options import ServerOptions
 
@@ -37,6 +38,8 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):
         self.responses = ResponseCache(options.cache_entries)
         #: Holds back log lines of errors beyond a few a second per reason.
         self.log_limiter = LogLimiter()
+        #: Admits options.max_live live computations at once, across catalog reloads.
+        self.live = LiveGate(options.max_live)
 
     def load(self, answers: LocalGuesswork) -> None:
         """Answer with ``answers`` from now on (calls before the first load get UNAVAILABLE).

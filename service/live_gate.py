@@ -1,0 +1,81 @@
+"""How many live computations run at once, and dropping those whose call has ended.
+
+Live work (off-tree answers, analyses, honeycomb searches) takes milliseconds
+to a fraction of a second of CPU and tens of MB of working arrays; stored
+answers take microseconds. :class:`LiveGate` admits at most ``limit`` live
+computations at once (``--max-live``, default the number of cores): the rest
+wait, holding no working memory, while stored answers never wait at all, so
+the server's memory is bounded by the limit and not by the calls in flight,
+and a burst of live calls cannot starve the stored ones of CPU. A call waiting
+at the gate whose client has gone (deadline passed, cancelled) is dropped
+without computing: the server's call handler sets :data:`CALL_ACTIVE` to the
+call's ``is_active``.
+
+Admission is re-entrant within a thread: an analysis that asks for live
+answers holds one place, not two (a second would deadlock at a limit of one).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from ..client.errors import ServiceUnavailableError
+
+#: The current call's "is the client still waiting?" (None outside a served call).
+CALL_ACTIVE: ContextVar[Callable[[], bool] | None] = ContextVar("CALL_ACTIVE", default=None)
+#: How often a waiting computation looks whether its call is still wanted.
+POLL_SECONDS = 0.05
+
+
+class LiveGate:
+    """At most ``limit`` live computations at once (None: no limit). Thread-safe."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self._places = threading.BoundedSemaphore(limit) if limit else None
+        self._held = threading.local()
+        self._count_lock = threading.Lock()
+        #: Computations dropped at the gate because their call had ended.
+        self.dropped = 0
+        #: Computations admitted now, and the most there have been at once.
+        self.running = self.busiest = 0
+
+    @contextmanager
+    def admitted(self) -> Iterator[None]:
+        """Hold a place for one live computation for the block, waiting for one.
+
+        Raises:
+            ServiceUnavailableError: the call ended while waiting (nothing computed).
+        """
+        depth = getattr(self._held, "depth", 0)
+        if self._places is None or depth:
+            self._held.depth = depth + 1
+            try:
+                yield
+            finally:
+                self._held.depth = depth
+            return
+        active = CALL_ACTIVE.get()
+        while not self._places.acquire(timeout=POLL_SECONDS):
+            if active is not None and not active():
+                with self._count_lock:
+                    self.dropped += 1
+                raise ServiceUnavailableError("the call ended while waiting for a live answer")
+        self._held.depth = 1
+        with self._count_lock:
+            self.running += 1
+            self.busiest = max(self.busiest, self.running)
+        try:
+            yield
+        finally:
+            with self._count_lock:
+                self.running -= 1
+            self._held.depth = 0
+            self._places.release()
+
+
+#: No limit: the command line and embedded use, one caller at a time.
+UNLIMITED = LiveGate(None)
