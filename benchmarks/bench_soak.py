@@ -114,11 +114,20 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--every", type=float, default=15.0, help="seconds between samples")
+    parser.add_argument(
+        "--cache-entries",
+        type=int,
+        default=None,
+        help="the server's --cache-entries (default: its own, 20,000)",
+    )
     args = parser.parse_args()
     address = f"127.0.0.1:{free_port()}"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "guesswork.service", "--address", address]
+    if args.cache_entries is not None:
+        command += ["--cache-entries", str(args.cache_entries)]
     server = subprocess.Popen(
-        [sys.executable, "-m", "guesswork.service", "--address", address, "--log-level", "ERROR"],
+        [*command, "--log-level", "ERROR"],
         env=env,
         stderr=subprocess.PIPE,
         text=True,
@@ -150,7 +159,10 @@ def main() -> None:
     for thread in threads:
         thread.start()
     samples: list[tuple[float, float]] = [(0.0, baseline)]
-    print(f"cores {os.cpu_count()}, {args.threads} client threads, {args.minutes} min")
+    print(
+        f"cores {os.cpu_count()}, {args.threads} client threads, {args.minutes} min, "
+        f"server --cache-entries {args.cache_entries or 'default'}"
+    )
     print(f"{'seconds':>8} {'calls':>9} {'RSS MB':>8}")
     print(f"{0:>8.0f} {0:>9,} {baseline:>8.1f}")
     try:
