@@ -58,6 +58,8 @@ ALT_ORDER = "alternative offsets are not increasing, or values do not match gues
 ALT_INDEX = "an alternative's guess index is outside the word lists"
 SIZES_ADD = "node sizes do not add up along the edges"
 DEDUCED = "a node of a deduced tree wins a target, or a leaf wins none"
+ALT_RANK = "a node's alternatives are not ranked best first (their values decrease)"
+ALT_OWN = "a node's alternatives repeat a guess, or hold the node's own guess"
 
 
 def check_tree(
@@ -126,6 +128,15 @@ def _check_in_python(a: Mapping[str, TreeArray], shape: TreeShape, n: int, fail:
         fail(ALT_ORDER)
     if not _within(alt_guess, vocabulary):
         fail(ALT_INDEX)
+    alt_value, node_guess = a["alt_value"], a["node_guess"]
+    for node in range(n):
+        start, end = alt_offsets[node], alt_offsets[node + 1]
+        # Ranked by the builder's step, smallest value (best) first (builder.alternatives).
+        if any(alt_value[i] > alt_value[i + 1] for i in range(start, end - 1)):
+            fail(ALT_RANK)
+        chosen = alt_guess[start:end]
+        if len(set(chosen)) != len(chosen) or node_guess[node] in chosen:
+            fail(ALT_OWN)
     below = [0] * n
     for p, c in zip(parent, child, strict=True):
         below[p] += size[c]
@@ -193,6 +204,20 @@ def _check_with_numpy(a: Mapping[str, TreeArray], shape: TreeShape, n: int, fail
         fail(ALT_ORDER)
     if not within(alt_guess, vocabulary):
         fail(ALT_INDEX)
+    alt_node = np.repeat(np.arange(n, dtype=np.int64), np.diff(alt_offsets))
+    alt_value = as_numpy(a["alt_value"])
+    same = alt_node[1:] == alt_node[:-1]
+    # The Python check stops at the first node with either problem: so does this.
+    bad_rank = alt_node[1:][same & (alt_value[1:] < alt_value[:-1])]
+    keys = alt_node * vocabulary + alt_guess
+    order = np.argsort(keys, kind="stable")
+    repeated = alt_node[order[1:][keys[order][1:] == keys[order][:-1]]]
+    own = alt_node[alt_guess == wide("node_guess")[alt_node]]
+    bad_own = np.concatenate([repeated, own])
+    if bad_rank.size and (not bad_own.size or bad_rank.min() <= bad_own.min()):
+        fail(ALT_RANK)
+    if bad_own.size:
+        fail(ALT_OWN)
     below = np.zeros(n, dtype=np.int64)
     np.add.at(below, parent, size[child])
     won_here, leaf = size - below, steps == 0

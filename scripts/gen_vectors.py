@@ -284,6 +284,13 @@ def damaged_files(stored: StoredPolicy) -> list[tuple[str, str, str, bytes]]:
     def stats_change(top: dict[str, Any]) -> None:
         top["stats"]["mean"] += 0.25
 
+    root_alternatives = int(a["alt_offsets"][1])
+
+    def reversed_alternatives(top: dict[str, Any]) -> None:
+        values = np.frombuffer(top["tree"]["alt_value"], "<f8").copy()
+        values[:root_alternatives] = values[:root_alternatives][::-1]
+        top["tree"]["alt_value"] = values.astype("<f8").tobytes()
+
     def resealed(change: Any) -> bytes:
         changed = _repack(core, change)
         return _seal(_body(changed, words))
@@ -381,6 +388,20 @@ def damaged_files(stored: StoredPolicy) -> list[tuple[str, str, str, bytes]]:
             "MalformedPolicyError",
             "the last edge leads back to the root (re-sealed, content_hash recomputed)",
             resealed(tree_change("edge_child", len(a["edge_child"]) - 1, 0)),
+        ),
+        (
+            "misranked-alternatives",
+            "MalformedPolicyError",
+            "the root's alternative values reversed, so they decrease (re-sealed, content_hash "
+            "recomputed)",
+            resealed(reversed_alternatives),
+        ),
+        (
+            "own-guess-alternative",
+            "MalformedPolicyError",
+            "the root's first alternative made the root's own guess (re-sealed, content_hash "
+            "recomputed)",
+            resealed(tree_change("alt_guess", 0, int(a["node_guess"][0]))),
         ),
         (
             "content-hash-mismatch",

@@ -430,6 +430,22 @@ function checkTree(policy, tree, where) {
   for (const g of altGuess) {
     if (g < 0 || g >= vocabulary) fail("an alternative's guess index is outside the word lists");
   }
+  for (let i = 0; i < n; i++) {
+    const start = altOffsets[i];
+    const end = altOffsets[i + 1];
+    for (let k = start; k + 1 < end; k++) {
+      if (a.alt_value[k] > a.alt_value[k + 1]) {
+        fail("a node's alternatives are not ranked best first (their values decrease)");
+      }
+    }
+    const seen = new Set();
+    for (let k = start; k < end; k++) {
+      if (seen.has(altGuess[k]) || altGuess[k] === a.node_guess[i]) {
+        fail("a node's alternatives repeat a guess, or hold the node's own guess");
+      }
+      seen.add(altGuess[k]);
+    }
+  }
   const below = new Float64Array(n);
   for (let e = 0; e < m; e++) below[parent[e]] += size[child[e]];
   for (let i = 0; i < n; i++) {

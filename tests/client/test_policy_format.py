@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import tracemalloc
 from dataclasses import replace
+from pathlib import Path
 
 import msgpack
 import numpy as np
@@ -166,6 +167,37 @@ def test_crafted_trees_are_refused_before_any_walk(policy: Policy) -> None:
             decode_core(_crafted(policy, **change), "crafted")
         with pytest.raises(MalformedPolicyError, match=message):
             load_policy_bytes(file_of(policy, _crafted(policy, **change)), "crafted.gwp")
+
+
+@pytest.mark.reliability
+def test_resealed_files_with_misranked_alternatives_are_refused_by_every_reader(
+    policy: Policy, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue #26, point 2 (the tamperings a structure check can see): a file re-sealed
+    (content hash, body hash, header recomputed) with a node's alternative values
+    reversed, or an alternative made the node's own guess, is refused by the file
+    reader (import, verify, --store) and the catalog reader (the server)."""
+    from guesswork.builder.cli import run as build_run
+
+    a = policy.data.numpy_arrays()
+    reversed_values = a["alt_value"].copy()
+    reversed_values[: int(a["alt_offsets"][1])] = reversed_values[: int(a["alt_offsets"][1])][::-1]
+    own = a["alt_guess"].copy()
+    own[0] = a["node_guess"][0]
+    tamperings = {
+        "not ranked best first": {"alt_value": reversed_values},
+        "hold the node's own guess": {"alt_guess": own},
+    }
+    for message, change in tamperings.items():
+        core = _crafted(policy, **change)
+        with pytest.raises(MalformedPolicyError, match=message):
+            load_policy_bytes(file_of(policy, core), "tampered.gwp")  # a file read whole
+        with pytest.raises(MalformedPolicyError, match=message):
+            decode_core(core, "row")  # a catalog's policy, read on first use
+        path = tmp_path / "tampered.gwp"
+        path.write_bytes(file_of(policy, core))
+        assert build_run(["import", str(path), "--catalog", str(tmp_path / "c.sqlite")]) == 1
+        assert message in capsys.readouterr().err
 
 
 def test_word_lists_must_match_their_hashes(policy: Policy) -> None:

@@ -86,6 +86,37 @@ def _copy(name: str, source: int, index: int, add: int = 0) -> Callable[[Arrays]
     return change
 
 
+def _reversed_values(node: int) -> Callable[[Arrays], None]:
+    """Reverse the values of ``node``'s alternatives (so they decrease)."""
+
+    def change(arrays: Arrays) -> None:
+        offsets, values = arrays["alt_offsets"], array.array("d", arrays["alt_value"])
+        start, end = int(offsets[node]), int(offsets[node + 1])
+        values[start:end] = array.array("d", reversed(values[start:end]))
+        arrays["alt_value"] = values
+
+    return change
+
+
+def _own_guess(node: int) -> Callable[[Arrays], None]:
+    """Make ``node``'s first alternative its own guess."""
+
+    def change(arrays: Arrays) -> None:
+        guesses = array.array(INT32, (int(v) for v in arrays["alt_guess"]))
+        guesses[int(arrays["alt_offsets"][node])] = int(arrays["node_guess"][node])
+        arrays["alt_guess"] = guesses
+
+    return change
+
+
+def _both(*changes: Callable[[Arrays], None]) -> Callable[[Arrays], None]:
+    def change(arrays: Arrays) -> None:
+        for one in changes:
+            one(arrays)
+
+    return change
+
+
 def _drop_last(name: str) -> Callable[[Arrays], None]:
     def change(arrays: Arrays) -> None:
         arrays[name] = arrays[name][:-1]
@@ -114,6 +145,13 @@ CASES: list[tuple[str, str, Callable[[Arrays], None]]] = [
     ("wordle", "an alternative's guess index is outside", _set("alt_guess", 0, 10**6)),
     ("wordle", "node sizes do not add up along the edges", _copy("node_size", 1, 1, add=2)),
     ("wordle", "node_first has", _drop_last("node_first")),
+    ("wordle", "alternatives are not ranked best first", _reversed_values(0)),
+    ("wordle", "alternatives are not ranked best first", _reversed_values(40)),
+    ("wordle", "alternatives repeat a guess, or hold the node's own", _own_guess(0)),
+    ("wordle", "alternatives repeat a guess, or hold the node's own", _copy("alt_guess", 0, 1)),
+    # The first node with either problem is named, whichever rule it breaks.
+    ("wordle", "alternatives repeat a guess", _both(_own_guess(3), _reversed_values(40))),
+    ("wordle", "alternatives are not ranked", _both(_own_guess(40), _reversed_values(3))),
     ("jotto", "a reply code is outside the game's replies", _set("edge_reply", 2, 6)),
 ]
 
