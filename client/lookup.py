@@ -528,9 +528,18 @@ class CatalogLookup:
             return lookup
         self.info(short)  # a name not listed is refused before anything is read
         policy = self.catalog.policy(short)
+        self.check_served(policy)
         made = PolicyLookup(policy, self._live, lambda: self.wider_list(policy))
         with self._lock:
             return self._lookups.setdefault(short, made)
+
+    def check_served(self, policy: Policy) -> None:
+        """Check, once, what a policy read adds to the checks made when reading it, before
+        any answer of it is served; here nothing (service.live_lookup checks certificates).
+
+        Raises:
+            PolicyFormatError: the policy fails the check.
+        """
 
     def info(self, name: str) -> PolicyInfo:
         """Return the summary of policy ``name`` (a ``policies/`` prefix is allowed); no

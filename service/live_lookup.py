@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import logging
 import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -23,7 +24,12 @@ from typing import TYPE_CHECKING
 from ..client.analysis import GameAnalysis
 from ..client.catalog import Catalog
 from ..client.core import DEFAULT_ALTERNATIVES
-from ..client.errors import ContradictoryHistoryError, GuessworkError, UnknownWordError
+from ..client.errors import (
+    ContradictoryHistoryError,
+    GuessworkError,
+    PolicyFormatError,
+    UnknownWordError,
+)
 from ..client.games import GuessMyWord
 from ..client.lookup import CatalogLookup, LiveSolver, PolicyLookup
 from ..client.probe import Policy
@@ -91,6 +97,22 @@ class LiveCatalogLookup(CatalogLookup):
         #: Each policy's off-list policy (off_list_policy), found on first use.
         self._off_list: dict[str, PolicyLookup | None] = {}
 
+    def check_served(self, policy: Policy) -> None:
+        """Check an optimised policy's certificate (builder.verify.verify_certificate, from
+        the tree: milliseconds) before serving it, as ``import`` does: a re-sealed file
+        or catalog row with a tampered certificate is refused on every reading path.
+
+        Raises:
+            PolicyFormatError: the certificate does not match the tree.
+        """
+        if policy.data.certificate is None:
+            return
+        from ..builder.verify import verify_certificate
+
+        faults = verify_certificate(policy)
+        if faults:
+            raise PolicyFormatError(f"policy {policy.name!r}: {faults[0]}")
+
     def warm_up(self) -> int:
         """Compute one live answer for a policy of each kind the catalog holds (game,
         mode, metric, weighted or not: what selects compiled code; a word length
@@ -100,6 +122,8 @@ class LiveCatalogLookup(CatalogLookup):
 
         A kind whose answer fails (a tree with a single target, say) is passed
         over: warming is an optimisation, and such an answer fails the same way later.
+        So is a policy that fails its checks (logged at ERROR): the server starts and
+        refuses that policy alone (BAD_POLICY_DATA) when it is asked for.
         """
         kinds: dict[tuple[object, ...], str] = {}
         for info in sorted(self.catalog.list(), key=lambda info: (info.count, info.name)):
@@ -108,7 +132,11 @@ class LiveCatalogLookup(CatalogLookup):
                     (info.game, info.mode, info.metric, info.weights is None), info.name
                 )
         for name in kinds.values():
-            lookup = self.policy(name)
+            try:
+                lookup = self.policy(name)
+            except GuessworkError as error:  # a damaged policy: refused when asked for
+                logging.getLogger("guesswork.service").error("not warmed: %s", error)
+                continue
             policy, game = lookup.policy, lookup.game
             guess = next((w for w in policy.targets if w != policy.guess(policy.root)), None)
             secret = next((w for w in reversed(policy.targets) if w != guess), None)

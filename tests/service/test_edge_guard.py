@@ -151,3 +151,54 @@ def test_a_damaged_user_catalog_leaves_the_shipped_policies_served(
         check=False,
     )
     assert built.returncode == 1 and str(damaged_user_catalog) in built.stderr
+
+
+def test_a_tampered_certificate_is_refused_where_import_refuses_it(tmp_path: Path) -> None:
+    """Issue #26, point 2: a re-sealed policy file whose certificate claims another value
+    was refused by ``import`` but answered by ``guesswork suggest --store``; every
+    reader that serves answers now checks an optimised policy's certificate first."""
+    import msgpack
+
+    from guesswork.builder.publish import StoredPolicy, export_bytes
+    from guesswork.client.catalog import open_catalog, open_policy_file
+    from guesswork.client.errors import PolicyFormatError
+    from guesswork.client.policy_format import decode_core
+    from guesswork.service.local import LocalGuesswork
+
+    name = "jotto-2309-hard-lookahead4-first-debar"
+    with open_catalog() as catalog:
+        stored = StoredPolicy.from_policy(catalog.policy(name))
+    top = msgpack.unpackb(stored.core, raw=False)
+    top["certificate"]["value"] += 1
+    core = msgpack.packb(top, use_bin_type=True)
+    tampered = StoredPolicy(core, decode_core(core, "tampered"), stored.words)
+    path = tmp_path / "tampered.gwp"
+    path.write_bytes(export_bytes(tampered))  # re-sealed: hashes and header recomputed
+    honest = tmp_path / "honest.gwp"
+    honest.write_bytes(export_bytes(stored))
+    assert LocalGuesswork(open_policy_file(honest)).suggest(name, []).guess
+    with pytest.raises(PolicyFormatError, match="certificate value"):
+        LocalGuesswork(open_policy_file(path)).suggest(name, [])
+    said = subprocess.run(
+        [sys.executable, "-m", "guesswork", "suggest", "--store", str(path), "--policy", name],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert said.returncode == 1 and "certificate value" in said.stderr
+    assert said.stderr.count("\n") == 1
+    imported = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "guesswork.builder",
+            "import",
+            str(path),
+            "--catalog",
+            str(tmp_path / "c.sqlite"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert imported.returncode == 1 and "certificate value" in imported.stderr
