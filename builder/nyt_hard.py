@@ -96,7 +96,7 @@ def is_legal(word: np.ndarray, state: np.ndarray) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def legal_mask(letters: np.ndarray, state: np.ndarray) -> np.ndarray:
     """Return a boolean array: which rows of ``letters`` (words x length) are legal."""
     out = np.zeros(letters.shape[0], dtype=np.bool_)

@@ -214,7 +214,7 @@ def weigh_replies(
     return n_codes
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _weighted_metric_values(
     matrix: np.ndarray,
     target_major: bool,
@@ -244,7 +244,7 @@ def _weighted_metric_values(
     return values
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def _metric_values(
     matrix: np.ndarray,
     target_major: bool,
@@ -343,7 +343,7 @@ def _share_entropy(part: int, total: int) -> float:
     return -p * math.log2(p)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def position_entropies(letters: np.ndarray, consistent: np.ndarray) -> np.ndarray:
     """Return the Wordle-player seed's ``H(Y_ci)`` table, shape (word length, L):
     ``L`` letter codes, 26 for A-Z words (more for a larger alphabet).
@@ -390,7 +390,7 @@ def retry_count(n_candidates: int, retry_percent: float) -> int:
     return max(1, min(n_candidates, wanted))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def retried_candidates(
     letters: np.ndarray, candidates: np.ndarray, consistent: np.ndarray, retry_percent: float
 ) -> np.ndarray:
