@@ -44,12 +44,13 @@ import numpy as np
 
 from ..client.analysis import EXACT, GREEDY_ESTIMATE, TREE
 from ..client.games import Wordle
+from ..client.interrupt import still_wanted
 from ..client.probe import Policy
 from ..client.rules import HARD, NYT_HARD
 from ..client.strategy import OptimalStrategy
 from .errors import SearchError
-from .greedy import ReplyColumns
-from .live import GreedyLiveSolver, greedy_step
+from .greedy import ReplyColumns, greedy_step
+from .live import GreedyLiveSolver
 from .matrices import letter_array, reply_block
 from .nyt_hard import NytRule, advance_state
 from .optimal import INFEASIBLE, Problem, Search, SearchOptions
@@ -167,6 +168,7 @@ class _BudgetedSearch(Search):
         return self.stats.scanned + self.calls * CALL_CELLS
 
     def _check(self) -> None:
+        still_wanted()  # an analysis whose call has ended stops here (client.interrupt)
         self.calls += 1
         if self.work > self.stop_at:
             raise _OutOfBudgetError
@@ -298,6 +300,7 @@ class GameValues:
         known = self._memo.get(key)
         if known is not None:
             return known
+        still_wanted()
         model = self.model
         found: Value | None = None
         if node is not None and model.optimal_tree:

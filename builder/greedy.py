@@ -24,8 +24,12 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from ..client.errors import GuessMyWordError
 from ..client.games import Game, Wordle
-from ..client.strategy import GreedyStrategy
+from ..client.interrupt import still_wanted
+from ..client.probe import Policy
+from ..client.rules import NYT_HARD
+from ..client.strategy import GreedyStrategy, WordTreeStrategy
 from .partitions import (
     ARITHMETIC,
     DEFAULT_RETRY_PERCENT,
@@ -107,6 +111,10 @@ class ReplyColumns:
     #: then ranked through it (partitions.metric_values_by_target).
     by_target: np.ndarray | None = None
 
+
+#: Reply cells (guess x target) a ranking through a reply function makes at once
+#: (live answers): 4 MB of one-byte codes, tens of milliseconds of work.
+BLOCK_CELLS = 1 << 22
 
 #: Sets of at most this many targets are ranked through a target-major matrix
 #: where one is given (as the optimal search's scan does).
@@ -195,21 +203,13 @@ class GreedyStep:
                 letters, candidates, consistent.astype(np.int64), self.options.retry_percent
             )
             candidates, metric = candidates[retried], METRIC_NEG_ENTROPY
-        if isinstance(replies, ReplyColumns):
-            matrix, rows, columns = replies.matrix, candidates, replies.columns
-        else:
-            matrix = np.ascontiguousarray(replies(candidates))
-            rows = np.arange(len(candidates), dtype=np.int64)
-            columns = np.arange(len(consistent), dtype=np.int64)
-        if (
-            isinstance(replies, ReplyColumns)
-            and replies.by_target is not None
-            and len(columns) <= TARGET_MAJOR_UP_TO
-        ):
+        if not isinstance(replies, ReplyColumns):
+            values = _block_values(self, candidates, len(consistent), metric, replies, weights)
+        elif replies.by_target is not None and len(replies.columns) <= TARGET_MAJOR_UP_TO:
             values = metric_values_by_target(
                 replies.by_target,
-                rows,
-                columns,
+                candidates,
+                replies.columns,
                 metric,
                 self.options.arithmetic,
                 self.reply_space,
@@ -218,9 +218,9 @@ class GreedyStep:
             )
         else:
             values = metric_values(
-                matrix,
-                rows,
-                columns,
+                replies.matrix,
+                candidates,
+                replies.columns,
                 metric,
                 self.options.arithmetic,
                 self.reply_space,
@@ -229,6 +229,38 @@ class GreedyStep:
             )
         best = smallest(values, count)
         return Ranked(candidates[best], values[best])
+
+
+def _block_values(
+    step: GreedyStep,
+    candidates: np.ndarray,
+    targets: int,
+    metric: int,
+    replies: Callable[[np.ndarray], np.ndarray],
+    weights: np.ndarray | None,
+) -> np.ndarray:
+    """Return each candidate's metric value, from reply blocks of at most
+    :data:`BLOCK_CELLS` cells made by ``replies``: a live answer's working memory
+    stays bounded whatever the lists, and between blocks it stops if its call has
+    ended (client.interrupt). Each value depends on its own row alone, so they
+    are the values of one whole block, bit for bit."""
+    rows_per_block = max(1, BLOCK_CELLS // max(1, targets))
+    columns = np.arange(targets, dtype=np.int64)
+    values = np.empty(len(candidates))
+    for start in range(0, len(candidates), rows_per_block):
+        still_wanted()
+        block = np.ascontiguousarray(replies(candidates[start : start + rows_per_block]))
+        values[start : start + len(block)] = metric_values(
+            block,
+            np.arange(len(block), dtype=np.int64),
+            columns,
+            metric,
+            step.options.arithmetic,
+            step.reply_space,
+            weights,
+            step.win_reply,
+        )
+    return values
 
 
 def check_approx_entropy(options: GreedyOptions, game: Game) -> None:
@@ -266,3 +298,21 @@ def step_of(
         ),
     )
     return GreedyStep(options, guess_count, game.reply_space, game.win_reply)
+
+
+def greedy_step(policy: Policy) -> GreedyStep:
+    """Return the greedy step that answers a policy's off-tree histories live.
+
+    That is the strategy's fallback: the greedy strategy itself, or the step
+    an optimised tree names. Hard mode (no window) considers only the
+    remaining targets.
+    """
+    strategy = policy.data.strategy
+    if isinstance(strategy, WordTreeStrategy):
+        raise GuessMyWordError(f"policy {policy.name!r} is a Guess My Word tree: no greedy step")
+    return step_of(
+        strategy.fallback,
+        policy.data.guesses.count,
+        policy.game,
+        nyt_hard=policy.data.mode == NYT_HARD,
+    )

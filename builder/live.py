@@ -38,9 +38,8 @@ import numpy as np
 from ..client.errors import GuessMyWordError
 from ..client.games import GuessMyWord
 from ..client.probe import Policy
-from ..client.rules import NYT_HARD
 from ..client.strategy import WordTreeStrategy
-from .greedy import GreedyStep, step_of
+from .greedy import GreedyStep, greedy_step
 from .guess_my_word import build_tree
 from .matrices import alphabet_of, letter_array, reply_block
 from .nyt_hard import legal_after
@@ -53,24 +52,6 @@ _POLICIES_KEPT = 64
 _WORD_TREE_ANSWERS_KEPT = 10_000
 #: Letter arrays of open word lists kept (one per policy answering off-list games).
 _OPEN_WORDS_KEPT = 16
-
-
-def greedy_step(policy: Policy) -> GreedyStep:
-    """Return the greedy step that answers a policy's off-tree histories live.
-
-    That is the strategy's fallback: the greedy strategy itself, or the step
-    an optimised tree names. Hard mode (no window) considers only the
-    remaining targets.
-    """
-    strategy = policy.data.strategy
-    if isinstance(strategy, WordTreeStrategy):
-        raise GuessMyWordError(f"policy {policy.name!r} is a Guess My Word tree: no greedy step")
-    return step_of(
-        strategy.fallback,
-        policy.data.guesses.count,
-        policy.game,
-        nyt_hard=policy.data.mode == NYT_HARD,
-    )
 
 
 def word_tree_guess(policy: Policy, remaining: np.ndarray) -> int:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..client.interrupt import still_wanted
 from ..client.spelling_bee import (
     ALPHABET,
     MIN_WORD,
@@ -49,6 +50,8 @@ class SearchCounts:
     honeycombs_examined: int
 
 
+#: Words (or pangram lettersets) between two looks whether a live search is still wanted.
+CHECK_EVERY = 4096
 _BIT = {letter: 1 << i for i, letter in enumerate(ALPHABET)}
 
 
@@ -72,7 +75,9 @@ def _letterset_tables(
     counts: dict[int, int] = {}
     get, count_of = table.get, counts.get
     valid = pangrams = 0
-    for word in words:
+    for seen, word in enumerate(words):
+        if not seen % CHECK_EVERY:
+            still_wanted()  # a live search whose call has ended stops (client.interrupt)
         if len(word) < MIN_WORD:
             continue
         letters = set(word.upper())
@@ -133,6 +138,8 @@ def _top_of(
     best: list[tuple[int, int, Honeycomb]] = []  # min-heap of (score, -order, honeycomb)
     explored = order = 0
     for index, bound in enumerate(bounds.tolist()):
+        if not index % CHECK_EVERY:
+            still_wanted()
         if len(best) == n and bound <= best[0][0]:
             continue
         explored += 1

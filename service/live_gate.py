@@ -9,7 +9,8 @@ the server's memory is bounded by the limit and not by the calls in flight,
 and a burst of live calls cannot starve the stored ones of CPU. A call waiting
 at the gate whose client has gone (deadline passed, cancelled) is dropped
 without computing: the server's call handler sets :data:`CALL_ACTIVE` to the
-call's ``is_active``.
+call's ``is_active``; an admitted computation checks it between its steps and
+stops once the call has ended (client.interrupt).
 
 Admission is re-entrant within a thread: an analysis that asks for live
 answers holds one place, not two (a second would deadlock at a limit of one).
@@ -18,14 +19,13 @@ answers holds one place, not two (a second would deadlock at a limit of one).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 
 from ..client.errors import ServiceUnavailableError
+from ..client.interrupt import CALL_ACTIVE as CALL_ACTIVE
+from ..client.interrupt import CallEndedError
 
-#: The current call's "is the client still waiting?" (None outside a served call).
-CALL_ACTIVE: ContextVar[Callable[[], bool] | None] = ContextVar("CALL_ACTIVE", default=None)
 #: How often a waiting computation looks whether its call is still wanted.
 POLL_SECONDS = 0.05
 
@@ -40,6 +40,8 @@ class LiveGate:
         self._count_lock = threading.Lock()
         #: Computations dropped at the gate because their call had ended.
         self.dropped = 0
+        #: Computations stopped part-way because their call ended (client.interrupt).
+        self.stopped = 0
         #: Computations admitted now, and the most there have been at once.
         self.running = self.busiest = 0
 
@@ -49,32 +51,48 @@ class LiveGate:
 
         Raises:
             ServiceUnavailableError: the call ended while waiting (nothing computed).
+            CallEndedError: the call ended while computing (counted in :attr:`stopped`).
         """
         depth = getattr(self._held, "depth", 0)
-        if self._places is None or depth:
+        if depth:  # already admitted on this thread: an analysis asking for live answers
             self._held.depth = depth + 1
             try:
                 yield
             finally:
                 self._held.depth = depth
             return
-        active = CALL_ACTIVE.get()
-        while not self._places.acquire(timeout=POLL_SECONDS):
-            if active is not None and not active():
-                with self._count_lock:
-                    self.dropped += 1
-                raise ServiceUnavailableError("the call ended while waiting for a live answer")
+        if self._places is not None:
+            self._wait_for_a_place()
         self._held.depth = 1
         with self._count_lock:
             self.running += 1
             self.busiest = max(self.busiest, self.running)
         try:
             yield
+        except CallEndedError:
+            with self._count_lock:
+                self.stopped += 1
+            raise
         finally:
             with self._count_lock:
                 self.running -= 1
             self._held.depth = 0
-            self._places.release()
+            if self._places is not None:
+                self._places.release()
+
+    def _wait_for_a_place(self) -> None:
+        """Take a place, polling whether the call is still wanted meanwhile.
+
+        Raises:
+            ServiceUnavailableError: the call ended while waiting.
+        """
+        assert self._places is not None
+        active = CALL_ACTIVE.get()
+        while not self._places.acquire(timeout=POLL_SECONDS):
+            if active is not None and not active():
+                with self._count_lock:
+                    self.dropped += 1
+                raise ServiceUnavailableError("the call ended while waiting for a live answer")
 
 
 #: No limit: the command line and embedded use, one caller at a time.
