@@ -8,14 +8,25 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..client.probe import Policy
+from ..client.strategy import WordTreeStrategy
 from .greedy import (
     GreedyStep,
     ReplyColumns,
+    considers_every_guess,
+    greedy_step,
 )
 from .greedy_tree import guess_vocabulary
-from .matrices import letter_array, reply_matrix
+from .matrices import alphabet_of, letter_array, reply_block, reply_matrix
 from .nyt_hard import legal_mask, node_states
 from .optimal.problem import target_major
+from .partitions import (
+    METRIC_APPROX_ENTROPY,
+    METRIC_NEG_ENTROPY,
+    METRIC_RANDOM,
+    METRICS,
+    metric_values,
+)
 from .tree import GuessTree
 
 
@@ -74,3 +85,64 @@ def node_alternatives(
         "alt_guess": np.concatenate(guesses).astype(np.int32) if guesses else np.zeros(0, np.int32),
         "alt_value": np.concatenate(values).astype(np.float64) if values else np.zeros(0),
     }
+
+
+def alternative_faults(policy: Policy) -> list[str]:
+    """Return the first fault of ``policy``'s stored alternatives (an empty list if none).
+
+    Every stored alternative is checked against the tree, as it is served:
+    it must be a guess the policy's greedy step considers at its node (a
+    remaining target outside the step's window, a word of the guess list
+    inside it), and its stored value must be the step's metric of that guess
+    over the node's remaining targets (weighted by the policy's prior where it
+    has one), bit for bit. The structure check (client.tree_check) has already
+    ranked each node's values best first and kept its own guess out, and
+    builder.verify checks the NYT rule, so a re-sealed file whose alternatives
+    were changed or reordered is refused. Guess My Word trees store none.
+    """
+    arrays = policy.data.numpy_arrays()
+    offsets, chosen, stored = arrays["alt_offsets"], arrays["alt_guess"], arrays["alt_value"]
+    if len(chosen) == 0:
+        return []
+    if isinstance(policy.data.strategy, WordTreeStrategy):
+        return ["a Guess My Word tree stores alternatives, which its strategy never ranks"]
+    step = greedy_step(policy)
+    game, options = policy.game, step.options
+    metric = METRICS[options.metric]
+    if metric == METRIC_APPROX_ENTROPY:  # its values are the exact entropies it retried
+        metric = METRIC_NEG_ENTROPY
+    alphabet = alphabet_of(policy.vocabulary)
+    letters = letter_array(policy.vocabulary, game.length, alphabet)
+    position = {word: i for i, word in enumerate(policy.vocabulary)}
+    target_to_guess = np.array([position[word] for word in policy.targets], dtype=np.int64)
+    weights = policy.data.numpy_weights()
+    low, high = options.window
+    sizes, firsts, order = arrays["node_size"], arrays["node_first"], arrays["target_order"]
+    for node in np.flatnonzero(np.diff(offsets)).tolist():
+        start, stop = int(offsets[node]), int(offsets[node + 1])
+        guesses = chosen[start:stop].astype(np.int64)
+        size, first = int(sizes[node]), int(firsts[node])
+        remaining = np.sort(order[first : first + size]).astype(np.int64)
+        consistent = target_to_guess[remaining]
+        if considers_every_guess(size, options.hard, low, -1 if high is None else high):
+            if int(guesses.max()) >= step.guess_count:
+                return [f"node {node}: an alternative is not a word of the guess list"]
+        elif not np.isin(guesses, consistent).all():
+            return [f"node {node}: an alternative is not one of the node's remaining targets"]
+        if metric == METRIC_RANDOM:
+            values = np.zeros(len(guesses))
+        else:
+            block = reply_block(game, letters[guesses], letters[consistent])
+            values = metric_values(
+                block,
+                np.arange(len(guesses), dtype=np.int64),
+                np.arange(size, dtype=np.int64),
+                metric,
+                options.arithmetic,
+                step.reply_space,
+                None if weights is None else weights[remaining],
+                step.win_reply,
+            )
+        if not np.array_equal(values, stored[start:stop]):
+            return [f"node {node}: a stored alternative's value is not its guess's value there"]
+    return []
