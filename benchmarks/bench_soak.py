@@ -12,11 +12,16 @@ after its first minute: a plateau is the same band in both halves. The
 memory swings within the band as live answers' working arrays (a reply
 matrix slice per call in flight, up to tens of MB) come and go.
 
-The memory a server holds is bounded by: the policies read (each read once,
-about 2 MB each, 124 MB for all 64 shipped), the reply matrices its live
-answers compute (one per guess list and target list in use, cached), and the
-response cache (``--cache-entries``, 20,000 answers by default). The knobs:
-``--cache-entries`` and the catalog served.
+The memory a server holds is bounded by (the README's "Memory" gives the
+figures): what it holds after start; the policies read (each once, about 2 MB
+each, 124 MB for all 64 shipped); the response cache (``--cache-entries``);
+and the live computations running at once (``--max-live``), each with working
+arrays of at most a few MB (a ranking's reply blocks) to about 130 MB (an
+analysis's reply matrix and its transpose, builder.game_values.Budget). The
+server sets glibc's malloc to two arenas and a fixed mapping threshold
+(service.allocator), so freed working arrays go back to the system rather
+than fragmenting per-thread arenas; ``MALLOC_ARENA_MAX`` and
+``MALLOC_MMAP_THRESHOLD_`` in its environment override that.
 
 Usage: python benchmarks/bench_soak.py [--minutes M] [--threads T] [--every S]
 """

@@ -162,8 +162,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         given = list(argv) if argv is not None else sys.argv[1:]
         return serve_processes(PROG, given, options.processes, options.grace)
     from ..client.errors import GuessworkError
+    from .allocator import tune_allocator
     from .server import create_server
 
+    tune_allocator()  # before the catalog and the kernels allocate (service.allocator)
     try:
         server = create_server(options)
         server.start()
