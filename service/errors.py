@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import NoReturn
 
 import grpc
 from google.protobuf import any_pb2
@@ -157,7 +158,7 @@ class LogLimiter:
 
 def abort(
     context: grpc.ServicerContext, error: BaseException, method: str, limiter: LogLimiter
-) -> None:
+) -> NoReturn:
     """Log ``error`` at its level (through ``limiter``, the server's) and end the call
     with its status, whose ErrorInfo carries the error's metadata (raises)."""
     code, reason, level = status_for(error)
@@ -183,3 +184,4 @@ def abort(
     if metadata:
         metadata = {key: cut(value, METADATA_CHARACTERS) for key, value in metadata.items()}
     context.abort_with_status(rich_status(code, reason, message, metadata))
+    raise RuntimeError("abort_with_status returned")  # it raises; this tells type checkers

@@ -22,18 +22,18 @@ def test_least_recently_used_entries_go_first() -> None:
     for number in range(3):
         key, missing = cache.get("M", pb.ScoreGuessRequest(guess=f"w{number}"))
         assert missing is None
-        cache.put(key, number)
+        cache.put(key, f"r{number}".encode())
         keys.append(key)
-    assert cache.get("M", pb.ScoreGuessRequest(guess="w0"))[1] == 0  # now most recent
+    assert cache.get("M", pb.ScoreGuessRequest(guess="w0"))[1] == b"r0"  # now most recent
     key, _ = cache.get("M", pb.ScoreGuessRequest(guess="w3"))
-    cache.put(key, 3)
+    cache.put(key, b"r3")
     assert len(cache) == 3
     assert cache.get("M", pb.ScoreGuessRequest(guess="w1"))[1] is None  # evicted
-    assert cache.get("M", pb.ScoreGuessRequest(guess="w0"))[1] == 0
+    assert cache.get("M", pb.ScoreGuessRequest(guess="w0"))[1] == b"r0"
     assert cache.get("Other", pb.ScoreGuessRequest(guess="w0"))[1] is None  # method is in the key
     off = ResponseCache(0)
     key, _ = off.get("M", requests[0])
-    off.put(key, 1)
+    off.put(key, b"r1")
     assert len(off) == 0
 
 
