@@ -143,6 +143,11 @@ def alternative_faults(policy: Policy) -> list[str]:
                 None if weights is None else weights[remaining],
                 step.win_reply,
             )
-        if not np.array_equal(values, stored[start:stop]):
-            return [f"node {node}: a stored alternative's value is not its guess's value there"]
+        wrong = np.flatnonzero(values != stored[start:stop])
+        if len(wrong):
+            at = int(wrong[0])
+            return [
+                f"node {node}: alternative {policy.vocabulary[int(guesses[at])]} is stored with "
+                f"value {stored[start + at]:.6g}, but its value there is {values[at]:.6g}"
+            ]
     return []
