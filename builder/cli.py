@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from guesswork import __version__
+from guesswork import __version__, install_hint
 
 from ..client.cli import report_error
 from ..client.errors import GuessworkError, UsageError
@@ -160,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     drawn = command(
         "report",
         "draw policies: guess histograms side by side, solved-within-n curves, and "
-        "one policy's first two tree levels (needs matplotlib: pip install 'guesswork[plots]')",
+        f"one policy's first two tree levels (needs matplotlib: {install_hint('plots')})",
     )
     drawn.add_argument("policy", nargs="+", help="policy names (see list)")
     drawn.add_argument(

@@ -14,6 +14,8 @@ import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+from guesswork import install_hint
+
 from ..client.errors import UsageError
 from ..client.games import GAMES, GuessMyWord
 from ..client.letters import LANGUAGES
@@ -330,7 +332,7 @@ def add_optimize_options(parser: argparse.ArgumentParser) -> None:
         "--scheduler",
         metavar="ADDRESS",
         help="run the search on the Dask cluster whose scheduler is at ADDRESS "
-        "(tcp://HOST:PORT), on all of its workers; needs guesswork[cluster]",
+        f"(tcp://HOST:PORT), on all of its workers; needs {install_hint('cluster')}",
     )
     parser.add_argument(
         "--memo-limit",

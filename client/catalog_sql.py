@@ -33,6 +33,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from guesswork import install_hint
+
 from .catalog_location import (
     check_header,
     hide_password,
@@ -126,7 +128,7 @@ def server_url(location: str | Path) -> sa.URL | None:
         importlib.import_module("psycopg")
     except ImportError:
         raise PolicyFormatError(
-            f"{shown}: a PostgreSQL catalog needs psycopg 3: pip install 'guesswork[postgres]'"
+            f"{shown}: a PostgreSQL catalog needs psycopg 3: {install_hint('postgres')}"
         ) from None
     return url.set(drivername="postgresql+psycopg")
 

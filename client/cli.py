@@ -37,7 +37,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
-from guesswork import __version__
+from guesswork import __version__, install_hint
 
 from .core import Guesswork
 from .errors import GuessworkError, UsageError, reason_of
@@ -275,7 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--plot",
         metavar="FILE",
         help="also draw the targets left per move against the best guess's (.png, .svg, .pdf; "
-        "needs matplotlib: pip install 'guesswork[plots]')",
+        f"needs matplotlib: {install_hint('plots')})",
     )
     analyze.set_defaults(timeout=60.0)  # an analysis may take seconds
     policies.add_argument("--json", action="store_true", help="print a JSON array")

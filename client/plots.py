@@ -1,6 +1,6 @@
 """Pictures: matplotlib, loaded only when a picture is asked for (an optional extra).
 
-``pip install 'guesswork[plots]'`` installs matplotlib; without it, asking for
+``pip install 'guesswork-solver[plots]'`` installs matplotlib; without it, asking for
 a picture is one :class:`PlotError` line, and nothing else needs it (the
 service install stays lean). Figures are drawn with the Agg backend (no
 display), at :data:`DPI` dots per inch, so a figure of W x H inches is a
@@ -14,6 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from guesswork import install_hint
 
 from .analysis import GameAnalysis
 from .errors import GuessworkError
@@ -42,7 +44,7 @@ def pyplot() -> ModuleType:
         import matplotlib
     except ImportError:
         raise PlotError(
-            "pictures need matplotlib, an optional extra: pip install 'guesswork[plots]'"
+            f"pictures need matplotlib, an optional extra: {install_hint('plots')}"
         ) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -41,7 +41,7 @@ import pytest
 #: PostgreSQL's programs in the pgserver wheel, found without importing the
 #: package (its import sets up a server manager and warns without $XDG_RUNTIME_DIR).
 _SPEC = importlib.util.find_spec("pgserver")
-assert _SPEC is not None and _SPEC.submodule_search_locations, "pip install 'guesswork[dev]'"
+assert _SPEC is not None and _SPEC.submodule_search_locations, "pip install 'guesswork-solver[dev]'"
 POSTGRES_BIN_PATH = Path(_SPEC.submodule_search_locations[0]) / "pginstall" / "bin"
 
 #: The system user PostgreSQL runs as when the tests run as root (pgserver's choice).

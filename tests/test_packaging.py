@@ -207,6 +207,13 @@ def test_the_wheel_and_the_sdist_install_and_run_elsewhere(tmp_path: Path) -> No
     (sdist,) = dist.glob("*.tar.gz")
     (wheel_from_sdist,) = dist.glob("*.whl")
     (wheel,) = (tmp_path / "direct").glob("*.whl")
+    # The distribution's own name (PyPI's "guesswork" is another project's), and the
+    # version written once, in guesswork/__init__.py.
+    from guesswork import DISTRIBUTION, __version__
+
+    assert DISTRIBUTION == "guesswork-solver"
+    assert wheel.name.startswith(f"guesswork_solver-{__version__}-")
+    assert sdist.name == f"guesswork_solver-{__version__}.tar.gz"
 
     def wheel_files(path: Path) -> set[str]:
         with zipfile.ZipFile(path) as archive:

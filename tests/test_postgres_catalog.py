@@ -334,7 +334,7 @@ def test_bad_locations_are_one_line_errors(
     # Without psycopg: what to install.
     monkeypatch.setitem(sys.modules, "psycopg", None)
     err = _one_line_error(capsys, "list", "--catalog", pg_url)
-    assert "pip install 'guesswork[postgres]'" in err
+    assert "pip install 'guesswork-solver[postgres]'" in err
 
 
 def test_a_cli_subprocess_prints_one_line_not_a_traceback(pg_url: str) -> None:

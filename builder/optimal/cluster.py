@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
+from guesswork import install_hint
+
 from ..errors import SearchError
 from ..progress import Progress
 from .bounds import INFEASIBLE
@@ -64,7 +66,7 @@ FIRST_CHUNK = 16
 #: value * SCALE + position (search order has fewer than SCALE guesses).
 SCALE = 1 << 24
 #: What to install for running searches on a Dask cluster.
-INSTALL_HINT = "pip install 'guesswork[cluster]'"
+INSTALL_HINT = install_hint("cluster")
 
 
 def dask_installed() -> bool:

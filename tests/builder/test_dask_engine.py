@@ -274,7 +274,7 @@ def test_without_dask_workers_use_a_process_pool(
     assert (tmp_path / "pool.gwp").read_bytes() == (tmp_path / "alone.gwp").read_bytes()
     assert run([*SALET, "--scheduler", "tcp://127.0.0.1:8786"]) == 1
     err = capsys.readouterr().err
-    assert "pip install 'guesswork[cluster]'" in err and len(err.strip().splitlines()) == 1
+    assert "pip install 'guesswork-solver[cluster]'" in err and len(err.strip().splitlines()) == 1
     # Without Dask a search over every opener stays in one process by default:
     # the pool shares no first pass, so it would be slower than one process.
     answers = load_wordlist("wordle-answers-2315", Wordle()).words[::25]

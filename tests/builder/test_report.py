@@ -117,4 +117,4 @@ def test_without_matplotlib_the_report_is_one_line(
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     code, out, err = build(capsys, "report", JOTTO, "--output", str(tmp_path / "r.png"))
     assert (code, out) == (1, "")
-    assert err.count("\n") == 1 and "pip install 'guesswork[plots]'" in err
+    assert err.count("\n") == 1 and "pip install 'guesswork-solver[plots]'" in err

@@ -170,5 +170,5 @@ def test_plot_without_matplotlib_is_one_line(
         str(tmp_path / "game.png"),
     )
     assert (status, out) == (1, "")
-    assert err.count("\n") == 1 and "pip install 'guesswork[plots]'" in err
+    assert err.count("\n") == 1 and "pip install 'guesswork-solver[plots]'" in err
     assert not (tmp_path / "game.png").exists()
