@@ -126,16 +126,31 @@ def _write_location(args: argparse.Namespace) -> str:
 
 
 def _check_name_free(catalog: Catalog | None, location: str, name: str, overwrite: bool) -> None:
-    """Refuse to overwrite a policy silently (two lists with one file stem, stdin builds).
+    """Refuse to overwrite a policy silently (two lists with one file stem, stdin builds),
+    or to hide a shipped policy silently (a user catalog's policy answers in its place).
 
     Raises:
-        UsageError: ``name`` is already in the catalog and ``overwrite`` is False.
+        UsageError: ``name`` is already in the catalog, or is a shipped policy's and
+            the catalog is the user's (layered over the shipped one), and ``overwrite``
+            is False.
     """
-    if catalog is not None and not overwrite and catalog.get_policy(name) is not None:
+    if overwrite:
+        return
+    if catalog is not None and name in catalog.names():
         raise UsageError(
             f"policy {name!r} is already in {location}: give this one another name with "
             f"--name NAME, or pass --replace to overwrite it"
         )
+    # The user's own catalog is layered over the shipped one wherever a catalog is not
+    # named; a catalog named with --catalog is the caller's own business.
+    if str(location) == str(user_catalog()):
+        with open_catalog(SHIPPED_CATALOG) as shipped:
+            if name in shipped.names():
+                raise UsageError(
+                    f"policy {name!r} is a shipped policy's name, and yours would answer in "
+                    f"its place: give this one another name with --name NAME, or pass "
+                    f"--replace to answer with yours"
+                )
 
 
 def _renamed(stored: StoredPolicy, name: str | None) -> StoredPolicy:
@@ -149,10 +164,18 @@ def _renamed(stored: StoredPolicy, name: str | None) -> StoredPolicy:
 def list_policies(args: argparse.Namespace) -> Outcome:
     """List the catalog's policies."""
     with open_store(args.catalog) as catalog:
-        infos = [info.to_json() for info in catalog.list()]
+        # A user policy named as a shipped one answers in its place: said on its row.
+        infos = [
+            {
+                **info.to_json(),
+                **({"hides": hidden} if (hidden := catalog.hides(info.name)) else {}),
+            }
+            for info in catalog.list()
+        ]
     lines = [
         f"{i['name']:<48} {i['game']:<10} {i['mode']:<6} {i['metric']:<11} "
         f"{i['count']:>5} {i['mean']:.2f} ({i['worst']})  {i['catalog']}"
+        + (f" (answers in place of the {i['hides']} one)" if i.get("hides") else "")
         + (f"  {i['language']}" if i.get("language") else "")
         for i in infos
     ]

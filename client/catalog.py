@@ -188,8 +188,12 @@ class Catalog:
         self._loaded: dict[str, Policy] = {}
         #: name -> (summary, the catalog holding it; None: read whole, in _loaded).
         self._index: dict[str, tuple[PolicyInfo, StoredCatalog | None]] = {}
+        #: name -> the origin of the policy a later layer's policy of that name hides.
+        self._hidden: dict[str, str] = {}
         for source in self._stored:
             for name, info in source.manifest.policies.items():
+                if name in self._index:
+                    self._hidden[name] = self._index[name][0].catalog
                 # Already so unless layered under another name (replace costs 25 us).
                 if info.catalog != source.origin:
                     info = replace(info, catalog=source.origin)
@@ -250,6 +254,11 @@ class Catalog:
     def names(self) -> builtins.list[str]:
         """Return the policy names, sorted."""
         return sorted(self._index)
+
+    def hides(self, name: str) -> str:
+        """Return the origin (SHIPPED or USER) of the policy that the policy ``name``
+        answers in place of, in a layered catalog; "" where it hides none."""
+        return self._hidden.get(name, "")
 
     def origin(self, name: str) -> str:
         """Return which catalog the policy ``name`` came from: SHIPPED or USER."""

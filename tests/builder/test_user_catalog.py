@@ -202,7 +202,15 @@ def test_the_users_policy_wins_a_name_clash_and_remove_restores_the_shipped_one(
 ) -> None:
     name = "wordle-2309-hard-max"
     (tmp_path / "few.txt").write_text(FIRST)
-    assert run(["build", "--targets", str(tmp_path / "few.txt"), "--name", name, "--quiet"]) == 0
+    build = ["build", "--targets", str(tmp_path / "few.txt"), "--name", name, "--quiet"]
+    # Issue #23: a shipped policy's name is refused unless --replace says so.
+    assert run(build) == 2
+    err = capsys.readouterr().err
+    assert f"policy '{name}' is a shipped policy's name" in err and "--replace" in err
+    assert err.count("\n") == 1
+    with open_layered() as both:
+        assert both.origin(name) == "shipped"  # nothing was written
+    assert run([*build, "--replace"]) == 0
     capsys.readouterr()
     with open_layered() as both, open_catalog(SHIPPED_CATALOG) as shipped:
         assert both.policy(name).targets != shipped.policy(name).targets
@@ -213,8 +221,13 @@ def test_the_users_policy_wins_a_name_clash_and_remove_restores_the_shipped_one(
     with open_store() as default:  # what `guesswork --store` opens by default
         assert default.origin(name) == "user"
     assert run(["list", "--json"]) == 0
-    listed = {row["name"]: row["catalog"] for row in json.loads(capsys.readouterr().out)}
-    assert listed[name] == "user" and listed["jotto-2309-hard-max"] == "shipped"
+    rows = {row["name"]: row for row in json.loads(capsys.readouterr().out)}
+    assert rows[name]["catalog"] == "user" and rows[name]["hides"] == "shipped"
+    assert rows["jotto-2309-hard-max"]["catalog"] == "shipped"
+    assert "hides" not in rows["jotto-2309-hard-max"]
+    assert run(["list"]) == 0
+    (line,) = [row for row in capsys.readouterr().out.splitlines() if row.startswith(name)]
+    assert line.endswith("user (answers in place of the shipped one)")
     assert run(["remove", name]) == 0
     capsys.readouterr()
     assert run(["remove", name]) == 1  # now only shipped: remove never touches it
