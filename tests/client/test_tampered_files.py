@@ -106,17 +106,25 @@ def test_the_library_refuses_it(tampered: dict[str, Path], kind: str) -> None:
         assert good.names() == [NAME]
 
 
+def assert_store_refuses(
+    path: Path, name: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Assert that ``guesswork suggest --store PATH --policy NAME`` refuses the file in one
+    line holding ``said``, and with ``--json`` gives the reason BAD_POLICY_DATA."""
+    argv = ["suggest", "--store", str(path), "--policy", name]
+    assert guesswork(argv) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("guesswork: error: ") and err.count("\n") == 1
+    assert said in err
+    assert guesswork([*argv, "--json"]) == 1
+    assert json.loads(capsys.readouterr().err)["reason"] == "BAD_POLICY_DATA"
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_suggest_from_the_store_refuses_it(
     tampered: dict[str, Path], kind: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["suggest", "--store", str(tampered[kind]), "--policy", NAME]
-    assert guesswork(argv) == 1
-    out, err = capsys.readouterr()
-    assert out == "" and err.startswith("guesswork: error: ") and err.count("\n") == 1
-    assert str(tampered[kind]) in err
-    assert guesswork([*argv, "--json"]) == 1
-    assert json.loads(capsys.readouterr().err)["reason"] == "BAD_POLICY_DATA"
+    assert_store_refuses(tampered[kind], NAME, str(tampered[kind]), capsys)
 
 
 @pytest.mark.parametrize("kind", KINDS)

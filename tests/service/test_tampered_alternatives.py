@@ -11,7 +11,6 @@ that serves answers re-computes every stored alternative's value at its node
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,6 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from guesswork.__main__ import run as guesswork
 from guesswork.builder.cli import run as guesswork_build
 from guesswork.builder.publish import export_bytes
 from guesswork.client.catalog import open_catalog, open_policy_file
@@ -32,7 +30,7 @@ from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from guesswork.service.local import LocalGuesswork
 from guesswork.service.server import ServerOptions, start_server
 
-from ..client.test_tampered_files import resealed
+from ..client.test_tampered_files import assert_store_refuses, resealed
 
 pytestmark = pytest.mark.reliability
 
@@ -139,12 +137,7 @@ def test_import_and_verify_refuse_it(
 def test_suggest_from_the_store_refuses_it(
     forged: dict[str, Path], kind: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["suggest", "--store", str(forged[kind]), "--policy", NAME]
-    assert guesswork(argv) == 1
-    out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1 and "alternative" in err
-    assert guesswork([*argv, "--json"]) == 1
-    assert json.loads(capsys.readouterr().err)["reason"] == "BAD_POLICY_DATA"
+    assert_store_refuses(forged[kind], NAME, "alternative", capsys)
     with pytest.raises(PolicyFormatError, match="alternative"):
         LocalGuesswork(open_policy_file(forged[kind])).suggest(NAME, [])
 
