@@ -28,6 +28,8 @@ import tempfile
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from guesswork.cli_args import host_port_problem
+
 if TYPE_CHECKING:
     import grpc
 
@@ -46,16 +48,13 @@ def address_problem(address: str, *, reuse_port: bool = False) -> str | None:
     """
     if address.startswith(_UNIX_SCHEMES):
         return None
-    host, colon, port_text = address.rpartition(":")
-    if not colon or not host or not port_text:
-        return f"--address {address!r} is not HOST:PORT (e.g. 127.0.0.1:50051)"
-    if not port_text.isdigit() or int(port_text) > 65535:
-        return f"--address {address!r}: the port must be a number from 0 (any free port) to 65535"
+    malformed = host_port_problem(address, "--address", any_port=True)
+    if malformed is not None:
+        return malformed
+    host, _, port_text = address.rpartition(":")
     port = int(port_text)
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]
-    elif ":" in host:
-        return f"--address {address!r}: write an IPv6 host in brackets, e.g. [::1]:{port}"
     try:
         resolved = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as error:

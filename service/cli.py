@@ -22,34 +22,74 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import FrameType
 
 # Only light modules here: the address is checked before gRPC, numpy and the
 # catalog reader load (about a second), so a port in use fails at once.
 from guesswork import __version__
+from guesswork.cli_args import (
+    EXIT_USAGE,
+    EnvironmentOption,
+    OptionError,
+    Parser,
+    add_environment_option,
+    seconds,
+    settle_environment,
+    whole,
+)
 
 from .address import address_problem
 from .options import ServerOptions
 from .processes import SUPERVISED, serve_processes, sharing_problem
+from .tls import tls_problem
 
 PROG = "guesswork-serve"
 
 
-def _env(name: str, default: str | None) -> str | None:
-    return os.environ.get(f"GUESSWORK_{name}", default)
+#: The logging levels --log-level accepts.
+LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the command-line parser (defaults come from the environment)."""
+def _flag_word(text: str) -> bool:
+    """Parse a yes/no environment value ($GUESSWORK_REUSE_PORT)."""
+    word = text.strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"must be 1/true/yes or 0/false/no, not {text!r}")
+
+
+def _text(text: str) -> str:
+    return text
+
+
+def _level(text: str) -> str:
+    level = text.strip().upper()
+    if level not in LEVELS:
+        raise argparse.ArgumentTypeError(f"must be one of {', '.join(LEVELS)}, not {text!r}")
+    return level
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, list[EnvironmentOption]]:
+    """Return the command-line parser and its options an environment variable sets.
+
+    Each such option's flag is None when left out; :func:`parse_options`
+    fills it from $GUESSWORK_... or the default.
+    """
     defaults = ServerOptions()
-    parser = argparse.ArgumentParser(prog=PROG, description="Serve Guesswork policies over gRPC.")
+    table: list[EnvironmentOption] = []
+    parser = Parser(prog=PROG, description="Serve Guesswork policies over gRPC.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument(
-        "--address",
-        default=_env("ADDRESS", defaults.address),
-        help="HOST:PORT to bind ($GUESSWORK_ADDRESS; default 127.0.0.1:50051)",
-    )
+
+    def option(
+        flag: str, parse: Callable[[str], object], default: object, text: str, shown: str = ""
+    ) -> None:
+        variable = "GUESSWORK_" + flag.removeprefix("--").replace("-", "_").upper()
+        add_environment_option(parser, table, flag, variable, parse, default, text, shown or None)
+
+    option("--address", _text, defaults.address, "HOST:PORT to bind; port 0: any free port")
     parser.add_argument(
         "--catalog",
         default=None,
@@ -59,85 +99,91 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--reuse-port",
-        action="store_true",
-        default=_env("REUSE_PORT", "") not in ("", "0", "false", "no"),
+        action="store_const",
+        const=True,
+        default=None,
         help="share the port with other servers started with it, on purpose (SO_REUSEPORT); "
-        "by default a port in use is refused ($GUESSWORK_REUSE_PORT)",
+        "by default a port in use is refused ($GUESSWORK_REUSE_PORT=1)",
     )
-    parser.add_argument(
+    table.append(EnvironmentOption("reuse_port", "GUESSWORK_REUSE_PORT", _flag_word, False))
+    option(
         "--reload-interval",
-        type=float,
-        default=float(_env("RELOAD_INTERVAL", str(defaults.reload_interval)) or 0),
-        help="seconds between looks for a republished catalog; 0: only on SIGHUP "
-        "($GUESSWORK_RELOAD_INTERVAL; default 2)",
+        seconds(zero=True),
+        defaults.reload_interval,
+        "seconds between looks for a republished catalog; 0: only on SIGHUP",
     )
-    parser.add_argument(
+    option(
         "--max-concurrent",
-        type=int,
-        default=int(_env("MAX_CONCURRENT", str(defaults.max_concurrent)) or 0),
-        help="calls served at once; more are rejected ($GUESSWORK_MAX_CONCURRENT)",
+        whole(1),
+        defaults.max_concurrent,
+        "calls served at once; more are rejected with RESOURCE_EXHAUSTED",
     )
-    parser.add_argument(
+    option(
         "--max-live",
-        type=int,
-        default=int(_env("MAX_LIVE", str(defaults.max_live)) or 0),
-        help="live computations (off-tree answers, analyses, honeycomb searches) at once; "
-        "more wait, stored answers never do ($GUESSWORK_MAX_LIVE; default: the cores)",
+        whole(1),
+        defaults.max_live,
+        "live computations (off-tree answers, analyses, honeycomb searches) at once; "
+        "more wait, stored answers never do",
+        f"the cores, {defaults.max_live} here",
     )
-    parser.add_argument(
+    option(
         "--max-request-bytes",
-        type=int,
-        default=int(_env("MAX_REQUEST_BYTES", str(defaults.max_request_bytes)) or 0),
-        help="largest request accepted ($GUESSWORK_MAX_REQUEST_BYTES)",
+        whole(1),
+        defaults.max_request_bytes,
+        "largest request accepted, in bytes",
     )
-    parser.add_argument(
+    option(
         "--grace",
-        type=float,
-        default=float(_env("GRACE", str(defaults.grace)) or 0),
-        help="seconds in-flight calls get after SIGTERM ($GUESSWORK_GRACE)",
+        seconds(zero=True),
+        defaults.grace,
+        "seconds in-flight calls get to finish after SIGTERM or Ctrl-C",
     )
-    parser.add_argument(
+    option(
         "--cache-entries",
-        type=int,
-        default=int(_env("CACHE_ENTRIES", str(defaults.cache_entries)) or 0),
-        help="finished responses kept, least recently used evicted; 0: none "
-        "($GUESSWORK_CACHE_ENTRIES)",
+        whole(0),
+        defaults.cache_entries,
+        "finished responses kept, least recently used evicted; 0: none",
     )
-    parser.add_argument(
+    option(
         "--processes",
-        type=int,
-        default=int(_env("PROCESSES", str(defaults.processes)) or 0),
-        help="server processes behind the one port, each with the catalog (SO_REUSEPORT); "
-        "they stop together ($GUESSWORK_PROCESSES; default 1)",
+        whole(1),
+        defaults.processes,
+        "server processes behind the one port, each with the catalog (SO_REUSEPORT); "
+        "they stop together",
     )
-    parser.add_argument("--tls-cert", default=_env("TLS_CERT", None), help="PEM certificate")
-    parser.add_argument("--tls-key", default=_env("TLS_KEY", None), help="PEM private key")
-    parser.add_argument("--log-level", default=_env("LOG_LEVEL", "INFO"), help="logging level")
-    return parser
+    option("--tls-cert", _text, None, "PEM certificate (chain) file; with --tls-key: TLS")
+    option("--tls-key", _text, None, "PEM private key file of --tls-cert")
+    option("--log-level", _level, "INFO", f"logging level: {', '.join(LEVELS)}")
+    return parser, table
+
+
+def parse_options(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Return the options of ``argv`` (None: the process's), the environment filling the rest.
+
+    Raises:
+        OptionError: an option or an environment variable is malformed, or
+            the TLS files cannot be used; the message names which.
+    """
+    parser, table = build_parser()
+    args = parser.parse_args(argv)
+    settle_environment(args, table)
+    problem = tls_problem(args.tls_cert, args.tls_key)
+    if problem is not None:
+        raise OptionError(problem)
+    return args
 
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Serve until a signal; return the exit status."""
     try:
-        args = build_parser().parse_args(argv)
-    except ValueError as error:  # a malformed number in the environment
+        args = parse_options(argv)
+    except OptionError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     logging.basicConfig(
-        level=getattr(logging, str(args.log_level).upper(), logging.INFO),
+        level=getattr(logging, args.log_level),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    if (
-        args.max_concurrent < 1
-        or args.max_live < 1
-        or args.max_request_bytes < 1
-        or args.grace < 0
-        or args.cache_entries < 0
-        or args.processes < 1
-        or not 0 <= args.reload_interval < float("inf")
-    ):
-        print(f"{PROG}: error: limits must be positive", file=sys.stderr)
-        return 2
     options = ServerOptions(
         address=args.address,
         catalog=args.catalog,
@@ -175,7 +221,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     port = server.port
     host = options.address.rsplit(":", 1)[0]
     served = _describe_catalog(options.catalog)
-    logging.getLogger("guesswork.service").info("serving %s on %s:%d", served, host, port)
+    # One line, on stderr: the logging configured above writes there too, so
+    # logging it as well would print it twice.
     print(f"{PROG}: serving {served} on {host}:{port}", file=sys.stderr, flush=True)
 
     def shut_down(signum: int, frame: FrameType | None) -> None:

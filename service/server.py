@@ -54,6 +54,7 @@ from .options import ServerOptions as ServerOptions  # re-exported
 from .reflection import reflection_handlers
 from .reload import CatalogWatcher
 from .servicer import GuessworkServicer
+from .tls import tls_problem
 
 #: Calls whose answers depend only on the request and the catalog (cached).
 _CACHED_METHODS = frozenset(
@@ -358,10 +359,16 @@ def fairness_options(options: ServerOptions) -> list[tuple[str, int]]:
 
 
 def _credentials(options: ServerOptions) -> grpc.ServerCredentials | None:
-    if not options.tls_cert and not options.tls_key:
+    """Return the TLS credentials of ``options``; None without TLS.
+
+    Raises:
+        ServerConfigError: the files cannot serve TLS (service.tls says why).
+    """
+    problem = tls_problem(options.tls_cert, options.tls_key)
+    if problem is not None:
+        raise ServerConfigError(problem)
+    if not options.tls_cert or not options.tls_key:
         return None
-    if not (options.tls_cert and options.tls_key):
-        raise ServerConfigError("TLS needs both a certificate and a key")
     key, cert = Path(options.tls_key).read_bytes(), Path(options.tls_cert).read_bytes()
     return grpc.ssl_server_credentials([(key, cert)])
 
