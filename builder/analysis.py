@@ -37,6 +37,7 @@ from ..client.games import Antiwordle, Wordle
 from ..client.lookup import PolicyLookup, Turn, at_field
 from ..client.probe import SOLVED
 from ..client.rules import HARD, NYT_HARD, consistency_problem, nyt_hard_problem
+from ..client.text import with_article
 from .game_values import Budget, GameValues, PolicyModel
 from .live import GreedyLiveSolver
 
@@ -107,8 +108,8 @@ class GameAnalyzer:
         policy, game = lookup.policy, lookup.game
         if game.suggestions_only or isinstance(game, Antiwordle):
             raise BadRequestError(
-                f"{policy.name} is a {game.id} policy: games are analysed for Wordle, Jotto "
-                f"and Mastermind",
+                f"{policy.name} is {with_article(game.id)} policy: games are analysed for "
+                "Wordle, Jotto and Mastermind",
                 metadata={"field": "policy", "policy": policy.name},
             )
         if not history:

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from .errors import PolicyFormatError
+from .text import version_refused
 
 #: 4: Guess My Word trees became ordinary policies (3 had a guess_my_word table).
 #: 5: the manifest lists each policy's summary and each word list's name, so a
@@ -38,16 +39,12 @@ def check_header(location: str, application_id: object, version: object, kept_in
         )
     number = version if isinstance(version, int) else 0
     if number != SCHEMA_VERSION:
-        newer = number > SCHEMA_VERSION
-        if newer:
-            remedy = "upgrade Guesswork"
-        elif number in UPGRADABLE_SCHEMAS and kept_in == "SQLite":
+        if number in UPGRADABLE_SCHEMAS and kept_in == "SQLite":
             remedy = "convert it with `guesswork-build upgrade --catalog FILE`, or rebuild it"
         else:
             remedy = "rebuild the catalog"
         raise PolicyFormatError(
-            f"{location}: catalog schema {number} is{' newer' if newer else ''} not supported; "
-            f"this Guesswork reads schema {SCHEMA_VERSION} ({remedy})"
+            f"{location}: " + version_refused("catalog schema", number, (SCHEMA_VERSION,), remedy)
         )
 
 

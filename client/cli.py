@@ -35,12 +35,14 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
-from guesswork import __version__, install_hint
+from guesswork import __version__, cli_args, install_hint
+from guesswork.cli_args import whole
 
 from .core import Guesswork
 from .errors import GuessworkError, UsageError, reason_of
+from .games import MAX_LENGTH, MIN_LENGTH
 from .letters import LANGUAGES
 from .policy_choice import TODAY, chosen_policy
 from .replies import is_share_row
@@ -140,6 +142,10 @@ def _analyze(backend: Guesswork, args: argparse.Namespace) -> int:
     if args.plot:
         save_analysis_plot(analysis, args.plot)
     print(json.dumps(analysis.to_json()) if args.json else "\n".join(analysis_table(analysis)))
+    if args.plot:
+        # Said after the table; on stderr under --json, whose stdout is one JSON object.
+        told = sys.stderr if args.json else sys.stdout
+        print(f"wrote {args.plot}: the targets left per move", file=told)
     return 0
 
 
@@ -197,28 +203,49 @@ LANGUAGE_HELP = (
 
 
 def _length(text: str) -> int:
+    """Parse ``--length``: a Wordle word length the game allows (MIN_LENGTH to MAX_LENGTH)."""
     try:
         value = int(text)
     except ValueError:
-        raise UsageError(f"--length {text!r} is not a whole number") from None
-    if value < 1:
-        raise UsageError(f"--length {text!r} must be at least 1")
+        value = 0
+    if not MIN_LENGTH <= value <= MAX_LENGTH:
+        raise argparse.ArgumentTypeError(
+            f"Wordle words have {MIN_LENGTH} to {MAX_LENGTH} letters, not {text!r}"
+        )
     return value
 
 
 def _language(text: str) -> str:
     if text not in LANGUAGES:
         known = ", ".join(f"{code} ({language.name})" for code, language in LANGUAGES.items())
-        raise UsageError(f"--language {text!r} is not one of {known}")
+        raise argparse.ArgumentTypeError(f"{text!r} is not one of {known}")
     return text
+
+
+class Parser(cli_args.Parser):
+    """The guesswork parser: one-line errors raised as UsageError (exit status 2)."""
+
+    failure = UsageError
+
+
+def _add_backend_options(parser: argparse.ArgumentParser, store: str) -> None:
+    """Add where the answers come from (--server or --store) and --timeout to ``parser``."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--server", type=cli_args.server_address, help="HOST:PORT of a running guesswork-serve"
+    )
+    where.add_argument(
+        "--store",
+        help=f"{store}, or catalog database URL (postgresql+psycopg://...; "
+        "default: the shipped catalog and the user's)",
+    )
+    parser.add_argument(
+        "--timeout", type=cli_args.seconds(zero=False), default=5.0, help="seconds per call"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser for every subcommand."""
-
-    class Parser(argparse.ArgumentParser):
-        def error(self, message: str) -> NoReturn:
-            raise UsageError(message)
 
     parser = Parser(
         prog=PROG,
@@ -231,14 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def command(name: str, help_text: str) -> argparse.ArgumentParser:
         subparser = sub.add_parser(name, help=help_text, description=help_text)
-        where = subparser.add_mutually_exclusive_group()
-        where.add_argument("--server", help="HOST:PORT of a running guesswork-serve")
-        where.add_argument(
-            "--store",
-            help="catalog or policy file, or catalog database URL (postgresql+psycopg://...; "
-            "default: the shipped catalog and the user's)",
-        )
-        subparser.add_argument("--timeout", type=float, default=5.0, help="seconds per call")
+        _add_backend_options(subparser, "catalog or policy file")
         return subparser
 
     suggest = command("suggest", "suggest the next guess for a history")
@@ -247,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--length", type=_length, help=LENGTH_HELP)
     which.add_argument("--language", type=_language, help=LANGUAGE_HELP)
     suggest.add_argument("--history", default="", help='turns "GUESS:REPLY,GUESS:REPLY"')
-    suggest.add_argument("--alternatives", type=int, default=5, help="how many to rank")
+    suggest.add_argument("--alternatives", type=whole(0), default=5, help="how many to rank")
     suggest.add_argument("--json", action="store_true", help="print one JSON object")
     interactive = command("play", "an interactive helper: it guesses, you type the replies")
     which = interactive.add_mutually_exclusive_group()
@@ -288,20 +308,14 @@ def build_parser() -> argparse.ArgumentParser:
     }
     for name, help_text in bee_commands.items():
         sub_bee = bee_sub.add_parser(name, help=help_text, description=help_text)
-        where = sub_bee.add_mutually_exclusive_group()
-        where.add_argument("--server", help="HOST:PORT of a running guesswork-serve")
-        where.add_argument(
-            "--store",
-            help="catalog file or database URL (default: the shipped catalog and the user's)",
-        )
-        sub_bee.add_argument("--timeout", type=float, default=5.0, help="seconds per call")
-        sub_bee.add_argument("--words", default="enable1", help="word list name (default enable1)")
+        _add_backend_options(sub_bee, "catalog file")
+        sub_bee.add_argument("--words", default="enable1", help="word list name")
         sub_bee.add_argument(
             "--allow-s", action="store_true", help="allow S in words and honeycombs"
         )
         sub_bee.add_argument("--json", action="store_true", help="print JSON")
         if name == "top":
-            sub_bee.add_argument("-n", type=int, default=10, help="how many (default 10)")
+            sub_bee.add_argument("-n", type=whole(1), default=10, help="how many")
         else:
             sub_bee.add_argument("--letters", required=True, help="the seven letters")
             sub_bee.add_argument("--center", required=True, help="the centre letter")

@@ -64,7 +64,7 @@ from .letters import accent_index, resolve
 from .probe import SOLVED, Policy
 from .rules import consistency_problem, evil_reply, nyt_hard_problem
 from .suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
-from .text import shown
+from .text import shown, with_article
 
 if TYPE_CHECKING:
     import numpy as np
@@ -426,7 +426,7 @@ class PolicyLookup:
         """Raise BadRequestError if the policy's game answers suggestions only."""
         if self.game.suggestions_only:
             raise BadRequestError(
-                f"{self.name} is a {self.game.id} policy: only suggestions apply",
+                f"{self.name} is {with_article(self.game.id)} policy: only suggestions apply",
                 metadata={"field": "policy", "policy": self.name},
             )
 
@@ -551,8 +551,8 @@ class CatalogLookup:
         short = name.removeprefix("policies/")
         if short not in self.catalog:
             raise PolicyNotFoundError(
-                f"no policy {shown(short)} in the catalog; ListPolicies shows the "
-                f"{len(self.catalog)} there are",
+                f"no policy {shown(short)} among the {len(self.catalog)} in the catalog; "
+                "`guesswork policies` (ListPolicies) lists them",
                 metadata={"policy": short},
             )
         return self.catalog.info(short)

@@ -261,10 +261,15 @@ class _Session:
         words = line.split()
         if len(words) > 1 and not is_share_row(line):
             return self._play((words[0], " ".join(words[1:])))
-        return self._play((self.choices[0], line))
+        return self._play((self.choices[0], line), reply_alone=True)
 
-    def _play(self, turn: tuple[str, str]) -> bool:
-        """Add ``turn`` if the policy accepts it (else say why); return whether it did."""
+    def _play(self, turn: tuple[str, str], reply_alone: bool = False) -> bool:
+        """Add ``turn`` if the policy accepts it (else say why); return whether it did.
+
+        ``reply_alone``: the line held only the reply, for the suggested guess;
+        if it was refused and looks like a word of the guess's length, the
+        message says how to enter a word played instead (WORD REPLY).
+        """
         try:
             self.answer = self.backend.suggest(
                 self.policy, [*self.history, turn], PLAY_ALTERNATIVES
@@ -273,7 +278,16 @@ class _Session:
             print(f"Not accepted: {error} (if an earlier reply was mistyped, undo takes it back)")
             return False
         except GuessworkError as error:
-            print(f"Not accepted: {error}")
+            guess, typed = turn
+            if reply_alone and typed.isalpha() and len(typed) == len(guess):
+                word = typed.upper()
+                print(
+                    f"Not accepted: {typed!r} is not a reply to {guess}. If you played {word} "
+                    f"instead, type it with the reply your game gave, e.g. '{word} "
+                    f"{'.' * (len(word) - 1)}G'; else type the reply to {guess}"
+                )
+            else:
+                print(f"Not accepted: {error}")
             return False
         self.history.append(turn)
         return True
@@ -333,8 +347,8 @@ def play(backend: Guesswork, policy: str, read: Callable[[str], str] = input) ->
         GuessworkError: the first suggestion fails (e.g. no such policy);
             later refusals are printed and the reply asked for again.
     """
+    session = _Session(backend, policy)  # first: a policy refused is the only line printed
     print(f"{policy}: {PLAY_HELP}")
-    session = _Session(backend, policy)
     off_list = False
     while not session.answer.solved:
         session.show(off_list)

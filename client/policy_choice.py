@@ -67,12 +67,15 @@ def language_policy(
     ]
     if not fits:
         letters = "" if length is None else f" of {length}-letter words"
+        listed = f"{language}-{length or 5}-top2000.txt"
         if hard:
             letters += " in a hard mode"
         raise PolicyNotFoundError(
             f"no Wordle policy for {LANGUAGES[language].name} ({language}){letters} in the "
-            f"catalog; make a list with `guesswork-build wordlist --language {language} "
-            f"--length 5 --top 2000 --output {language}-5-top2000.txt` and build it"
+            f"catalog; make a list and build it: `guesswork-build wordlist --language "
+            f"{language} --length {length or 5} --top 2000 --output {listed}`, then "
+            f"`guesswork-build build --targets {listed} --language {language}"
+            f"{' --mode nyt-hard' if hard else ''}`"
         )
     return min(fits, key=lambda info: (info.length != 5, *_preference(info, hard))).name
 

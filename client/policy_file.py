@@ -38,6 +38,7 @@ from .policy_format import (
     content_hash,
     unpack_untrusted,
 )
+from .text import version_refused
 
 FILE_MAGIC = b"GWPOLICY"
 #: The standalone file's container version (header and body), independent of the core's
@@ -79,10 +80,11 @@ def decode_file(data: bytes, where: str) -> tuple[bytes, dict[str, bytes]]:
     if magic != FILE_MAGIC:
         raise NotAPolicyFileError(f"{where}: not a Guesswork policy file (wrong magic)")
     if version not in READABLE_FILE_VERSIONS:
-        newer = " newer" if version > FILE_FORMAT_VERSION else ""
         raise UnsupportedVersionError(
-            f"{where}: policy file format {version} is{newer} not supported; this Guesswork "
-            f"reads formats {', '.join(map(str, READABLE_FILE_VERSIONS))}"
+            f"{where}: "
+            + version_refused(
+                "policy file format", version, READABLE_FILE_VERSIONS, "export it again"
+            )
         )
     if reserved != 0:
         raise CorruptFileError(f"{where}: reserved header bytes are not zero (the file is corrupt)")

@@ -98,6 +98,7 @@ from .games import Game, GuessMyWord, Mastermind, make_game
 from .letters import list_language
 from .policy_info import PolicyInfo
 from .strategy import Strategy, strategy_from_map
+from .text import version_refused
 from .tree_arrays import (
     FLOAT64,
     INT32,
@@ -360,10 +361,9 @@ def decode_core(core: bytes, where: str) -> PolicyData:
         raise NotAPolicyFileError(f"{where}: not a Guesswork policy (wrong magic)")
     version = _need(top.get("format"), int, "format", where)
     if version not in READABLE_FORMATS:
-        newer = " newer" if version > FORMAT_VERSION else ""
         raise UnsupportedVersionError(
-            f"{where}: policy format {version} is{newer} not supported; this Guesswork reads "
-            f"formats {', '.join(map(str, READABLE_FORMATS))} (rebuild or upgrade)"
+            f"{where}: "
+            + version_refused("policy format", version, READABLE_FORMATS, "rebuild the policy")
         )
     game_map = _need(top.get("game"), dict, "game", where)
     game_id = _need(game_map.get("id"), str, "game.id", where)

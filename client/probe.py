@@ -38,6 +38,7 @@ from .games import Game, ReplyCode
 from .letters import reachable
 from .policy_format import PolicyData, info_of
 from .policy_info import PolicyInfo
+from .text import with_article
 from .tree_arrays import edge_keys
 
 Reply = ReplyCode | str
@@ -194,7 +195,7 @@ class Policy:
             if not 0 <= node < self.data.node_count:
                 raise OffTreeError(f"policy {self.name!r} has no node {node}")
             if not 0 <= code < self._space:
-                raise OffTreeError(f"{code} is not a {self.game.name} reply code")
+                raise OffTreeError(f"{code} is not {with_article(self.game.name)} reply code")
             raise OffTreeError(
                 f"policy {self.name!r} has no branch for reply "
                 f"{self.game.format_reply(code)!r} to {self.guess(node)}: no target in "

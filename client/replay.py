@@ -41,6 +41,7 @@ from .games import (
 )
 from .probe import Policy
 from .stats import policy_stats, stats_faults
+from .text import with_article
 from .wordle_arrays import letter_matrix, wordle_pair_codes
 
 #: Pairs of (node, target) whose replies are computed at once (bounds memory).
@@ -149,7 +150,7 @@ def _word_faults(policy: Policy) -> list[str]:
         if problem is None and game.fold(word) != word:
             problem = "not in the game's case"
         if problem is not None:
-            return [f"word {word!r} of its lists is not a {game.name} word: {problem}"]
+            return [f"word {word!r} of its lists is not {with_article(game.name)} word: {problem}"]
     return []
 
 

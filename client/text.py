@@ -1,11 +1,16 @@
-"""Text for messages people read: counted nouns (``1 guess``, ``2 guesses``) and
-callers' values cut to a bounded length (:func:`shown`).
+"""Text for messages people read: counted nouns (``1 guess``, ``2 guesses``), nouns
+with their article (``an antiwordle policy``) and callers' values cut to a
+bounded length (:func:`shown`).
 
 Every message that puts a count before a noun goes through :func:`plural`,
 so the singular is right wherever the count can be 1.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+
+from guesswork import DISTRIBUTION
 
 _VOWELS = frozenset("aeiou")
 
@@ -19,6 +24,35 @@ def plural_of(noun: str) -> str:
     if noun.endswith("y") and len(noun) > 1 and noun[-2].lower() not in _VOWELS:
         return noun[:-1] + "ies"
     return noun + "s"
+
+
+def with_article(noun: str) -> str:
+    """Return ``noun`` after "a", or "an" where it starts with a vowel letter.
+
+    >>> with_article("antiwordle policy"), with_article("Wordle word"), with_article("Evil Wordle")
+    ('an antiwordle policy', 'a Wordle word', 'an Evil Wordle')
+    """
+    return f"{'an' if noun[:1].lower() in _VOWELS else 'a'} {noun}"
+
+
+def version_refused(subject: str, version: int, readable: Sequence[int], remedy: str) -> str:
+    """Return why ``subject`` ``version`` (e.g. "policy format 7") is not read, in one line.
+
+    A version newer than every one in ``readable`` needs a newer Guesswork (the
+    pip command is given); an older one is told ``remedy`` (rebuild, convert).
+
+    >>> print(version_refused("policy format", 675, (3, 4), "rebuild it"))  # doctest: +ELLIPSIS
+    policy format 675 is newer than this Guesswork reads (3, 4): upgrade it with `pip ...`
+    >>> version_refused("catalog schema", 1, (5,), "rebuild the catalog")
+    'catalog schema 1 is no longer read; this Guesswork reads 5 (rebuild the catalog)'
+    """
+    known = ", ".join(map(str, readable))
+    if version > max(readable):
+        return (
+            f"{subject} {version} is newer than this Guesswork reads ({known}): upgrade it "
+            f"with `pip install --upgrade {DISTRIBUTION}`"
+        )
+    return f"{subject} {version} is no longer read; this Guesswork reads {known} ({remedy})"
 
 
 def plural(count: int, noun: str, plural_noun: str | None = None, *, grouped: bool = False) -> str:

@@ -40,6 +40,7 @@ class DefaultsFormatter(argparse.HelpFormatter):
         if (
             default is None
             or default is False
+            or default == ""
             or default == argparse.SUPPRESS
             or "default" in text
             or not action.option_strings

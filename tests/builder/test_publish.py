@@ -305,7 +305,8 @@ def test_newer_schema_and_foreign_files_are_refused(small_catalog: Path, tmp_pat
     shutil.copy(small_catalog, newer)
     _sql_and_reseal(newer, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     with pytest.raises(
-        PolicyFormatError, match=f"catalog schema {SCHEMA_VERSION + 1} is newer not"
+        PolicyFormatError,
+        match=f"catalog schema {SCHEMA_VERSION + 1} is newer than this Guesswork reads",
     ):
         open_catalog(newer)
     edited = tmp_path / "edited.sqlite"

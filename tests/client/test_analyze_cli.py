@@ -149,6 +149,12 @@ def test_plot_draws_the_game(capsys: pytest.CaptureFixture[str], tmp_path: Path)
         capsys, "analyze", "--policy", SALET, "--history", turns, "--plot", str(path)
     )
     assert (status, err) == (0, "") and "CRANE" in out
+    assert out.splitlines()[-1] == f"wrote {path}: the targets left per move"
+    # Under --json stdout is the one JSON object; the file written is told on stderr.
+    status, out, err = cli(
+        capsys, "analyze", "--policy", SALET, "--history", turns, "--plot", str(path), "--json"
+    )
+    assert json.loads(out)["moves"] and err == f"wrote {path}: the targets left per move\n"
     pixels = image.imread(path)
     assert pixels.shape[:2] == (700, 1000)
     colours = {tuple(p) for p in pixels[::7, ::7, :3].reshape(-1, 3).round(2).tolist()}

@@ -113,7 +113,7 @@ def test_play_language_errors_are_one_line(catalog: str) -> None:
     assert result.stderr.startswith("guesswork: error: no Wordle policy for French (fr)")
     assert result.stderr.count("\n") == 1
     result = play_lines(["--language", "xx", "--store", catalog], [])
-    assert result.returncode == 2 and "--language 'xx' is not one of" in result.stderr
+    assert result.returncode == 2 and "argument --language: 'xx' is not one of" in result.stderr
     result = play_lines(["--language", "es", "--policy", SPANISH, "--store", catalog], [])
     assert result.returncode == 2 and "not allowed with argument" in result.stderr
 

@@ -107,7 +107,9 @@ def test_versions_and_magic(policy: Policy) -> None:
         load_policy_bytes(b"GWP", "short.gwp")
     core = msgpack.unpackb(policy.core)
     newer = msgpack.packb({**core, "format": 7})
-    with pytest.raises(UnsupportedVersionError, match="policy format 7 is newer not supported"):
+    with pytest.raises(
+        UnsupportedVersionError, match="policy format 7 is newer than this Guesswork reads"
+    ):
         decode_core(newer, "core")
     with pytest.raises(NotAPolicyFileError, match=r"not a Guesswork policy \(wrong magic"):
         decode_core(msgpack.packb({**core, "magic": "other"}), "core")
