@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=[m for m in METRICS if m not in ("random", "approx_entropy")],
         help="metric to rank by (repeatable; default max, expectation, neg_entropy)",
     )
-    first.add_argument("--top", type=int, default=10, help="how many best and worst to show")
+    first.add_argument("--top", type=positive, default=10, help="how many best and worst to show")
     listed = command(
         "lists", "show the word lists (shipped and registered), or register newer ones"
     )
@@ -139,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     words.add_argument("--top", type=positive, default=2000, help="how many words (default 2000)")
     words.add_argument("--output", help="file to write (default: standard output)")
     gmw = command("gmw-list", "regenerate the shipped Guess My Word list (needs wordfreq)")
-    gmw.add_argument("--top", type=int, default=5000, help="wordfreq words to consider")
+    gmw.add_argument("--top", type=positive, default=5000, help="wordfreq words to consider")
     gmw.add_argument("--output", help="file to write (default: the shipped list)")
     add_priors_options(
         command(

@@ -12,10 +12,12 @@ import math
 import re
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 from guesswork import install_hint
+from guesswork.cli_args import whole
 
+from ..client import cli as client_cli
 from ..client.errors import UsageError
 from ..client.games import GAMES, GuessMyWord
 from ..client.letters import LANGUAGES
@@ -36,11 +38,8 @@ MODE_HELP = (
 )
 
 
-class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line, without the usage text."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
+#: guesswork's parser: one-line errors raised as UsageError, defaults in --help.
+Parser = client_cli.Parser
 
 
 class RenamedFlag(argparse.Action):
@@ -142,7 +141,7 @@ def add_naming(parser: argparse.ArgumentParser) -> None:
 
 def add_list_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="wordle", choices=TREE_GAMES, help="game id")
-    parser.add_argument("--length", type=int, default=5, help="word length (default 5)")
+    parser.add_argument("--length", type=positive, default=5, help="word length")
     parser.add_argument(
         "--targets",
         default="wordle-answers-2309",
@@ -218,7 +217,7 @@ def add_tree_options(parser: argparse.ArgumentParser, *, guess_my_word: bool = F
         )
         parser.add_argument(
             "--samples",
-            type=int,
+            type=positive,
             default=100_000,
             help="guess-my-word only: games sampled for the seed's estimate (default 100000)",
         )
@@ -241,14 +240,8 @@ def add_tree_options(parser: argparse.ArgumentParser, *, guess_my_word: bool = F
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise UsageError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise UsageError(f"{text!r} must be at least 1")
-    return value
+#: A whole number of at least 1 (argparse names the option in its error).
+positive = whole(1)
 
 
 _SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
@@ -265,9 +258,11 @@ def memory_size(text: str) -> int | None:
     try:
         value = float(number) * _SIZE_UNITS[unit]
     except ValueError:
-        raise UsageError(f"{text!r} is not a size (e.g. 512M, 2G, or none)") from None
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a size (e.g. 512M, 2G, or none)"
+        ) from None
     if not 1 <= value < float("inf"):
-        raise UsageError(f"{text!r} must be at least 1 byte")
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1 byte")
     return int(value)
 
 

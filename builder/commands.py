@@ -184,8 +184,6 @@ def evaluate_guess_my_word(args: argparse.Namespace) -> Outcome:
     """Build a Guess My Word tree and report its exact and sampled expected guesses."""
     strategy = args.strategy or "optimal"
     variant: Variant = "live" if args.variant == "live" else "deduce"
-    if args.samples < 1:
-        raise UsageError("--samples must be at least 1")
     shipped = args.targets in (None, "wordle-answers-2309")  # the evaluate default
     weights = shipped_weighted_list() if shipped else load_weighted_list(args.targets)
     started = time.perf_counter()
@@ -245,8 +243,6 @@ def _lists_for(args: argparse.Namespace) -> tuple[Game, WordList, WordList]:
 
 def first_guesses(args: argparse.Namespace) -> Outcome:
     """Rank every guess by each metric, best and worst."""
-    if args.top < 1:
-        raise UsageError("--top must be at least 1")
     game, targets, guesses = _lists_for(args)
     arithmetic = PolicySpec(jotto_order=args.jotto_order, arithmetic=args.arithmetic)
     tables: dict[str, object] = {}

@@ -6,7 +6,8 @@ terminal it is a tqdm bar (tqdm handles widths, rates and the time left);
 when standard error is not a terminal (a log file, CI), carriage-return
 redraws would pile up, so plain lines are written instead, at most one per
 ``interval`` seconds and one at the end of each phase, each with the count,
-the status, the time so far and an estimate of the time left.
+the status, the time so far and (for units of like size) an estimate of the
+time left. A total that may still grow is reported "so far".
 
 A long search reports in phases (:meth:`Progress.phase`): e.g. the first
 opener's branches, then the first pass over every opener, then the openers
@@ -21,6 +22,8 @@ from collections.abc import Callable
 from typing import TextIO
 
 from tqdm import tqdm
+
+from ..client.text import plural_of
 
 
 def _clock() -> float:
@@ -48,14 +51,19 @@ class Progress:
         delay: float = 2.0,
         unit: str = "target",
         open_ended: bool = False,
+        estimate: bool = True,
         stream: TextIO | None = None,
         interval: float = 10.0,
         clock: Callable[[], float] = _clock,
     ) -> None:
         self._label = label
         self._unit = unit
-        #: The total may still grow (a search finding more work): close only on close().
+        #: The total may still grow (a search finding more work): close only on close(),
+        #: and the total is reported as "so far".
         self._open_ended = open_ended
+        #: Whether the time left is estimated: not for units of very unequal work
+        #: (a search's root branches, largest first), where done/total misleads.
+        self._estimate = estimate
         self._enabled = enabled
         self._delay = delay
         self._stream = stream
@@ -107,7 +115,14 @@ class Progress:
                 self.close()
             return
         if self._bar is None:
-            self._bar = tqdm(total=total, desc=self._label, file=self.stream, unit=self._unit)
+            # Without an estimate, the bar shows the count and the time so far only.
+            shape = None
+            if not self._estimate:
+                units = plural_of(self._unit)
+                shape = "{desc}: {n_fmt}/{total_fmt} " + units + " [{elapsed}{postfix}]"
+            self._bar = tqdm(
+                total=total, desc=self._label, file=self.stream, unit=self._unit, bar_format=shape
+            )
         self._bar.total = total  # a search learns of more units as it goes
         self._bar.n = done
         if self._status:
@@ -118,10 +133,14 @@ class Progress:
 
     def _write_line(self, done: int, total: int, now: float) -> None:
         took = now - self._phase_started
-        left = f", about {duration(took / done * (total - done))} left" if 0 < done < total else ""
+        left = ""
+        if self._estimate and 0 < done < total:
+            left = f", about {duration(took / done * (total - done))} left"
         status = f"; {self._status}" if self._status else ""
+        so_far = " so far" if self._open_ended and done < total else ""
+        units = plural_of(self._unit)
         print(
-            f"{self._label}: {done:,} of {total:,} {self._unit}s{status}; {duration(took)}{left}",
+            f"{self._label}: {done:,} of {total:,} {units}{so_far}{status}; {duration(took)}{left}",
             file=self.stream,
             flush=True,
         )

@@ -78,7 +78,11 @@ def optimize(args: argparse.Namespace) -> Outcome:
     if args.publish:
         with publishing(location) as catalog:  # fail before the search if the name is taken
             _check_name_free(catalog, location, name, args.replace)
-    progress = Progress(spec.name(), enabled=not args.quiet, unit="root branch", open_ended=True)
+    # Root branches are searched largest first, so done/total would promise far too
+    # much time left: their reports carry counts and time so far only.
+    progress = Progress(
+        spec.name(), enabled=not args.quiet, unit="root branch", open_ended=True, estimate=False
+    )
     started = time.perf_counter()
     try:
         built, result = build_optimal_policy(

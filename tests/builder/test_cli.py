@@ -150,7 +150,11 @@ def _bad_list(tmp_path: Path, name: str, text: str) -> str:
         (["evaluate", "--targets", "no-such-list"], 1, "'no-such-list' is neither a shipped list"),
         (["evaluate", "--window", "125"], 2, "--window '125' is not MIN:MAX"),
         (["evaluate", "--window", "9:4"], 2, "must satisfy 1 <= MIN <= MAX"),
-        (["evaluate", "--length", "x"], 2, "argument --length: invalid int value: 'x'"),
+        (
+            ["evaluate", "--length", "x"],
+            2,
+            "argument --length: must be a whole number of at least 1, not 'x'",
+        ),
         (["evaluate", "--length", "40"], 1, "word length must be between 2 and 12, not 40"),
         (["evaluate", "--mode", "normal", "--metric", "random"], 2, "use --mode hard"),
         (
@@ -158,7 +162,16 @@ def _bad_list(tmp_path: Path, name: str, text: str) -> str:
             2,
             "antiwordle allows only consistent guesses",
         ),
-        (["first-guesses", "--top", "0"], 2, "--top must be at least 1"),
+        (
+            ["first-guesses", "--top", "0"],
+            2,
+            "argument --top: must be a whole number of at least 1, not '0'",
+        ),
+        (
+            ["optimize", "--memo-limit", "0"],
+            2,
+            "argument --memo-limit: '0' must be at least 1 byte",
+        ),
         (["evaluate", "--targets", "-", "--guesses", "-"], 2, "only one of --targets and"),
         ([], 2, "the following arguments are required: command"),
     ],

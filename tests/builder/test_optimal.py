@@ -336,7 +336,7 @@ def test_worker_processes_give_the_same_tree() -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--beam", "0"], "must be at least 1"),
+        (["--beam", "0"], "argument --beam: must be a whole number of at least 1, not '0'"),
         (["--colors", "6"], "mastermind only"),
         (["--first-guess", "QQQQQ"], "not in the guess list"),
         (["--objective", "minimax", "--max-guesses", "5"], "total only"),

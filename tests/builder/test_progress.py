@@ -102,3 +102,40 @@ def test_a_search_over_every_opener_reports_its_survivors_up_front() -> None:
         f"openers that survived the first pass: 17 of 17 openers; best {outcome.value} ("
     )
     assert "least bound left" in survivors[0]
+
+
+def test_root_branches_are_counted_so_far_without_a_promise_of_time_left() -> None:
+    """optimize's report (issue #23): the plural is right, a total that may grow says
+    "so far", and no time left is guessed from branches of very unequal size."""
+    stream, clock = io.StringIO(), FakeClock()
+    progress = Progress(
+        "search",
+        delay=0,
+        stream=stream,
+        interval=0,
+        clock=clock,
+        unit="root branch",
+        open_ended=True,
+        estimate=False,
+    )
+    clock.now += 15
+    progress.update(1, 58, 15)
+    clock.now += 1
+    progress.update(2, 60, 16)  # the search found more branches
+    clock.now += 1
+    progress.update(60, 60, 17)
+    progress.close()
+    assert stream.getvalue().splitlines() == [
+        "search: 1 of 58 root branches so far; 15s",
+        "search: 2 of 60 root branches so far; 16s",
+        "search: 60 of 60 root branches; 17s",
+    ]
+
+
+def test_a_terminal_bar_without_an_estimate_shows_no_time_left() -> None:
+    stream = Terminal()
+    progress = Progress("search", delay=0, stream=stream, unit="root branch", estimate=False)
+    progress.update(2, 58, 1.0)
+    progress.close()
+    shown = stream.getvalue()
+    assert "2/58 root branchs" not in shown and "2/58 root branch" in shown and "<" not in shown
