@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: serve run test lint bench catalog catalog-quick protos vectors clean
+.PHONY: serve run test lint docs bench catalog catalog-quick protos vectors clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python scripts/typecheck.py --strict
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
+
+# The documentation site, into docs/_build/html; warnings (dead links included) are errors.
+docs: $(STAMP)
+	$(BIN)/python -m sphinx -W --keep-going -n -b html docs docs/_build/html
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

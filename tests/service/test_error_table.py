@@ -1,4 +1,4 @@
-"""One error table: the reasons in code, the status table, the proto and the README agree.
+"""One error table: the reasons in code, the status table, the proto and the docs agree.
 
 And anything the table does not list (any other exception, a bare
 GuessworkError) goes out as INTERNAL with reason INTERNAL, logged at ERROR,
@@ -37,7 +37,7 @@ from guesswork.service.server import GuessworkServer
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTO = ROOT / "protos/guesswork/v1/guesswork.proto"
-README = ROOT / "README.md"
+DOCS_PAGE = ROOT / "docs" / "asking.rst"
 GENERIC_MESSAGE = "internal error; the server log has the details"
 #: Importing these imports every module that defines an error class.
 DEFINING_MODULES = (guesswork.builder.cli, guesswork.service.server)
@@ -115,16 +115,18 @@ def promised_keys(reason: str) -> set[str]:
     return _proto_rows()[reason][1]
 
 
-def _readme_table() -> dict[str, str]:
-    """Return {reason: status name} from the README's error table."""
-    lines = README.read_text().splitlines()
-    start = lines.index("| reason | status | log level |")
+def _docs_table() -> dict[str, str]:
+    """Return {reason: status name} from the error table of docs/asking.rst (a list-table
+    whose rows are a reasons cell, a status cell and a log level cell)."""
+    lines = DOCS_PAGE.read_text().splitlines()
+    start = lines.index("   * - reason")
     table: dict[str, str] = {}
-    for line in lines[start + 2 :]:
-        if not line.startswith("|"):
+    rows = lines[start + 3 :]
+    for index in range(0, len(rows), 3):
+        if not rows[index].startswith("   * - "):
             break
-        reasons, status, _level = (cell.strip() for cell in line.strip("|").split("|"))
-        for reason in re.findall(r"`([A-Z_]+)`", reasons):
+        reasons, status = rows[index], rows[index + 1].removeprefix("     - ").strip()
+        for reason in re.findall(r"``([A-Z_]+)``", reasons):
             table[reason] = status
     return table
 
@@ -134,7 +136,7 @@ def test_reasons_in_code_equal_the_table_equal_the_proto() -> None:
     table = _table()
     assert code == set(table), "every reason of client.errors needs a row (and only those)"
     assert _proto_table() == table, "update the reason list at the top of guesswork.proto"
-    assert _readme_table() == table, "update the error table in README.md"
+    assert _docs_table() == table, "update the error table in docs/asking.rst"
 
 
 def test_the_walk_finds_every_class_of_client_errors() -> None:
