@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from .runnable_docs import examples, run_examples
+
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 SETUPTOOLS = CONFIG["tool"]["setuptools"]
@@ -242,3 +244,9 @@ def test_the_wheel_and_the_sdist_install_and_run_elsewhere(tmp_path: Path) -> No
         python = _fresh_venv(tmp_path / f"venv-{label}")
         _install(python, artifact, elsewhere)
         _use(python, elsewhere)
+        if label == "wheel":
+            # The README's quick starts, verbatim, with this environment's commands
+            # first on PATH (as after activating it), from a folder of their own.
+            readme = tmp_path / "readme-run"
+            readme.mkdir()
+            assert run_examples(examples(ROOT / "README.md"), python.parent, readme) == []
