@@ -9,7 +9,9 @@ backslash), then the output shown, compared with what the command prints
 stands for any text. Text typed at an interactive prompt (``reply> .G..G``
 in a ``guesswork play`` transcript) is fed to the command's standard input.
 A command must exit 0 unless the output shown is an error (``: error:``).
-A pycon block runs as a doctest, in a fresh Python of the same environment.
+A pycon block runs as a doctest, in a fresh Python of the same environment;
+a ``shell`` block (commands without their output) runs as one ``bash -e``
+script that must exit 0.
 
 Every example of one file runs in order in one scratch folder, with the
 environment's ``bin`` first on PATH (as after ``source .venv/bin/activate``)
@@ -74,7 +76,7 @@ def rst_examples(path: Path) -> list[Example]:
     lines = path.read_text(encoding="utf-8").splitlines()
     found: list[Example] = []
     for index, line in enumerate(lines):
-        match = re.fullmatch(r"\.\. code-block:: (console|pycon)", line.strip())
+        match = re.fullmatch(r"\.\. code-block:: (console|pycon|shell)", line.strip())
         if not match:
             continue
         body = index + 1
@@ -192,6 +194,8 @@ def run_examples(found: list[Example], bin_dir: Path, folder: Path) -> list[str]
             text = example.text.replace(DOCUMENTED_ADDRESS, address or DOCUMENTED_ADDRESS)
             if example.language == "pycon":
                 problems += _run_pycon(example, text, bin_dir, env, folder)
+            elif example.language == "shell":
+                problems += _run_shell(example, text, env, folder)
             else:
                 problems += _run_console(example, text, env, folder)
     return problems
@@ -228,6 +232,21 @@ def _run_console(example: Example, text: str, env: dict[str, str], folder: Path)
                 f"--- shown\n{want}--- printed\n{got}"
             )
     return problems
+
+
+def _run_shell(example: Example, text: str, env: dict[str, str], folder: Path) -> list[str]:
+    result = subprocess.run(
+        ["bash", "-e", "-c", text],
+        cwd=folder,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=600,
+    )
+    if result.returncode == 0:
+        return []
+    return [f"{example.where}: the commands failed (exit {result.returncode})\n{result.stdout}"]
 
 
 _DOCTEST_RUNNER = """

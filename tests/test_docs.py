@@ -55,6 +55,9 @@ def test_a_wrong_output_or_a_failing_command_is_reported(tmp_path: Path) -> None
     assert "$ false\n(exit 1)" in problems[1]
     failing = Example(README, 1, "pycon", ">>> 1 + 1\n3")
     assert "the doctest failed" in run_examples([failing], BIN, tmp_path)[0]
+    script = Example(README, 1, "shell", "true\nfalse\necho never")
+    (problem,) = run_examples([script], BIN, tmp_path)
+    assert "the commands failed (exit 1)" in problem and "never" not in problem
 
 
 def test_a_transcript_feeds_what_is_typed_at_the_prompt() -> None:
