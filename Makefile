@@ -26,6 +26,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python scripts/typecheck.py --strict
+	$(BIN)/python -m mypy --strict docs/_ext
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 # The documentation site, into docs/_build/html; warnings (dead links included) are errors.
