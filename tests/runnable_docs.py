@@ -210,20 +210,28 @@ def _maybe_server(needed: bool, bin_dir: Path, env: dict[str, str]) -> Iterator[
         yield address
 
 
+def _bash(
+    arguments: list[str], typed: str, env: dict[str, str], folder: Path
+) -> subprocess.CompletedProcess[str]:
+    """Run bash with ``arguments`` in ``folder``, ``typed`` on its input; stdout and
+    stderr together, as a terminal shows them."""
+    return subprocess.run(
+        ["bash", *arguments],
+        input=typed,
+        cwd=folder,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=600,
+    )
+
+
 def _run_console(example: Example, text: str, env: dict[str, str], folder: Path) -> list[str]:
     problems: list[str] = []
     for step in console_steps(text):
         typed = "".join(line + "\n" for line in step.typed)
-        result = subprocess.run(
-            ["bash", "-c", step.command],
-            input=typed,
-            cwd=folder,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            timeout=600,
-        )
+        result = _bash(["-c", step.command], typed, env, folder)
         got, want = _normalized(result.stdout), _normalized(_expected(step.shown))
         failed = result.returncode != 0 and ": error: " not in want
         if failed or (step.shown and not _CHECKER.check_output(want, got, doctest.ELLIPSIS)):
@@ -235,15 +243,7 @@ def _run_console(example: Example, text: str, env: dict[str, str], folder: Path)
 
 
 def _run_shell(example: Example, text: str, env: dict[str, str], folder: Path) -> list[str]:
-    result = subprocess.run(
-        ["bash", "-e", "-c", text],
-        cwd=folder,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        timeout=600,
-    )
+    result = _bash(["-e", "-c", text], "", env, folder)
     if result.returncode == 0:
         return []
     return [f"{example.where}: the commands failed (exit {result.returncode})\n{result.stdout}"]

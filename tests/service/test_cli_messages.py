@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 import signal
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,7 @@ import pytest
 from guesswork.service.cli import run
 from guesswork.service.tls import tls_problem
 
-from .test_lifecycle import start_server
+from .test_lifecycle import self_signed_pair, start_server
 
 PROG = "guesswork-serve: error: "
 
@@ -133,37 +132,12 @@ def test_help_shows_every_default(capsys: pytest.CaptureFixture[str]) -> None:
     assert "default: None" not in text
 
 
-def _openssl_pair(folder: Path, name: str) -> tuple[Path, Path]:
-    key, cert = folder / f"{name}.key", folder / f"{name}.pem"
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-            "-days",
-            "1",
-            "-subj",
-            "/CN=localhost",
-        ],
-        check=True,
-        capture_output=True,
-    )
-    return cert, key
-
-
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the test certificates")
 def test_bad_tls_files_are_named_before_grpc_sees_them(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    cert, key = _openssl_pair(tmp_path, "one")
-    other_cert, other_key = _openssl_pair(tmp_path, "two")
+    cert, key = self_signed_pair(tmp_path, "one")
+    other_cert, other_key = self_signed_pair(tmp_path, "two")
     junk = tmp_path / "junk.pem"
     junk.write_text("not a certificate\n")
     missing = tmp_path / "nokey.pem"

@@ -30,6 +30,30 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def self_signed_pair(folder: Path, name: str) -> tuple[Path, Path]:
+    """Make a self-signed certificate for localhost and 127.0.0.1 with openssl; return
+    (certificate, key) paths ``folder/NAME.pem`` and ``folder/NAME.key``."""
+    key, cert = folder / f"{name}.key", folder / f"{name}.pem"
+    request = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj"]
+    names = "subjectAltName=DNS:localhost,IP:127.0.0.1"
+    subprocess.run(
+        [
+            "openssl",
+            *request,
+            "/CN=localhost",
+            "-addext",
+            names,
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
 def start_server(*args: str) -> tuple[subprocess.Popen[str], str]:
     address = f"127.0.0.1:{free_port()}"
     process = subprocess.Popen(
@@ -186,29 +210,7 @@ def test_bad_catalog_stops_start_up_with_one_line(tmp_path: Path) -> None:
     shutil.which("openssl") is None, reason="openssl is needed to make a test certificate"
 )
 def test_tls(tmp_path: Path) -> None:
-    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-            "-days",
-            "1",
-            "-subj",
-            "/CN=localhost",
-            "-addext",
-            "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        ],
-        check=True,
-        capture_output=True,
-    )
+    cert, key = self_signed_pair(tmp_path, "localhost")
     port = free_port()
     process = subprocess.Popen(
         [
