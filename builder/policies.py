@@ -18,9 +18,9 @@ from pathlib import Path
 import numpy as np
 
 from ..client.catalog import Catalog
+from ..client.core import MAX_ALTERNATIVES
 from ..client.games import Antiwordle, Game, Jotto, Mastermind, Wordle, make_game
 from ..client.letters import KEEP_ACCENTS, LANGUAGES, LetterRule, rule_for
-from ..client.lookup import MAX_ALTERNATIVES
 from ..client.policy_format import ListRef, PolicyData, PriorRef
 from ..client.rules import HARD, MODES, NYT_HARD
 from ..client.stats import policy_stats

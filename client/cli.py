@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 from guesswork import __version__, cli_args, install_hint
 from guesswork.cli_args import whole
 
-from .core import Guesswork
+from .core import DEFAULT_ALTERNATIVES, MAX_ALTERNATIVES, Guesswork
 from .errors import GuessworkError, UsageError, reason_of
 from .games import MAX_LENGTH, MIN_LENGTH
 from .letters import LANGUAGES
@@ -267,7 +267,12 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--length", type=_length, help=LENGTH_HELP)
     which.add_argument("--language", type=_language, help=LANGUAGE_HELP)
     suggest.add_argument("--history", default="", help='turns "GUESS:REPLY,GUESS:REPLY"')
-    suggest.add_argument("--alternatives", type=whole(0), default=5, help="how many to rank")
+    suggest.add_argument(
+        "--alternatives",
+        type=whole(0, MAX_ALTERNATIVES),
+        default=DEFAULT_ALTERNATIVES,
+        help="how many next-best guesses to rank",
+    )
     suggest.add_argument("--json", action="store_true", help="print one JSON object")
     interactive = command("play", "an interactive helper: it guesses, you type the replies")
     which = interactive.add_mutually_exclusive_group()

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 History = Sequence[tuple[str, str]]
 #: How many next-best guesses a suggestion ranks unless asked otherwise.
 DEFAULT_ALTERNATIVES = 5
+#: The most next-best guesses a suggestion ranks (and a policy stores per node).
+MAX_ALTERNATIVES = 50
 #: Hard-mode rules for :meth:`Guesswork.check`: the seeds' (every guess is a
 #: possible secret) and the NYT's (greens stay in place, yellows are used again).
 RULE_CONSISTENT = "consistent"

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Protocol
 from .catalog import Catalog
 from .core import (
     DEFAULT_ALTERNATIVES,
+    MAX_ALTERNATIVES,
     RULE_CONSISTENT,
     RULE_NYT,
     EvilAnswer,
@@ -74,7 +75,6 @@ if TYPE_CHECKING:
 #: Longest history accepted: longer than any stored game (Jotto's worst is 19).
 MAX_TURNS = 64
 #: Most alternatives a caller may ask for (and a policy stores per node).
-MAX_ALTERNATIVES = 50
 
 
 class LiveSolver(Protocol):

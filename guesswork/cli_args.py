@@ -71,25 +71,25 @@ class Parser(argparse.ArgumentParser):
         raise self.failure(message)
 
 
-def whole(minimum: int) -> Callable[[str], int]:
-    """Return an argparse type: a whole number of at least ``minimum``.
+def whole(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """Return an argparse type: a whole number of at least ``minimum`` (and at most
+    ``maximum``, if given).
 
-    The returned function raises argparse.ArgumentTypeError naming the bound
+    The returned function raises argparse.ArgumentTypeError naming the bounds
     and the text given.
     """
+    bounds = f"of at least {minimum}" if maximum is None else f"from {minimum} to {maximum}"
 
     def parse(text: str) -> int:
         try:
             value = int(text.strip())
         except ValueError:
             value = minimum - 1
-        if value < minimum:
-            raise argparse.ArgumentTypeError(
-                f"must be a whole number of at least {minimum}, not {text!r}"
-            )
+        if value < minimum or (maximum is not None and value > maximum):
+            raise argparse.ArgumentTypeError(f"must be a whole number {bounds}, not {text!r}")
         return value
 
-    parse.__name__ = f"whole number of at least {minimum}"
+    parse.__name__ = f"whole number {bounds}"
     return parse
 
 

@@ -54,7 +54,11 @@ def error_line(capsys: pytest.CaptureFixture[str], *args: str, status: int = 2) 
         ),
         (
             ["suggest", "--alternatives", "-1"],
-            "argument --alternatives: must be a whole number of at least 0, not '-1'",
+            "argument --alternatives: must be a whole number from 0 to 50, not '-1'",
+        ),
+        (
+            ["suggest", "--alternatives", "999"],
+            "argument --alternatives: must be a whole number from 0 to 50, not '999'",
         ),
         (["bee", "top", "-n", "0"], "argument -n: must be a whole number of at least 1, not '0'"),
     ],

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from guesswork.client.catalog import open_catalog
-from guesswork.client.core import RULE_NYT
+from guesswork.client.core import MAX_ALTERNATIVES, RULE_NYT
 from guesswork.client.errors import (
     BadRequestError,
     ContradictoryHistoryError,
@@ -19,7 +19,7 @@ from guesswork.client.errors import (
     UnknownWordError,
 )
 from guesswork.client.games import Wordle
-from guesswork.client.lookup import MAX_ALTERNATIVES, CatalogLookup
+from guesswork.client.lookup import CatalogLookup
 from guesswork.client.rules import evil_reply, nyt_hard_problem
 
 ROOT = Path(__file__).resolve().parents[2]
