@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -149,6 +150,7 @@ def server_address(text: str) -> str:
 class EnvironmentOption:
     """An option that an environment variable sets when the flag is not given."""
 
+    flag: str
     dest: str
     variable: str
     parse: Callable[[str], Any]
@@ -177,16 +179,21 @@ def add_environment_option(
     action = parser.add_argument(
         flag, type=parse, default=None, help=f"{help_text} ({said})".replace("%", "%%")
     )
-    table.append(EnvironmentOption(action.dest, variable, parse, default))
+    table.append(EnvironmentOption(flag, action.dest, variable, parse, default))
 
 
-def settle_environment(args: argparse.Namespace, table: list[EnvironmentOption]) -> None:
+def settle_environment(args: argparse.Namespace, table: list[EnvironmentOption]) -> dict[str, str]:
     """Fill each option of ``table`` left out on the command line: its variable, else its default.
+
+    Returns {flag: variable} for the options a variable set, so a later check
+    of their values can name the variable rather than the flag
+    (:func:`as_given`).
 
     Raises:
         OptionError: a variable's value is malformed; the message names the
             variable and says what it must be.
     """
+    from_environment: dict[str, str] = {}
     for option in table:
         if getattr(args, option.dest) is not None:
             continue
@@ -198,3 +205,14 @@ def settle_environment(args: argparse.Namespace, table: list[EnvironmentOption])
             setattr(args, option.dest, option.parse(text))
         except (argparse.ArgumentTypeError, ValueError) as error:
             raise OptionError(f"${option.variable}: {error}") from None
+        from_environment[option.flag] = option.variable
+    return from_environment
+
+
+def as_given(problem: str, from_environment: dict[str, str]) -> str:
+    """Return ``problem`` with each flag a variable set (:func:`settle_environment`)
+    named as that variable: ``--address 'x' is not HOST:PORT`` becomes
+    ``$GUESSWORK_ADDRESS 'x' is not HOST:PORT`` when the address came from it."""
+    for flag, variable in from_environment.items():
+        problem = re.sub(rf"{re.escape(flag)}(?=[ :]|$)", f"${variable}", problem)
+    return problem

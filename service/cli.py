@@ -34,6 +34,7 @@ from guesswork.cli_args import (
     OptionError,
     Parser,
     add_environment_option,
+    as_given,
     seconds,
     settle_environment,
     whole,
@@ -105,7 +106,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, list[EnvironmentOption]]:
         help="share the port with other servers started with it, on purpose (SO_REUSEPORT); "
         "by default a port in use is refused ($GUESSWORK_REUSE_PORT=1)",
     )
-    table.append(EnvironmentOption("reuse_port", "GUESSWORK_REUSE_PORT", _flag_word, False))
+    table.append(
+        EnvironmentOption("--reuse-port", "reuse_port", "GUESSWORK_REUSE_PORT", _flag_word, False)
+    )
     option(
         "--reload-interval",
         seconds(zero=True),
@@ -166,10 +169,10 @@ def parse_options(argv: Sequence[str] | None) -> argparse.Namespace:
     """
     parser, table = build_parser()
     args = parser.parse_args(argv)
-    settle_environment(args, table)
+    args.from_environment = settle_environment(args, table)
     problem = tls_problem(args.tls_cert, args.tls_key)
     if problem is not None:
-        raise OptionError(problem)
+        raise OptionError(as_given(problem, args.from_environment))
     return args
 
 
@@ -202,7 +205,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         sharing_problem(options.address, options.processes)
     )
     if problem is not None:
-        print(f"{PROG}: error: {problem}", file=sys.stderr)
+        print(f"{PROG}: error: {as_given(problem, args.from_environment)}", file=sys.stderr)
         return 1
     if options.processes > 1:
         given = list(argv) if argv is not None else sys.argv[1:]

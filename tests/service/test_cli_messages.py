@@ -18,12 +18,17 @@ PROG = "guesswork-serve: error: "
 
 
 def refusal(
-    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, **env: str
+    argv: list[str],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    status: int = 2,
+    **env: str,
 ) -> str:
-    """Run guesswork-serve with ``argv`` and ``env``; return its one error line (exit 2 asserted)."""
+    """Run guesswork-serve with ``argv`` and ``env``; return its one error line (the exit
+    ``status`` asserted: 2 for an option, 1 for an address that cannot be bound)."""
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    assert run(argv) == 2
+    assert run(argv) == status
     captured = capsys.readouterr()
     lines = captured.err.splitlines()
     assert len(lines) == 1 and lines[0].startswith(PROG), captured.err
@@ -101,6 +106,18 @@ def test_a_bad_option_or_variable_is_named_in_one_line(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     assert refusal(argv, capsys, monkeypatch, **env) == expected
+
+
+def test_a_value_from_the_environment_is_named_as_its_variable(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    line = refusal([], capsys, monkeypatch, 1, GUESSWORK_ADDRESS="localhost")
+    assert line == "$GUESSWORK_ADDRESS 'localhost' is not HOST:PORT (e.g. 127.0.0.1:50051)"
+    missing = tmp_path / "none.pem"
+    line = refusal(
+        ["--tls-key", str(missing)], capsys, monkeypatch, GUESSWORK_TLS_CERT=str(missing)
+    )
+    assert line == f"$GUESSWORK_TLS_CERT '{missing}': no such file"
 
 
 def test_a_flag_wins_over_a_malformed_variable(
