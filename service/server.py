@@ -31,24 +31,19 @@ from pathlib import Path
 
 import grpc
 from google.protobuf.descriptor import MethodDescriptor
-from google.protobuf.message import DecodeError, Message
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from ..client.catalog import Catalog, open_catalog, open_layered
 from ..client.errors import (
-    BadRequestError,
-    GuessworkError,
-    MalformedRequestError,
-    RequestTooLargeError,
     TooManyCallsError,
 )
-from ..client.text import plural
 from ..protos.guesswork.v1 import guesswork_pb2 as pb
 from .address import add_port, address_problem, server_options
 from .cache import ResponseCache
+from .calls import SERVICE_NAME as SERVICE_NAME  # re-exported
+from .calls import RpcMethod, parse_request
 from .errors import LogLimiter, ServerConfigError, abort
 from .guarded import HandlerRecorder, Health, guarded
-from .live_gate import CALL_ACTIVE
 from .local import LocalGuesswork
 from .options import ServerOptions as ServerOptions  # re-exported
 from .reflection import reflection_handlers
@@ -57,18 +52,6 @@ from .servicer import GuessworkServicer
 from .tls import tls_problem
 
 #: Calls whose answers depend only on the request and the catalog (cached).
-_CACHED_METHODS = frozenset(
-    {
-        "SuggestGuess",
-        "ScoreGuess",
-        "CheckGuess",
-        "EvilReply",
-        "TopHoneycombs",
-        "ScoreHoneycomb",
-        "AnalyzeGame",
-    }
-)
-SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Guesswork"].full_name
 log = logging.getLogger("guesswork.service")
 #: Threads beyond --max-concurrent that only reject: a burst of calls over the
 #: limit each get a thread at once and are refused in milliseconds, instead of
@@ -84,142 +67,35 @@ def transport_limit(options: ServerOptions) -> int:
     return max(TRANSPORT_LIMIT, 4 * options.max_request_bytes)
 
 
-def _bad_enum(message: Message, prefix: str = "") -> str | None:
-    """Return the path of the first enum field of ``message`` holding a value its
-    enum does not define (proto3 keeps such values), or None."""
-    for field, value in message.ListFields():
-        path = f"{prefix}{field.name}"
-        if field.enum_type is not None:
-            values = value if field.is_repeated else [value]
-            if any(v not in field.enum_type.values_by_number for v in values):
-                return path
-        elif field.message_type is not None and not field.message_type.GetOptions().map_entry:
-            for index, item in enumerate(value if field.is_repeated else [value]):
-                found = _bad_enum(item, f"{path}[{index}]." if field.is_repeated else f"{path}.")
-                if found:
-                    return found
-    return None
-
-
-def _parse(request_type: type[Message], raw: bytes, method: str, limit: int) -> Message:
-    """Return the request message in ``raw`` after the checks every call gets.
-
-    Raises:
-        RequestTooLargeError: ``raw`` is over ``limit`` bytes.
-        MalformedRequestError: ``raw`` is not a message of ``request_type``.
-    """
-    if len(raw) > limit:
-        raise RequestTooLargeError(
-            f"request of {len(raw)} bytes exceeds {limit}",
-            metadata={"limit": limit, "value": len(raw)},
-        )
-    try:
-        request = request_type.FromString(raw)
-    except DecodeError:
-        raise MalformedRequestError(
-            f"the request bytes are not a valid {request_type.DESCRIPTOR.full_name}",
-            metadata={"method": method},
-        ) from None
-    return request
-
-
-def _leading_name(raw: bytes) -> str:
-    """Return the string in field 1 of the encoded message ``raw`` when the encoding
-    starts with it (serializers write fields in number order), else "".
-
-    For the errors of a request too large to decode: the policy it names, read
-    without decoding the rest.
-    """
-    if not raw or raw[0] != 0x0A:  # field 1, length-delimited
-        return ""
-    length, shift, position = 0, 0, 1
-    while position < len(raw) and position <= 5:
-        byte = raw[position]
-        length |= (byte & 0x7F) << shift
-        position, shift = position + 1, shift + 7
-        if not byte & 0x80:
-            # Cut (it only feeds metadata, itself cut): a character split there is replaced.
-            return raw[position : position + min(length, 1024)].decode("utf-8", "replace")
-    return ""
-
-
-def _check_enums(request: Message) -> None:
-    """Raise BadRequestError if an enum field holds a value its enum does not define
-    (proto3 keeps such values; they are not the default)."""
-    field = _bad_enum(request)
-    if field is not None:
-        raise BadRequestError(
-            f"{field} holds a value its enum does not define", metadata={"field": field}
-        )
-
-
 def _handler(servicer: GuessworkServicer, method: MethodDescriptor) -> grpc.RpcMethodHandler:
-    """Return the handler of one RPC: the concurrency limit first (before any work,
-    even parsing), then the size limit, parsing, the response cache and the
-    error mapping.
+    """Return the gRPC handler of one RPC: the pipeline of service.calls, the
+    request's raw bytes parsed here, errors ended as statuses (service.errors).
 
     It takes the request's raw bytes, so that bytes which do not decode are
     the caller's fault (INVALID_ARGUMENT, MALFORMED_REQUEST) and not gRPC's
     "Exception deserializing request!" (INTERNAL, with a traceback).
     """
-    name = method.name
-    full_name = f"/{SERVICE_NAME}/{name}"
-    behaviour = getattr(servicer, name)
-    request_type = getattr(pb, method.input_type.name)
-    options = servicer.options
-    # Ping does no work to protect: the baseline is never refused for load.
-    limited = name != "Ping"
-    first = request_type.DESCRIPTOR.fields_by_number.get(1)
-    # Every error of a call naming a policy carries "policy" (the proto's promise).
-    names_policy = first is not None and first.name in ("policy", "name")
+    pipeline = RpcMethod(servicer, method)
+    limit = servicer.options.max_request_bytes
 
     def call(raw: bytes, context: grpc.ServicerContext) -> bytes:
-        if limited and not servicer.slots.acquire(blocking=False):
-            abort(
-                context,
-                TooManyCallsError(
-                    f"more than {plural(options.max_concurrent, 'call')} at once; retry later",
-                    metadata={"limit": options.max_concurrent},
-                ),
-                name,
-                servicer.log_limiter,
-            )
-        request = None
-        # Live work waiting at the gate is dropped once the client has gone (live_gate).
-        active = CALL_ACTIVE.set(context.is_active)
         try:
-            request = _parse(request_type, raw, full_name, options.max_request_bytes)
-            _check_enums(request)
-            if name not in _CACHED_METHODS:
-                return _serialize(behaviour(request, context))
-            # Kept serialized: a tenth of a message object's memory, and a hit is
-            # sent as it is (service.cache).
-            key, cached = servicer.responses.get(name, request)
-            if cached is None:
-                cached = _serialize(behaviour(request, context))
-                servicer.responses.put(key, cached)
-            return cached
+            pipeline.admit()
+        except TooManyCallsError as error:
+            abort(context, error, pipeline.name, servicer.log_limiter)
+        request = None
+        try:
+            request = parse_request(pipeline.request_type, raw, pipeline.full_name, limit)
+            return pipeline.answer(request, context.is_active)
         except Exception as error:
-            if request is None:  # too large or undecodable: the name, if it comes first
-                policy = _leading_name(raw) if names_policy else ""
-            else:
-                policy = getattr(request, "policy", "") or getattr(request, "name", "")
-            if policy and isinstance(error, GuessworkError):
-                error.add_metadata(policy=policy.removeprefix("policies/"))
-            abort(context, error, name, servicer.log_limiter)
+            pipeline.name_policy(error, request, raw)
+            abort(context, error, pipeline.name, servicer.log_limiter)
         finally:
-            CALL_ACTIVE.reset(active)
-            if limited:
-                servicer.slots.release()
+            pipeline.release()
 
     return grpc.unary_unary_rpc_method_handler(
         call, request_deserializer=None, response_serializer=None
     )
-
-
-def _serialize(message: Message) -> bytes:
-    data: bytes = message.SerializeToString()
-    return data
 
 
 class GuessworkServer:
