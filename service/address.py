@@ -37,18 +37,21 @@ if TYPE_CHECKING:
 _UNIX_SCHEMES = ("unix:", "unix-abstract:")
 
 
-def address_problem(address: str, *, reuse_port: bool = False) -> str | None:
+def address_problem(
+    address: str, *, reuse_port: bool = False, option: str = "--address"
+) -> str | None:
     """Return why ``address`` cannot be bound now, in one line; None if it can.
 
     Checks that it is HOST:PORT with a port from 0 to 65535, that the host
     resolves, and (port 0 aside: any free port) test-binds every address it
     resolves to as gRPC would. With ``reuse_port`` the test bind sets
     SO_REUSEPORT too, so it fails only where gRPC would: the port is held
-    by a process that does not share it.
+    by a process that does not share it. Messages name the address as
+    ``option`` (--http for the HTTP/JSON address).
     """
     if address.startswith(_UNIX_SCHEMES):
         return None
-    malformed = host_port_problem(address, "--address", any_port=True)
+    malformed = host_port_problem(address, option, any_port=True)
     if malformed is not None:
         return malformed
     host, _, port_text = address.rpartition(":")
@@ -59,7 +62,7 @@ def address_problem(address: str, *, reuse_port: bool = False) -> str | None:
         resolved = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as error:
         reason = getattr(error, "strerror", None) or str(error)
-        return f"--address {address!r}: cannot resolve {host!r} ({reason})"
+        return f"{option} {address!r}: cannot resolve {host!r} ({reason})"
     if port == 0:
         return None
     failures: list[OSError] = []

@@ -125,6 +125,11 @@ class RpcMethod:
         self.request_type: type[Message] = getattr(pb, method.input_type.name)
         self.response_type: type[Message] = getattr(pb, method.output_type.name)
         self._behaviour = getattr(servicer, self.name)
+        #: No side effects (the proto's idempotency_level): Connect allows GET for it.
+        self.no_side_effects = (
+            method.GetOptions().idempotency_level
+            == method.GetOptions().IdempotencyLevel.NO_SIDE_EFFECTS
+        )
         # Ping does no work to protect: the baseline is never refused for load.
         self._limited = self.name != "Ping"
         first = self.request_type.DESCRIPTOR.fields_by_number.get(1)

@@ -154,6 +154,13 @@ def build_parser() -> tuple[argparse.ArgumentParser, list[EnvironmentOption]]:
         "server processes behind the one port, each with the catalog (SO_REUSEPORT); "
         "they stop together",
     )
+    option(
+        "--http",
+        _text,
+        None,
+        "HOST:PORT to serve the same API as HTTP/JSON (Connect's unary protocol: "
+        "POST /guesswork.v1.Guesswork/METHOD) and the page at /; off unless given",
+    )
     option("--tls-cert", _text, None, "PEM certificate (chain) file; with --tls-key: TLS")
     option("--tls-key", _text, None, "PEM private key file of --tls-cert")
     option("--log-level", _level, "INFO", f"logging level: {', '.join(LEVELS)}")
@@ -200,9 +207,12 @@ def run(argv: Sequence[str] | None = None) -> int:
         reuse_port=args.reuse_port,
         reload_interval=args.reload_interval,
         processes=args.processes,
+        http_address=args.http,
     )
-    problem = address_problem(options.address, reuse_port=options.reuse_port) or (
-        sharing_problem(options.address, options.processes)
+    problem = (
+        address_problem(options.address, reuse_port=options.reuse_port)
+        or sharing_problem(options.address, options.processes)
+        or _http_problem(options)
     )
     if problem is not None:
         print(f"{PROG}: error: {as_given(problem, args.from_environment)}", file=sys.stderr)
@@ -226,7 +236,11 @@ def run(argv: Sequence[str] | None = None) -> int:
     served = _describe_catalog(options.catalog)
     # One line, on stderr: the logging configured above writes there too, so
     # logging it as well would print it twice.
-    print(f"{PROG}: serving {served} on {host}:{port}", file=sys.stderr, flush=True)
+    http = ""
+    if server.http_port is not None and options.http_address is not None:
+        http_host = options.http_address.rsplit(":", 1)[0]
+        http = f"; HTTP/JSON and the page on http://{http_host}:{server.http_port}/"
+    print(f"{PROG}: serving {served} on {host}:{port}{http}", file=sys.stderr, flush=True)
 
     def shut_down(signum: int, frame: FrameType | None) -> None:
         logging.getLogger("guesswork.service").info("signal %d: draining", signum)
@@ -243,6 +257,18 @@ def run(argv: Sequence[str] | None = None) -> int:
         _stop_with_parent()
     server.wait()
     return 0
+
+
+def _http_problem(options: ServerOptions) -> str | None:
+    """Return why the --http address cannot be served, in one line; None if it can
+    (or if there is none)."""
+    if options.http_address is None:
+        return None
+    if options.http_address == options.address:
+        return f"--http {options.http_address!r} is the gRPC --address too: give each its own port"
+    return address_problem(
+        options.http_address, reuse_port=options.reuse_port, option="--http"
+    ) or sharing_problem(options.http_address, options.processes, option="--http")
 
 
 def _stop_with_parent() -> None:

@@ -156,11 +156,12 @@ class LogLimiter:
             return held
 
 
-def abort(
-    context: grpc.ServicerContext, error: BaseException, method: str, limiter: LogLimiter
-) -> NoReturn:
-    """Log ``error`` at its level (through ``limiter``, the server's) and end the call
-    with its status, whose ErrorInfo carries the error's metadata (raises)."""
+def describe(
+    error: BaseException, method: str, limiter: LogLimiter
+) -> tuple[grpc.StatusCode, str, str, dict[str, str] | None]:
+    """Log ``error`` at its level (through ``limiter``, the server's) and return what a
+    caller is told of it: (status code, stable reason, message, ErrorInfo metadata),
+    each bounded; an unforeseen error is INTERNAL with a generic message."""
     code, reason, level = status_for(error)
     message = (
         "internal error; the server log has the details"
@@ -183,5 +184,14 @@ def abort(
     metadata = error.metadata if isinstance(error, GuessworkError) else None
     if metadata:
         metadata = {key: cut(value, METADATA_CHARACTERS) for key, value in metadata.items()}
+    return code, reason, message, metadata
+
+
+def abort(
+    context: grpc.ServicerContext, error: BaseException, method: str, limiter: LogLimiter
+) -> NoReturn:
+    """Log ``error`` (:func:`describe`) and end the call with its status, whose
+    ErrorInfo carries the error's metadata (raises)."""
+    code, reason, message, metadata = describe(error, method, limiter)
     context.abort_with_status(rich_status(code, reason, message, metadata))
     raise RuntimeError("abort_with_status returned")  # it raises; this tells type checkers

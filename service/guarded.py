@@ -49,6 +49,12 @@ class HandlerRecorder:
 class Health(health.HealthServicer):  # type: ignore[misc]  # grpc_health has no types
     """grpcio's health servicer, with ``List``: every service's status."""
 
+    def status_of(self, service: str) -> int | None:
+        """Return the status reported for ``service`` ("" for the server), None if none is."""
+        with self._lock:
+            status: int | None = self._server_status.get(service)
+        return status
+
     def List(  # noqa: N802 (the protocol's method name)
         self, request: health_pb2.HealthListRequest, context: grpc.ServicerContext
     ) -> health_pb2.HealthListResponse:

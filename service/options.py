@@ -40,5 +40,7 @@ class ServerOptions:
     reload_interval: float = DEFAULT_RELOAD_INTERVAL
     #: Server processes behind the one port (guesswork-serve only; see service.processes).
     processes: int = 1
+    #: HOST:PORT of the HTTP/JSON adapter and the page (service.web); None: off.
+    http_address: str | None = None
     #: Live computations at once (service.live_gate); more wait, stored answers never.
     max_live: int = field(default_factory=lambda: os.cpu_count() or 2)

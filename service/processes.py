@@ -48,7 +48,7 @@ SUPERVISED = "GUESSWORK_SUPERVISED"
 _STOPPED = (0, -signal.SIGTERM, -signal.SIGINT)
 
 
-def sharing_problem(address: str, processes: int) -> str | None:
+def sharing_problem(address: str, processes: int, option: str = "--address") -> str | None:
     """Return why ``processes`` servers cannot share ``address``, in one line; None if they can.
 
     Port 0 would give each process its own random port, and a unix socket
@@ -58,12 +58,12 @@ def sharing_problem(address: str, processes: int) -> str | None:
         return None
     if address.startswith(("unix:", "unix-abstract:")):
         return (
-            f"--address {address!r}: --processes {processes} needs HOST:PORT "
+            f"{option} {address!r}: --processes {processes} needs HOST:PORT "
             "(a unix socket cannot be shared)"
         )
     if address.rpartition(":")[2] == "0":
         return (
-            f"--address {address!r}: --processes {processes} needs a fixed port "
+            f"{option} {address!r}: --processes {processes} needs a fixed port "
             "(with port 0 each process would bind its own)"
         )
     return None

@@ -46,10 +46,12 @@ from .errors import LogLimiter, ServerConfigError, abort
 from .guarded import HandlerRecorder, Health, guarded
 from .local import LocalGuesswork
 from .options import ServerOptions as ServerOptions  # re-exported
+from .page import page_file
 from .reflection import reflection_handlers
 from .reload import CatalogWatcher
 from .servicer import GuessworkServicer
 from .tls import tls_problem
+from .web import WebApp, WebServer
 
 #: Calls whose answers depend only on the request and the catalog (cached).
 log = logging.getLogger("guesswork.service")
@@ -113,8 +115,13 @@ class GuessworkServer:
         servicer: GuessworkServicer,
         port: int,
         catalog: Catalog | None,
+        web: WebServer | None = None,
     ) -> None:
         self.grpc_server = server
+        #: The HTTP/JSON adapter and the page (service.web), when --http is given.
+        self.web = web
+        #: Its port (None without --http).
+        self.http_port: int | None = web.port if web is not None else None
         self.health = health_servicer
         self.servicer = servicer
         self.port = port
@@ -140,6 +147,8 @@ class GuessworkServer:
         options = self.servicer.options
         self.set_serving(False)
         self.grpc_server.start()
+        if self.web is not None:
+            self.web.start()
 
         def install(loaded: Catalog) -> None:
             answers = LocalGuesswork(loaded, self.servicer.live)
@@ -167,6 +176,8 @@ class GuessworkServer:
             first.lookups.warm_up()
         except Exception:
             self.grpc_server.stop(0)
+            if self.web is not None:
+                self.web.stop(0)
             raise
         self.set_serving(True)
         if self.watcher is not None:
@@ -199,11 +210,16 @@ class GuessworkServer:
             self.watcher.stop()
         time.sleep(min(drain, grace))
         done: threading.Event = self.grpc_server.stop(grace)
+        if self.web is not None:
+            # Off this thread (a signal handler's, under guesswork-serve): wait() joins it.
+            threading.Thread(target=self.web.stop, args=(grace,), daemon=True).start()
         return done
 
     def wait(self) -> None:
-        """Block until the server has stopped."""
+        """Block until the server has stopped (the HTTP adapter too, when there is one)."""
         self.grpc_server.wait_for_termination()
+        if self.web is not None:
+            self.web.thread.join()
 
 
 #: A connection is closed (GOAWAY) after this long, its calls given the grace below to
@@ -294,7 +310,17 @@ def create_server(options: ServerOptions, catalog: Catalog | None = None) -> Gue
     methods = pb.DESCRIPTOR.services_by_name["Guesswork"].methods
     handlers = {method.name: _handler(servicer, method) for method in methods}
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
-    return GuessworkServer(server, health_servicer, servicer, port, catalog)
+    web = None
+    if options.http_address is not None:
+        problem = address_problem(
+            options.http_address, reuse_port=options.reuse_port, option="--http"
+        )
+        if problem is not None:
+            server.stop(0)
+            raise ServerConfigError(problem)
+        app = WebApp(servicer, health_servicer, page_file)
+        web = WebServer(app, options.http_address, options.reuse_port, options.grace)
+    return GuessworkServer(server, health_servicer, servicer, port, catalog, web)
 
 
 def start_server(

@@ -1,0 +1,300 @@
+"""guesswork-serve --http: the same API as HTTP/JSON (Connect's unary protocol), tested
+against a real server on real ports: answers equal gRPC's, every error reason with its
+documented status, bad input refused without holding anyone up."""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import json
+import socket
+import threading
+import urllib.parse
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import grpc
+import pytest
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from google.rpc import error_details_pb2
+
+from guesswork.client.catalog import Catalog
+from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
+from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from guesswork.service.server import GuessworkServer, ServerOptions, create_server, start_server
+from guesswork.service.web import HTTP_STATUS, connect_code
+
+from .test_contract import UNREACHABLE, _cases
+from .test_error_table import _proto_rows
+
+SERVICE = "/guesswork.v1.Guesswork"
+
+
+class HttpCallError(Exception):
+    """A Connect call that failed: its HTTP status and JSON error body."""
+
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
+        super().__init__(f"{status} {body}")
+        self.status, self.body = status, body
+
+
+def post(
+    port: int, path: str, body: bytes, headers: dict[str, str] | None = None
+) -> tuple[int, bytes]:
+    """POST ``body`` to ``path``; return (status, response body)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        sent = {"Content-Type": "application/json", **(headers or {})}
+        connection.request("POST", path, body=body, headers=sent)
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def get(port: int, path: str) -> tuple[int, bytes, str]:
+    """GET ``path``; return (status, body, content type)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, response.read(), response.getheader("content-type") or ""
+    finally:
+        connection.close()
+
+
+class HttpStub:
+    """Calls guesswork.v1.Guesswork over HTTP/JSON as a gRPC stub would: a method per RPC,
+    taking the request message; a failure raises HttpCallError."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    def __getattr__(self, method: str) -> Callable[..., Message]:
+        response_type = getattr(pb, f"{method}Response")
+
+        def call(request: Message, timeout: float | None = None) -> Message:
+            status, body = post(
+                self.port, f"{SERVICE}/{method}", json_format.MessageToJson(request).encode()
+            )
+            if status != 200:
+                raise HttpCallError(status, json.loads(body))
+            return json_format.Parse(body, response_type())
+
+        return call
+
+
+class _RawCallsAreGrpcOnly:
+    """Stands in for the gRPC channel of test_contract's cases: the ones that send raw
+    protobuf bytes have no HTTP form (HTTP's own bad bodies are tested below)."""
+
+    def unary_unary(self, path: str) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError("raw protobuf bytes: gRPC only")
+
+        return call
+
+
+@pytest.fixture(scope="module")
+def web(catalog: Catalog) -> Iterator[tuple[GuessworkServer, int, int]]:
+    options = ServerOptions(address="127.0.0.1:0", http_address="127.0.0.1:0")
+    server, port = start_server(options, catalog)
+    assert server.http_port is not None
+    yield server, port, server.http_port
+    server.stop(0)
+
+
+def info_of(body: dict[str, Any]) -> error_details_pb2.ErrorInfo:
+    """Return the ErrorInfo of a Connect error body (its one detail), checked."""
+    (detail,) = body["details"]
+    assert detail["type"] == "google.rpc.ErrorInfo"
+    value = detail["value"]
+    info = error_details_pb2.ErrorInfo.FromString(base64.b64decode(value + "=" * (-len(value) % 4)))
+    assert info.domain == "guesswork.v1" and detail["debug"]["reason"] == info.reason
+    return info
+
+
+def _histories(catalog: Catalog, name: str) -> list[list[tuple[str, str]]]:
+    """Return every history the policy's tree reaches (each target played to its win)."""
+    policy = catalog.policy(name)
+    game = policy.game
+    seen: dict[tuple[tuple[str, str], ...], None] = {(): None}
+    for target in policy.targets:
+        history: list[tuple[str, str]] = []
+        while True:
+            guess = policy.next_guess(history)
+            code = game.reply(guess, target)
+            history.append((guess, game.format_reply(code)))
+            seen.setdefault(tuple(history), None)
+            if code == game.win_reply:
+                break
+    return [list(history) for history in seen]
+
+
+@pytest.mark.parametrize("name", ["wordle-2309-normal-neg-entropy", "jotto-2309-hard-max"])
+def test_every_answer_over_http_equals_the_grpc_one(
+    name: str, catalog: Catalog, web: tuple[GuessworkServer, int, int]
+) -> None:
+    _, grpc_port, http_port = web
+    histories = _histories(catalog, name)
+    assert len(histories) > len(catalog.policy(name).targets)  # every target, and their way
+    with grpc.insecure_channel(f"127.0.0.1:{grpc_port}") as channel:
+        stub = pb_grpc.GuessworkStub(channel)
+        for history in histories:
+            request = pb.SuggestGuessRequest(
+                policy=name, history=[pb.Turn(guess=g, reply=r) for g, r in history]
+            )
+            expected = json_format.MessageToDict(stub.SuggestGuess(request, timeout=30))
+            status, body = post(
+                http_port, f"{SERVICE}/SuggestGuess", json_format.MessageToJson(request).encode()
+            )
+            assert (status, json.loads(body)) == (200, expected), history
+
+
+def test_every_error_reason_has_its_documented_status_over_http(
+    web: tuple[GuessworkServer, int, int],
+) -> None:
+    rows = _proto_rows()
+    covered = set()
+    for case, call, reason, expected in _cases(HttpStub(web[2]), _RawCallsAreGrpcOnly()):  # type: ignore[arg-type]
+        try:
+            call()
+        except NotImplementedError:
+            continue
+        except HttpCallError as error:
+            info = info_of(error.body)
+            code = grpc.StatusCode[rows[info.reason][0]]
+            assert error.body["code"] == connect_code(code), case
+            assert error.status == HTTP_STATUS[connect_code(code)], case
+            assert info.reason == reason, (case, info.reason)
+            assert expected.items() <= dict(info.metadata).items(), (case, info.metadata)
+            covered.add(info.reason)
+            continue
+        raise AssertionError(f"{case}: answered instead of refused")
+    # The rest have HTTP tests of their own below (MALFORMED_REQUEST: bad bodies).
+    rest = {"TOO_MANY_CALLS", "UNAVAILABLE", "MALFORMED_REQUEST"}
+    assert set(rows) - covered - set(UNREACHABLE) == rest
+
+
+def test_too_many_calls_and_unavailable_over_http(catalog: Catalog) -> None:
+    options = ServerOptions(address="127.0.0.1:0", http_address="127.0.0.1:0", max_concurrent=1)
+    server = create_server(options, catalog)
+    assert server.web is not None and server.http_port is not None
+    server.web.start()  # serving HTTP, the catalog not loaded yet
+    try:
+        status, body = post(server.http_port, f"{SERVICE}/ListPolicies", b"{}")
+        assert (status, info_of(json.loads(body)).reason) == (503, "UNAVAILABLE")
+        assert server.servicer.slots.acquire(blocking=False)  # the one place is taken
+        status, body = post(server.http_port, f"{SERVICE}/ListPolicies", b"{}")
+        assert (status, info_of(json.loads(body)).reason) == (429, "TOO_MANY_CALLS")
+        server.servicer.slots.release()
+    finally:
+        server.web.stop(0)
+        server.grpc_server.stop(0)
+
+
+def test_get_makes_a_suggestion_a_link(web: tuple[GuessworkServer, int, int]) -> None:
+    message = json.dumps(
+        {
+            "policy": "wordle-2309-normal-neg-entropy",
+            "history": [{"guess": "raise", "reply": ".Y..."}],
+        }
+    )
+    plain = f"{SERVICE}/SuggestGuess?connect=v1&encoding=json&message={urllib.parse.quote(message)}"
+    status, body, kind = get(web[2], plain)
+    assert (status, kind) == (200, "application/json") and json.loads(body)["guess"] == "CLOUT"
+    packed = base64.urlsafe_b64encode(message.encode()).decode().rstrip("=")
+    status, again, _ = get(
+        web[2], f"{SERVICE}/SuggestGuess?encoding=json&base64=1&message={packed}"
+    )
+    assert (status, again) == (200, body)
+
+
+@pytest.mark.parametrize(
+    ("body", "headers", "status", "reason", "words"),
+    [
+        (b"{not json", {}, 400, "MALFORMED_REQUEST", "is not JSON of guesswork.v1.PingRequest"),
+        (b"\xff\xfe{}", {}, 400, "MALFORMED_REQUEST", "is not UTF-8"),
+        (b'{"polcy": "x"}', {}, 400, "MALFORMED_REQUEST", 'no field named "polcy"'),
+        (b"[]", {}, 400, "MALFORMED_REQUEST", "is not JSON of"),
+        (b"{}", {"Content-Type": "text/plain"}, 415, "", "Content-Type: application/json"),
+        (b"{}", {"Connect-Protocol-Version": "2"}, 400, "", "Connect-Protocol-Version must be 1"),
+    ],
+)
+def test_bad_bodies_get_the_documented_error(
+    body: bytes,
+    headers: dict[str, str],
+    status: int,
+    reason: str,
+    words: str,
+    web: tuple[GuessworkServer, int, int],
+) -> None:
+    method = "Ping" if b"polcy" not in body else "SuggestGuess"
+    got, answer = post(web[2], f"{SERVICE}/{method}", body, headers)
+    error = json.loads(answer)
+    assert got == status and words in error["message"], error
+    assert "Traceback" not in error["message"] and "\n" not in error["message"]
+    if reason:
+        assert info_of(error).reason == reason
+
+
+def test_a_huge_body_is_refused_before_it_is_read(web: tuple[GuessworkServer, int, int]) -> None:
+    with socket.create_connection(("127.0.0.1", web[2]), timeout=30) as client:
+        client.sendall(
+            f"POST {SERVICE}/Ping HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {100 << 20}\r\n\r\n".encode()
+        )
+        answer = client.recv(65536).decode()
+    assert answer.startswith("HTTP/1.1 429") and "REQUEST_TOO_LARGE" in answer
+
+
+def test_paths_methods_health_and_an_oversized_url(web: tuple[GuessworkServer, int, int]) -> None:
+    port = web[2]
+    status, body, _ = get(port, "/nothing-here")
+    assert status == 404 and json.loads(body)["code"] == "not_found"
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("PUT", f"{SERVICE}/Ping", body=b"{}")
+    response = connection.getresponse()
+    assert response.status == 405 and response.getheader("allow") == "GET, POST"
+    connection.close()
+    status, body = post(port, "/grpc.health.v1.Health/Check", b"{}")
+    assert (status, json.loads(body)) == (200, {"status": "SERVING"})
+    # A request line over HEAD_LIMIT: 400 and the connection closed (h11), possibly
+    # before the client has finished sending, which then sees a reset.
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+        try:
+            client.sendall(f"GET {SERVICE}/Ping?message={'x' * 200_000} HTTP/1.1\r\n".encode())
+            answer = client.recv(65536)
+        except ConnectionResetError:
+            answer = b""
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 400")
+    assert post(port, f"{SERVICE}/Ping", b"{}") == (200, b"{}")  # still serving
+
+
+def test_slow_clients_hold_no_one_up(web: tuple[GuessworkServer, int, int]) -> None:
+    """Clients that send half a request and wait: the others are answered meanwhile."""
+    port = web[2]
+    stalled = []
+    for _ in range(50):
+        client = socket.create_connection(("127.0.0.1", port), timeout=30)
+        client.sendall(
+            f"POST {SERVICE}/Ping HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Content-Length: 100\r\n\r\n{".encode()
+        )
+        stalled.append(client)
+    try:
+        answers = []
+
+        def ask() -> None:
+            answers.append(post(port, f"{SERVICE}/ListPolicies", b"{}")[0])
+
+        threads = [threading.Thread(target=ask) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert answers == [200] * 8
+    finally:
+        for client in stalled:
+            client.close()
