@@ -13,9 +13,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# The main job: the lookup service on the shipped catalog (127.0.0.1:50051).
+# The main job: the lookup service on the shipped catalog: gRPC on 127.0.0.1:50051,
+# HTTP/JSON and the page on http://127.0.0.1:8080/.
 serve: $(STAMP)
-	$(BIN)/guesswork-serve
+	$(BIN)/guesswork-serve --http 127.0.0.1:8080
 
 # Reproduce the seeds' Wordle table.
 run: $(STAMP)

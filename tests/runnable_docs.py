@@ -18,7 +18,8 @@ environment's ``bin`` first on PATH (as after ``source .venv/bin/activate``)
 and a user catalog of its own (``XDG_DATA_HOME`` in the scratch folder), so
 an example may use what an earlier one made. Examples that name the
 service's default address, 127.0.0.1:50051, are pointed at a server this
-module starts on a free port (the developer's own server may hold 50051).
+module starts on free ports (the developer's own server may hold 50051), as
+are those that name its HTTP address, 127.0.0.1:8080.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-#: The address the README and docs use for the service.
+#: The addresses the README and docs use for the service: gRPC, and HTTP/JSON.
 DOCUMENTED_ADDRESS = "127.0.0.1:50051"
+DOCUMENTED_HTTP = "127.0.0.1:8080"
 #: Interactive prompts whose typed text is the command's input.
 PROMPTS = ("reply> ",)
 _CHECKER = doctest.OutputChecker()
@@ -150,11 +152,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def scratch_server(bin_dir: Path, env: dict[str, str]) -> Iterator[str]:
-    """Run ``guesswork-serve`` from ``bin_dir`` on a free port; yield its address."""
-    address = f"127.0.0.1:{free_port()}"
+def scratch_server(bin_dir: Path, env: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """Run ``guesswork-serve`` from ``bin_dir`` on free ports; yield its gRPC and HTTP
+    addresses."""
+    address, http = f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"
+    command = [str(bin_dir / "guesswork-serve"), "--address", address, "--http", http]
     process = subprocess.Popen(
-        [str(bin_dir / "guesswork-serve"), "--address", address, "--log-level", "WARNING"],
+        [*command, "--log-level", "WARNING"],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -170,7 +174,7 @@ def scratch_server(bin_dir: Path, env: dict[str, str]) -> Iterator[str]:
             if subprocess.run(probe, env=env, capture_output=True).returncode == 0:
                 break
             time.sleep(0.2)
-        yield address
+        yield address, http
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=60)
@@ -187,11 +191,16 @@ def run_examples(found: list[Example], bin_dir: Path, folder: Path) -> list[str]
         PYTHONDONTWRITEBYTECODE="1",
     )
     env.pop("PYTHONPATH", None)  # the environment's own install, as a user has it
-    needs_server = any(DOCUMENTED_ADDRESS in example.text for example in found)
+    needs_server = any(
+        DOCUMENTED_ADDRESS in example.text or DOCUMENTED_HTTP in example.text for example in found
+    )
     problems: list[str] = []
-    with _maybe_server(needs_server, bin_dir, env) as address:
+    with _maybe_server(needs_server, bin_dir, env) as addresses:
         for example in found:
-            text = example.text.replace(DOCUMENTED_ADDRESS, address or DOCUMENTED_ADDRESS)
+            text = example.text
+            if addresses is not None:
+                text = text.replace(DOCUMENTED_ADDRESS, addresses[0])
+                text = text.replace(DOCUMENTED_HTTP, addresses[1])
             if example.language == "pycon":
                 problems += _run_pycon(example, text, bin_dir, env, folder)
             elif example.language == "shell":
@@ -202,12 +211,14 @@ def run_examples(found: list[Example], bin_dir: Path, folder: Path) -> list[str]
 
 
 @contextmanager
-def _maybe_server(needed: bool, bin_dir: Path, env: dict[str, str]) -> Iterator[str | None]:
+def _maybe_server(
+    needed: bool, bin_dir: Path, env: dict[str, str]
+) -> Iterator[tuple[str, str] | None]:
     if not needed:
         yield None
         return
-    with scratch_server(bin_dir, env) as address:
-        yield address
+    with scratch_server(bin_dir, env) as addresses:
+        yield addresses
 
 
 def _bash(
