@@ -25,6 +25,7 @@ run: $(STAMP)
 			--mode $$mode --metric $$metric; echo; done; done
 
 test: $(STAMP)
+	$(BIN)/python scripts/ensure_browser.py
 	$(BIN)/ruff check .
 	$(BIN)/python scripts/typecheck.py --strict
 	$(BIN)/python -m mypy --strict docs/_ext

@@ -43,6 +43,8 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import contextlib
+import html
 import json
 import logging
 import socket
@@ -61,8 +63,11 @@ from grpc_health.v1 import health_pb2
 from ..client.errors import (
     BadRequestError,
     MalformedRequestError,
+    PolicyNotFoundError,
     RequestTooLargeError,
+    ServiceUnavailableError,
 )
+from ..client.policy_choice import today_policy
 from ..client.text import cut, shown
 from ..protos.guesswork.v1 import guesswork_pb2 as pb
 from .calls import SERVICE_NAME, RpcMethod
@@ -178,8 +183,26 @@ class WebApp:
         if verb in ("GET", "HEAD"):
             found = self.page(path)
             if found is not None:
-                return 200, found[0], found[1]
+                body, kind = found
+                if kind.startswith("text/html"):
+                    body = self._with_defaults(body)
+                return 200, body, kind
         raise _HttpRefusalError(404, "not_found", f"no such path: {shown(path)}")
+
+    def _with_defaults(self, page: bytes) -> bytes:
+        """Return the page with today's policies (client.policy_choice) filled in: the
+        one it opens with, and the one its hard-mode box picks ("" before the
+        catalog is loaded, or where the catalog has none; the page then takes
+        the first)."""
+        names = {"__DEFAULT_POLICY__": "", "__DEFAULT_HARD_POLICY__": ""}
+        with contextlib.suppress(ServiceUnavailableError):
+            policies = self.servicer.answers.policies("")
+            for placeholder, hard in zip(names, (False, True), strict=True):
+                with contextlib.suppress(PolicyNotFoundError):
+                    names[placeholder] = today_policy(policies, hard)
+        for placeholder, name in names.items():
+            page = page.replace(placeholder.encode(), html.escape(name).encode())
+        return page
 
     async def _message(
         self, scope: Scope, receive: Receive, request_type: type[Message], allow_get: bool = True

@@ -1,0 +1,115 @@
+"""The page at / in a real browser: headless Chromium (Debian's chromium and
+chromium-driver, through Selenium) plays a whole game against a real server, with
+the keyboard only, and reads the solved state and the analysis.
+
+make test installs the browser where it is missing (scripts/ensure_browser.py);
+without one this test fails with the reason, it never skips.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+from guesswork.client.catalog import Catalog
+from guesswork.client.games import Wordle
+from guesswork.client.policy_choice import today_policy
+from guesswork.service.server import GuessworkServer, ServerOptions, start_server
+
+#: A phone's screen, in CSS pixels: the page must work there.
+WIDTH, HEIGHT = 412, 915
+SECRET = "TACIT"
+
+
+@pytest.fixture(scope="module")
+def page_server(catalog: Catalog) -> Iterator[GuessworkServer]:
+    options = ServerOptions(address="127.0.0.1:0", http_address="127.0.0.1:0")
+    server, _ = start_server(options, catalog)
+    yield server
+    server.stop(0)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if chromium is None or driver is None:
+        pytest.fail(
+            "headless Chromium is needed: apt-get install chromium chromium-driver "
+            "(make test does it: scripts/ensure_browser.py)"
+        )
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    # A phone's screen (Chrome's device emulation: a desktop window has a minimum width).
+    metrics = {"width": WIDTH, "height": HEIGHT, "pixelRatio": 1}
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
+    opened = webdriver.Chrome(service=Service(driver), options=options)
+    try:
+        yield opened
+    finally:
+        opened.quit()
+
+
+def _text(browser: WebDriver, element_id: str) -> str:
+    return str(browser.find_element(By.ID, element_id).text)
+
+
+def test_a_whole_game_on_the_page_with_the_keyboard(
+    page_server: GuessworkServer, browser: WebDriver, catalog: Catalog, tmp_path: Path
+) -> None:
+    default = today_policy(catalog.list())
+    first = catalog.policy(default).next_guess([])
+    browser.get(f"http://127.0.0.1:{page_server.http_port}/")
+    wait = WebDriverWait(browser, 60)
+    # On load: the default policy's first suggestion, as text.
+    wait.until(lambda b: _text(b, "suggestion").startswith("Guess "))
+    assert _text(browser, "suggestion").startswith(f"Guess {first} (")
+    assert browser.find_element(By.ID, "policy").get_attribute("value") == default
+    game = Wordle()
+    played = 0
+    shot = b""
+    while not _text(browser, "suggestion").startswith("Solved"):
+        guess = _text(browser, "suggestion").split()[1]
+        reply = game.format_reply(game.reply(guess, SECRET))
+        tiles = browser.find_elements(By.CSS_SELECTOR, "#tiles .tile")
+        assert "".join(tile.text for tile in tiles) == guess
+        for index, colour in enumerate(reply):
+            # Keyboard only: each tile takes G, Y or . and moves the focus on.
+            browser.find_elements(By.CSS_SELECTOR, "#tiles .tile")[index].send_keys(colour)
+        labels = [
+            t.get_attribute("aria-label")
+            for t in browser.find_elements(By.CSS_SELECTOR, "#tiles .tile")
+        ]
+        assert all(label and "press to change" in label for label in labels)
+        browser.find_element(By.ID, "submit").send_keys("\n")
+        played += 1
+        wait.until(lambda b, n=played: len(b.find_elements(By.CSS_SELECTOR, "#board li")) == n)
+        wait.until(lambda b, g=guess: not _text(b, "suggestion").startswith(f"Guess {g} "))
+        if played == 1:
+            shot = browser.get_screenshot_as_png()
+        assert played <= 6
+    assert _text(browser, "suggestion") == f"Solved: {SECRET} in {played} guesses."
+    wait.until(lambda b: b.find_element(By.ID, "analysis-panel").is_displayed())
+    rows = browser.find_elements(By.CSS_SELECTOR, "#analysis tbody tr")
+    assert len(rows) == played
+    assert rows[-1].find_elements(By.TAG_NAME, "td")[1].text == SECRET
+    assert "skill" in _text(browser, "analysis-summary")
+    # The screenshot mid-game: the window's size, and a picture, not a blank page.
+    image = pytest.importorskip("matplotlib.image")
+    pixels = image.imread(io.BytesIO(shot), format="png")
+    assert pixels.shape[:2] == (HEIGHT, WIDTH), pixels.shape
+    colours = {tuple(p) for p in pixels[::5, ::5, :3].reshape(-1, 3).round(2).tolist()}
+    assert len(colours) > 10
+    keep = os.environ.get("GUESSWORK_SCREENSHOT")
+    (Path(keep) if keep else tmp_path / "mid-game.png").write_bytes(shot)
