@@ -44,6 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_probe.py
 	$(BIN)/python benchmarks/bench_bee.py
 	$(BIN)/python benchmarks/bench_service.py
+	$(BIN)/python benchmarks/bench_http.py
 	$(BIN)/python benchmarks/bench_rejection.py
 	$(BIN)/python benchmarks/bench_lookup.py
 	$(BIN)/python benchmarks/bench_approx_entropy.py
