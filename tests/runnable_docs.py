@@ -24,13 +24,16 @@ are those that name its HTTP address, 127.0.0.1:8080.
 
 from __future__ import annotations
 
+import contextlib
 import doctest
+import json
 import os
 import re
 import signal
 import socket
 import subprocess
 import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -165,14 +168,19 @@ def scratch_server(bin_dir: Path, env: dict[str, str]) -> Iterator[tuple[str, st
         text=True,
     )
     try:
-        probe = [str(bin_dir / "guesswork"), "policies", "--server", address, "--timeout", "2"]
-        for _ in range(300):
+        # Ready once health says SERVING (live answers warm), asked over HTTP.
+        health = urllib.request.Request(
+            f"http://{http}/grpc.health.v1.Health/Check",
+            data=b"{}",
+            headers={"Content-Type": "application/json"},
+        )
+        for _ in range(600):
             if process.poll() is not None:
-                raise AssertionError(
-                    f"guesswork-serve ended: {process.stderr.read() if process.stderr else ''}"
-                )
-            if subprocess.run(probe, env=env, capture_output=True).returncode == 0:
-                break
+                ended = process.stderr.read() if process.stderr else ""
+                raise AssertionError(f"guesswork-serve ended: {ended}")
+            with contextlib.suppress(OSError), urllib.request.urlopen(health, timeout=2) as answer:
+                if json.loads(answer.read()) == {"status": "SERVING"}:
+                    break
             time.sleep(0.2)
         yield address, http
     finally:
