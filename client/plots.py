@@ -11,6 +11,7 @@ policies with :func:`pyplot` too.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -174,6 +175,21 @@ def analysis_figure(analysis: GameAnalysis) -> Any:
     scores.grid(True, axis="y", alpha=0.3)
     scores.legend(loc="upper center", ncols=2)
     return figure
+
+
+def analysis_svg(analysis: GameAnalysis) -> bytes:
+    """Return the analysis figure (:func:`analysis_figure`) as SVG text, for the page.
+
+    Raises:
+        PlotError: matplotlib is not installed.
+    """
+    figure = analysis_figure(analysis)
+    written = io.BytesIO()
+    try:
+        figure.savefig(written, format="svg", dpi=DPI)
+    finally:
+        pyplot().close(figure)
+    return written.getvalue()
 
 
 def save_analysis_plot(analysis: GameAnalysis, path: str | Path) -> None:

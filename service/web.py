@@ -60,6 +60,7 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2
 
+from ..client import messages
 from ..client.errors import (
     BadRequestError,
     MalformedRequestError,
@@ -67,6 +68,7 @@ from ..client.errors import (
     RequestTooLargeError,
     ServiceUnavailableError,
 )
+from ..client.plots import PlotError, analysis_svg
 from ..client.policy_choice import today_policy
 from ..client.text import cut, shown
 from ..protos.guesswork.v1 import guesswork_pb2 as pb
@@ -108,6 +110,9 @@ HTTP_STATUS = {
     "unauthenticated": 401,
 }
 HEALTH_SERVICE = "grpc.health.v1.Health"
+#: GET with ``?message=`` an AnalyzeGameRequest's JSON: the analysis picture, as SVG.
+PICTURE_PATH = "/picture/analysis.svg"
+_PICTURE_LOCK = threading.Lock()
 _JSON = [(b"content-type", b"application/json")]
 
 
@@ -181,6 +186,8 @@ class WebApp:
             return await self._call(self.methods[name], scope, receive)
         if service == HEALTH_SERVICE and name == "Check":
             return await self._health(scope, receive)
+        if path == PICTURE_PATH and verb == "GET":
+            return await self._picture(scope, receive)
         if verb in ("GET", "HEAD"):
             found = self.page(path)
             if found is not None:
@@ -285,6 +292,37 @@ class WebApp:
             if watcher is not None:
                 watcher.cancel()
             method.release()
+
+    async def _picture(self, scope: Scope, receive: Receive) -> tuple[int, bytes, str]:
+        """Answer GET PICTURE_PATH?message=ANALYZE-GAME-REQUEST-JSON with the analysis
+        picture ``guesswork analyze --plot`` draws (client.plots), as SVG."""
+        method = self.methods["AnalyzeGame"]
+        try:
+            method.admit()
+        except Exception as error:
+            return _error_answer(error, method.name, self.servicer)
+        try:
+            request = await self._message(scope, receive, method.request_type)
+            assert isinstance(request, pb.AnalyzeGameRequest)
+            loop = asyncio.get_running_loop()
+            picture = await loop.run_in_executor(self.pool, self._draw, request)
+            return 200, picture, "image/svg+xml"
+        except PlotError as error:
+            raise _HttpRefusalError(501, "unimplemented", str(error)) from None
+        except _HttpRefusalError:
+            raise
+        except Exception as error:
+            return _error_answer(error, method.name, self.servicer)
+        finally:
+            method.release()
+
+    def _draw(self, request: pb.AnalyzeGameRequest) -> bytes:
+        """Return the SVG analysis picture of ``request`` (matplotlib's pyplot is not
+        thread-safe: one picture at a time)."""
+        history = messages.history(request.history)
+        analysis = self.servicer.answers.analyze(request.policy, history, request.answer)
+        with _PICTURE_LOCK:
+            return analysis_svg(analysis)
 
     async def _health(self, scope: Scope, receive: Receive) -> tuple[int, bytes, str]:
         request = await self._message(scope, receive, health_pb2.HealthCheckRequest)

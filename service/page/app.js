@@ -254,7 +254,18 @@ async function analyse() {
     $("analysis-summary").textContent =
       `Expected with best play ${(report.expectedStart || 0).toFixed(2)}; ` +
       `skill ${Math.round(report.skill || 0)}, luck ${Math.round(report.luck || 0)}.`;
-    drawChart(report.moves || []);
+    // The picture guesswork analyze --plot draws, made by the server; where it cannot
+    // (no matplotlib there), a simpler chart drawn here.
+    const picture = $("analysis-picture");
+    const message = JSON.stringify({ policy: state.policy.name, history: state.history });
+    picture.hidden = false;
+    $("left-chart").hidden = true;
+    picture.onerror = () => {
+      picture.hidden = true;
+      drawChart(report.moves || []);
+      $("left-chart").hidden = false;
+    };
+    picture.src = `/picture/analysis.svg?encoding=json&message=${encodeURIComponent(message)}`;
     $("analysis-panel").hidden = false;
   } catch (error) {
     showError(`Analysis: ${error.message}`);

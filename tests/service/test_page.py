@@ -105,6 +105,13 @@ def test_a_whole_game_on_the_page_with_the_keyboard(
     assert len(rows) == played
     assert rows[-1].find_elements(By.TAG_NAME, "td")[1].text == SECRET
     assert "skill" in _text(browser, "analysis-summary")
+    # The picture analyze --plot draws, served as SVG, is loaded (its natural size known).
+    wait.until(
+        lambda b: b.execute_script(
+            "const p = document.getElementById('analysis-picture');"
+            "return p.complete && p.naturalWidth > 0 && !p.hidden;"
+        )
+    )
     # The screenshot mid-game: the window's size, and a picture, not a blank page.
     image = pytest.importorskip("matplotlib.image")
     pixels = image.imread(io.BytesIO(shot), format="png")

@@ -298,3 +298,19 @@ def test_slow_clients_hold_no_one_up(web: tuple[GuessworkServer, int, int]) -> N
     finally:
         for client in stalled:
             client.close()
+
+
+def test_the_analysis_picture_is_the_one_analyze_plot_draws(
+    web: tuple[GuessworkServer, int, int],
+) -> None:
+    pytest.importorskip("matplotlib")
+    history = [{"guess": "raise", "reply": ".Y..."}, {"guess": "clout", "reply": "G...."}]
+    message = json.dumps({"policy": "wordle-2309-normal-neg-entropy", "history": history})
+    status, body, kind = get(
+        web[2], f"/picture/analysis.svg?encoding=json&message={urllib.parse.quote(message)}"
+    )
+    assert (status, kind) == (200, "image/svg+xml") and body.startswith(b"<?xml")
+    assert b"<svg" in body and b"CLOUT" in body  # the moves are drawn and labelled
+    bad = json.dumps({"policy": "chess", "history": history})
+    status, body, _ = get(web[2], f"/picture/analysis.svg?message={urllib.parse.quote(bad)}")
+    assert status == 404 and info_of(json.loads(body)).reason == "POLICY_NOT_FOUND"
