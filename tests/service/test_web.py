@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import http.client
 import json
+import signal
 import socket
 import threading
 import urllib.parse
@@ -27,6 +28,8 @@ from guesswork.service.web import HTTP_STATUS, connect_code
 
 from .test_contract import UNREACHABLE, _cases
 from .test_error_table import _proto_rows
+from .test_lifecycle import free_port
+from .test_lifecycle import start_server as start_process
 
 SERVICE = "/guesswork.v1.Guesswork"
 
@@ -330,3 +333,22 @@ def test_the_analysis_picture_is_the_one_analyze_plot_draws(
     bad = json.dumps({"policy": "chess", "history": history})
     status, body, _ = get(web[2], f"/picture/analysis.svg?message={urllib.parse.quote(bad)}")
     assert status == 404 and info_of(json.loads(body)).reason == "POLICY_NOT_FOUND"
+
+
+@pytest.mark.parametrize("processes", ["1", "2"])
+def test_sigterm_drains_http_too_with_any_number_of_processes(processes: str) -> None:
+    """guesswork-serve --http [--processes 2]: both processes answer HTTP behind one
+    port, and SIGTERM stops every one of them, exit status 0, the port closed."""
+    port = free_port()
+    process, _ = start_process("--http", f"127.0.0.1:{port}", "--processes", processes)
+    try:
+        for _ in range(20):  # connections the kernel spreads over the processes
+            assert post(port, "/grpc.health.v1.Health/Check", b"{}") == (
+                200,
+                b'{"status": "SERVING"}',
+            )
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 0
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
