@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_service import free_port, run_load, server_command, stored_requests  # noqa: E402
+from bench_service import free_port, run_load, start_processes, stored_requests  # noqa: E402
 from google.protobuf import json_format  # noqa: E402
 
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb  # noqa: E402
@@ -95,19 +95,7 @@ def start(processes: int) -> tuple[subprocess.Popen[str], str, int]:
     """Start ``guesswork-serve --http`` with ``processes``; return it, its gRPC address and
     its HTTP port, once it says it serves."""
     address, port = f"127.0.0.1:{free_port()}", free_port()
-    options = ["--http", f"127.0.0.1:{port}", "--processes", str(processes)]
-    process = subprocess.Popen(
-        server_command(address, *options),
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stderr is not None
-    line = process.stderr.readline()
-    if not line.startswith("guesswork-serve: serving "):
-        process.kill()
-        raise SystemExit(f"guesswork-serve did not start: {line}")
-    return process, address, port
+    return start_processes(address, processes, "--http", f"127.0.0.1:{port}"), address, port
 
 
 def main() -> None:

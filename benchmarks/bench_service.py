@@ -175,10 +175,11 @@ def live_latencies(address: str) -> list[float]:
     return seconds
 
 
-def start_processes(address: str, processes: int) -> subprocess.Popen[str]:
-    """Start ``guesswork-serve --processes N``; return it once it says all N serve."""
+def start_processes(address: str, processes: int, *options: str) -> subprocess.Popen[str]:
+    """Start ``guesswork-serve --processes N`` (with ``options``); return it once it says
+    all N serve."""
     process = subprocess.Popen(
-        server_command(address, "--processes", str(processes)),
+        server_command(address, "--processes", str(processes), *options),
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stderr=subprocess.PIPE,
         text=True,
