@@ -409,4 +409,4 @@ class GameValues:
             if guess is not None:
                 return self.model.policy.vocabulary[guess]
         ranked = self.live.rank(self.model.policy, targets, 1, history)
-        return self.model.policy.vocabulary[int(ranked[0])]
+        return self.model.policy.vocabulary[ranked.indices[0]]

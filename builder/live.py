@@ -37,6 +37,7 @@ import numpy as np
 
 from ..client.errors import GuessMyWordError
 from ..client.games import GuessMyWord
+from ..client.live_solver import Ranking
 from ..client.probe import Policy
 from ..client.strategy import WordTreeStrategy
 from .greedy import GreedyStep, greedy_step
@@ -113,16 +114,17 @@ class GreedyLiveSolver:
         remaining: np.ndarray,
         count: int,
         history: Sequence[tuple[str, int]] = (),
-    ) -> Sequence[int]:
-        """Return up to ``count`` vocabulary indices, best first, for the ``remaining`` targets.
+    ) -> Ranking:
+        """Return up to ``count`` vocabulary indices, best first, with their metric values,
+        for the ``remaining`` targets.
 
         ``remaining`` holds target indices in target-list order; ``history``
         the (guess, reply code) turns so far, which an NYT hard-mode policy's
         step needs (only guesses the NYT rule allows after them are ranked).
-        A Guess My Word policy gets one index: its tree's live answer.
+        A Guess My Word policy gets one index, its tree's live answer, and no value.
         """
         if isinstance(policy.data.strategy, WordTreeStrategy):
-            return [self._word_tree_answer(policy, remaining)]
+            return Ranking((self._word_tree_answer(policy, remaining),))
         step, letters, target_to_vocabulary, alphabet = self._prepare(policy)
         weights = policy.data.numpy_weights()
         return _ranked(
@@ -142,9 +144,9 @@ class GreedyLiveSolver:
         possible: np.ndarray,
         count: int,
         history: Sequence[tuple[str, int]] = (),
-    ) -> Sequence[int]:
-        """Return up to ``count`` indices into ``words``, best first, when the secret is
-        one of ``words[possible]`` (see client.lookup.LiveSolver.rank_words).
+    ) -> Ranking:
+        """Return up to ``count`` indices into ``words``, best first, with their values,
+        when the secret is one of ``words[possible]`` (client.lookup.LiveSolver.rank_words).
 
         Raises:
             GuessMyWordError: a Guess My Word policy (its secrets are its targets).
@@ -198,9 +200,10 @@ def _ranked(
     count: int,
     history: Sequence[tuple[str, int]],
     weights: np.ndarray | None = None,
-) -> list[int]:
-    """Return the step's best ``count`` word indices when ``letters[consistent]`` are
-    the possible secrets, ``coded`` being (``letters``, the alphabet coding them):
+) -> Ranking:
+    """Return the step's best ``count`` word indices and their values when
+    ``letters[consistent]`` are the possible secrets, ``coded`` being (``letters``,
+    the alphabet coding them):
     indices into the words ``letters`` spells, in their order, the guess list
     first. Under NYT hard mode only the guesses the rule allows after ``history``
     are candidates. ``weights`` (one per entry of ``consistent``): how likely
@@ -220,4 +223,4 @@ def _ranked(
         letters=letters,
         weights=weights,
     )
-    return [int(i) for i in ranked.guesses]
+    return Ranking(tuple(int(i) for i in ranked.guesses), tuple(float(v) for v in ranked.values))

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from .catalog import Catalog
 from .core import (
@@ -62,8 +62,10 @@ from .errors import (
 )
 from .games import GuessMyWord, Wordle
 from .letters import accent_index, resolve
+from .live_solver import LiveSolver as LiveSolver  # re-exported
 from .probe import SOLVED, Policy
 from .rules import consistency_problem, evil_reply, nyt_hard_problem
+from .strategy import ranking_metric
 from .suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
 from .text import shown, with_article
 
@@ -74,46 +76,6 @@ if TYPE_CHECKING:
 
 #: Longest history accepted: longer than any stored game (Jotto's worst is 19).
 MAX_TURNS = 64
-#: Most alternatives a caller may ask for (and a policy stores per node).
-
-
-class LiveSolver(Protocol):
-    """Ranks guesses for a set of remaining targets, as the policy's strategy would."""
-
-    def rank(
-        self,
-        policy: Policy,
-        remaining: np.ndarray,
-        count: int,
-        history: Sequence[tuple[str, int]] = (),
-    ) -> Sequence[int]:
-        """Return up to ``count`` vocabulary indices, best first.
-
-        ``remaining`` holds the indices (in target-list order) of the targets
-        still possible; there is at least one. ``history`` holds the turns so
-        far as (guess, reply code): an NYT hard-mode policy (mode
-        ``nyt-hard``) ranks only the guesses the NYT rule allows after them.
-        """
-        ...
-
-    def rank_words(
-        self,
-        policy: Policy,
-        words: tuple[str, ...],
-        possible: np.ndarray,
-        count: int,
-        history: Sequence[tuple[str, int]] = (),
-    ) -> Sequence[int]:
-        """Return up to ``count`` indices into ``words``, best first, when the secret is
-        one of ``words[possible]`` (a history no target of the policy fits).
-
-        ``words`` is :attr:`PolicyLookup.open_words`: the policy's vocabulary
-        first, so indices below the guess list's length are its guess list,
-        then the wider list's other words. ``possible`` is ascending and not
-        empty. The same strategy as :meth:`rank`, with ``words[possible]`` in
-        the place of the remaining targets.
-        """
-        ...
 
 
 @dataclass(frozen=True)
@@ -376,7 +338,14 @@ class PolicyLookup:
             self.policy.alternatives(node)[:alternatives],
             STORED,
             len(turns),
+            values := self.policy.alternative_values(node)[:alternatives],
+            self._ranking_metric(alternatives) if values else "",
         )
+
+    def _ranking_metric(self, alternatives: int) -> str:
+        """Return the metric of the alternatives' values ("" when none are asked for;
+        callers also give "" where there are no values)."""
+        return ranking_metric(self.policy.data.strategy) if alternatives else ""
 
     def _live_answer(self, turns: Sequence[Turn], alternatives: int) -> Suggestion:
         source, words, remaining = self._possible(turns)
@@ -392,12 +361,12 @@ class PolicyLookup:
         played = [(turn.word, turn.code) for turn in turns]  # NYT hard mode's rule needs them
         if source == LIVE:
             ranked = self.live.rank(self.policy, remaining, alternatives + 1, played)
-            chosen = [self.policy.vocabulary[i] for i in ranked]
+            chosen = [self.policy.vocabulary[i] for i in ranked.indices]
         else:
             ranked = self.live.rank_words(
                 self.policy, self.open_words, remaining, alternatives + 1, played
             )
-            chosen = [self.open_words[i] for i in ranked]
+            chosen = [self.open_words[i] for i in ranked.indices]
         return Suggestion(
             chosen[0],
             len(remaining),
@@ -405,6 +374,8 @@ class PolicyLookup:
             tuple(chosen[1 : alternatives + 1]),
             source,
             len(turns),
+            tuple(ranked.values[1 : alternatives + 1]),
+            self._ranking_metric(alternatives) if ranked.values else "",
         )
 
     def score(self, guess: str, target: str) -> GuessScore:

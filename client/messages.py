@@ -142,6 +142,8 @@ def suggestion_message(answer: Suggestion) -> pb.SuggestGuessResponse:
         alternatives=answer.alternatives,
         source=SOURCE_VALUES[answer.source],
         turn=answer.turn,
+        alternative_values=answer.alternative_values,
+        alternative_metric=answer.alternative_metric,
     )
 
 
@@ -154,6 +156,8 @@ def suggestion(message: pb.SuggestGuessResponse) -> Suggestion:
         alternatives=tuple(message.alternatives),
         source=_inverse(SOURCE_VALUES).get(message.source, STORED),
         turn=message.turn,
+        alternative_values=tuple(message.alternative_values),
+        alternative_metric=message.alternative_metric,
     )
 
 

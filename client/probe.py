@@ -165,6 +165,16 @@ class Policy:
         chosen = arrays["alt_guess"][int(offsets[node]) : int(offsets[node + 1])]
         return tuple(self.vocabulary[i] for i in chosen.tolist())
 
+    def alternative_values(self, node: int) -> tuple[float, ...]:
+        """Return the metric values of :meth:`alternatives` at ``node``, in their order
+        (lower is better; none once solved, and none for a format-1 policy)."""
+        if node == SOLVED:
+            return ()
+        arrays = self.data.arrays
+        offsets = arrays["alt_offsets"]
+        values = arrays["alt_value"][int(offsets[node]) : int(offsets[node + 1])]
+        return tuple(float(value) for value in values)
+
     def reply_code(self, node: int, reply: Reply) -> ReplyCode:
         """Return ``reply`` as a code, parsing text against the guess at ``node``.
 

@@ -139,6 +139,14 @@ class WordTreeStrategy:
         return {"kind": self.kind, "tree": self.tree}
 
 
+def ranking_metric(strategy: GreedyStrategy | OptimalStrategy | WordTreeStrategy) -> str:
+    """Return the metric that ranks a policy's alternatives and gives their values: its
+    greedy step's (an optimised tree's fallback), or "" for a Guess My Word tree."""
+    if isinstance(strategy, WordTreeStrategy):
+        return ""
+    return strategy.fallback.metric
+
+
 #: A strategy with a greedy step (its ``fallback``): every kind but Guess My Word trees.
 StepStrategy = GreedyStrategy | OptimalStrategy
 Strategy = GreedyStrategy | OptimalStrategy | WordTreeStrategy

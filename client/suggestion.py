@@ -31,6 +31,14 @@ class Suggestion:
             (computed over the policy's guess list as possible secrets,
             because no target gives every reply of the history).
         turn: number of turns in the history.
+        alternative_values: each alternative's value by the policy's metric,
+            lower is better (``max``: the largest group of targets the guess
+            can leave; ``expectation``: the expected group; ``neg_entropy``:
+            minus the bits of information; 0 for the random guesser), as the
+            policy stores them or the live step computes them; empty where
+            none is known (policies of format 1, Guess My Word).
+        alternative_metric: the metric of those values: the policy's greedy
+            step's (an optimised tree's live step), "" where there are none.
     """
 
     guess: str
@@ -39,6 +47,8 @@ class Suggestion:
     alternatives: tuple[str, ...]
     source: str
     turn: int
+    alternative_values: tuple[float, ...] = ()
+    alternative_metric: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """Return the suggestion as the CLI's JSON object."""
@@ -47,6 +57,8 @@ class Suggestion:
             "remaining": self.remaining,
             "solved": self.solved,
             "alternatives": list(self.alternatives),
+            "alternative_values": list(self.alternative_values),
+            "alternative_metric": self.alternative_metric,
             "source": self.source,
             "turn": self.turn,
         }

@@ -31,7 +31,8 @@ from ..client.errors import (
     UnknownWordError,
 )
 from ..client.games import GuessMyWord
-from ..client.lookup import CatalogLookup, LiveSolver, PolicyLookup
+from ..client.live_solver import LiveSolver, Ranking
+from ..client.lookup import CatalogLookup, PolicyLookup
 from ..client.probe import Policy
 from .live_gate import UNLIMITED, LiveGate
 
@@ -67,7 +68,7 @@ class LiveOnDemand:
         remaining: np.ndarray,
         count: int,
         history: Sequence[tuple[str, int]] = (),
-    ) -> Sequence[int]:
+    ) -> Ranking:
         """Return up to ``count`` vocabulary indices, best first (see client.lookup.LiveSolver)."""
         with self.gate.admitted():
             return self.solver().rank(policy, remaining, count, history)
@@ -79,7 +80,7 @@ class LiveOnDemand:
         possible: np.ndarray,
         count: int,
         history: Sequence[tuple[str, int]] = (),
-    ) -> Sequence[int]:
+    ) -> Ranking:
         """Return up to ``count`` indices into ``words``, best first (client.lookup.LiveSolver)."""
         with self.gate.admitted():
             return self.solver().rank_words(policy, words, possible, count, history)

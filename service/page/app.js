@@ -118,7 +118,11 @@ function render() {
   const source = answer.source === "SOURCE_STORED" ? "stored" : "computed live";
   $("suggestion").textContent = `Guess ${answer.guess} (${remaining} possible, ${source})`;
   const others = answer.alternatives || [];
-  $("alternatives").textContent = others.length ? `Next best: ${others.join(", ")}` : "";
+  const values = answer.alternativeValues || [];
+  const shown = others.map((word, i) =>
+    i < values.length ? `${word} (${describeValue(values[i], answer.alternativeMetric)})` : word,
+  );
+  $("alternatives").textContent = shown.length ? `Next best: ${shown.join(", ")}` : "";
   $("reply-area").hidden = false;
   const tiles = TILE_GAMES.has(state.policy.game);
   $("tiles").hidden = !tiles;
@@ -129,6 +133,15 @@ function render() {
     : `Type the reply your game gave to ${answer.guess}, then press Enter reply.`;
   state.colours = Array.from(answer.guess, () => 0);
   drawTiles();
+}
+
+// What an alternative's value means, by the metric that ranked it (lower is better).
+function describeValue(value, metric) {
+  if (metric === "neg_entropy" || metric === "approx_entropy") return `${(-value).toFixed(2)} bits`;
+  if (metric === "entropy") return `${value.toFixed(2)} bits`;
+  if (metric === "max") return `at most ${Math.round(value)} left`;
+  if (metric === "expectation") return `${value.toFixed(1)} left expected`;
+  return String(Number(value.toFixed(3)));
 }
 
 function rowOf(guess, reply) {

@@ -155,7 +155,7 @@ def test_live_answers_follow_the_stored_ranking(tmp_path: Path) -> None:
                 continue
             first = int(arrays["node_first"][node])
             remaining = np.sort(arrays["target_order"][first : first + size]).astype(np.int64)
-            ranked = [policy.vocabulary[i] for i in solver.rank(policy, remaining, 11)]
+            ranked = [policy.vocabulary[i] for i in solver.rank(policy, remaining, 11).indices]
             assert ranked == [policy.guess(node), *policy.alternatives(node)][: len(ranked)]
             checked += 1
         assert checked >= 5

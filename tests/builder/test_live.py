@@ -36,10 +36,12 @@ def test_live_ranking_reproduces_each_stored_node(name: str) -> None:
         for node in range(0, policy.data.node_count, 41):
             if policy.remaining_count(node) < 2:
                 continue
-            ranked = [
-                policy.vocabulary[i] for i in solver.rank(policy, remaining_of(policy, node), 11)
-            ]
+            ranking = solver.rank(policy, remaining_of(policy, node), 11)
+            ranked = [policy.vocabulary[i] for i in ranking.indices]
             assert ranked == [policy.guess(node), *policy.alternatives(node)][: len(ranked)]
+            # The values too: the stored ones are what the same step computed at build.
+            stored = policy.alternative_values(node)[: len(ranked) - 1]
+            assert ranking.values[1:] == pytest.approx(stored, rel=1e-12, abs=1e-12)
             checked += 1
         assert checked >= 5
 
@@ -52,9 +54,8 @@ def test_optimal_policy_alternatives_follow_its_live_step() -> None:
         for node in range(0, policy.data.node_count, 53):
             if policy.remaining_count(node) < 2:
                 continue
-            ranked = [
-                policy.vocabulary[i] for i in solver.rank(policy, remaining_of(policy, node), 12)
-            ]
+            ranking = solver.rank(policy, remaining_of(policy, node), 12)
+            ranked = [policy.vocabulary[i] for i in ranking.indices]
             expected = [word for word in ranked if word != policy.guess(node)][:10]
             assert list(policy.alternatives(node))[:10] == expected
 
@@ -79,10 +80,10 @@ def test_ranking_over_words_is_the_same_step(name: str) -> None:
             if len(remaining) < 2:
                 continue
             words = np.array([position[policy.targets[t]] for t in remaining], dtype=np.int64)
-            ranked = list(solver.rank_words(policy, vocabulary, words, 6))
+            ranked = solver.rank_words(policy, vocabulary, words, 6)
             expected = _ranked(policy, step, (letters, alphabet), words, 6, (), weights[words])
             assert ranked == expected
-            differs += ranked != list(solver.rank(policy, remaining, 6))
+            differs += ranked.indices != solver.rank(policy, remaining, 6).indices
         assert differs  # the prior changes some rankings
 
 
@@ -98,7 +99,7 @@ def test_off_list_answers_rank_the_guess_list_words_that_fit() -> None:
         ]
         turns = lookup.turns(history)
         possible = lookup.possible_words(turns)
-        ranked = solver.rank_words(lookup.policy, lookup.open_words, possible, 50)
+        ranked = solver.rank_words(lookup.policy, lookup.open_words, possible, 50).indices
         assert sorted(ranked) == possible.tolist()  # hard mode: the possible words only
         answer = lookup.suggest(history, 3)
         assert answer.source == "live-guess-list" and answer.remaining == len(possible)

@@ -327,7 +327,7 @@ def test_live_answers_rank_only_legal_guesses(small_catalog: Path) -> None:
             first, size = int(arrays["node_first"][node]), int(arrays["node_size"][node])
             remaining = np.sort(arrays["target_order"][first : first + size]).astype(np.int64)
             path = _path_to(greedy, node)
-            ranked = solver.rank(greedy, remaining, 6, path)
+            ranked = solver.rank(greedy, remaining, 6, path).indices
             stored = [greedy.guess(node), *greedy.alternatives(node)][: len(ranked)]
             assert [greedy.vocabulary[i] for i in ranked] == stored
 

@@ -110,7 +110,7 @@ def test_live_answers_off_the_answer_list_are_weighted_by_the_prior(
     assert weights is not None and len(possible) == answer.remaining
     weighted = _ranked(lookup.policy, step, coded, possible, 1, played, weights[possible])
     uniform = _ranked(lookup.policy, step, coded, possible, 1, played)
-    assert answer.guess == words[weighted[0]] != words[uniform[0]]
+    assert answer.guess == words[weighted.indices[0]] != words[uniform.indices[0]]
     prior = shipped_prior("wordfreq")
     assert [prior.weight_of(words[i]) for i in possible] == weights[possible].tolist()
 

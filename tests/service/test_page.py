@@ -76,6 +76,12 @@ def test_a_whole_game_on_the_page_with_the_keyboard(
     wait.until(lambda b: _text(b, "suggestion").startswith("Guess "))
     assert _text(browser, "suggestion").startswith(f"Guess {first} (")
     assert browser.find_element(By.ID, "policy").get_attribute("value") == default
+    # The alternatives with their values, in the metric's terms (bits for neg_entropy).
+    stored = catalog.policy(default)
+    root_values = stored.alternative_values(stored.root)
+    shown = _text(browser, "alternatives")
+    first_alternative = stored.alternatives(stored.root)[0]
+    assert f"{first_alternative} ({-root_values[0]:.2f} bits)" in shown, shown
     game = Wordle()
     played = 0
     shot = b""

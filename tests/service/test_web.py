@@ -9,6 +9,8 @@ import http.client
 import json
 import signal
 import socket
+import subprocess
+import sys
 import threading
 import urllib.parse
 from collections.abc import Callable, Iterator
@@ -28,8 +30,7 @@ from guesswork.service.web import HTTP_STATUS, connect_code
 
 from .test_contract import UNREACHABLE, _cases
 from .test_error_table import _proto_rows
-from .test_lifecycle import free_port
-from .test_lifecycle import start_server as start_process
+from .test_lifecycle import ENV, free_port
 
 SERVICE = "/guesswork.v1.Guesswork"
 
@@ -339,8 +340,17 @@ def test_the_analysis_picture_is_the_one_analyze_plot_draws(
 def test_sigterm_drains_http_too_with_any_number_of_processes(processes: str) -> None:
     """guesswork-serve --http [--processes 2]: both processes answer HTTP behind one
     port, and SIGTERM stops every one of them, exit status 0, the port closed."""
-    port = free_port()
-    process, _ = start_process("--http", f"127.0.0.1:{port}", "--processes", processes)
+    port, address = free_port(), f"127.0.0.1:{free_port()}"
+    command = ["--address", address, "--http", f"127.0.0.1:{port}", "--processes", processes]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "guesswork.service", *command],
+        env=ENV,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    # Said once every process serves (a process still warming would answer NOT_SERVING).
+    assert process.stderr.readline().startswith("guesswork-serve: serving ")
     try:
         for _ in range(20):  # connections the kernel spreads over the processes
             assert post(port, "/grpc.health.v1.Health/Check", b"{}") == (

@@ -138,20 +138,24 @@ class SuggestGuessRequest(_message.Message):
     def __init__(self, policy: _Optional[str] = ..., history: _Optional[_Iterable[_Union[Turn, _Mapping]]] = ..., max_alternatives: _Optional[int] = ...) -> None: ...
 
 class SuggestGuessResponse(_message.Message):
-    __slots__ = ("guess", "remaining", "solved", "alternatives", "source", "turn")
+    __slots__ = ("guess", "remaining", "solved", "alternatives", "source", "turn", "alternative_values", "alternative_metric")
     GUESS_FIELD_NUMBER: _ClassVar[int]
     REMAINING_FIELD_NUMBER: _ClassVar[int]
     SOLVED_FIELD_NUMBER: _ClassVar[int]
     ALTERNATIVES_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
+    ALTERNATIVE_VALUES_FIELD_NUMBER: _ClassVar[int]
+    ALTERNATIVE_METRIC_FIELD_NUMBER: _ClassVar[int]
     guess: str
     remaining: int
     solved: bool
     alternatives: _containers.RepeatedScalarFieldContainer[str]
     source: Source
     turn: int
-    def __init__(self, guess: _Optional[str] = ..., remaining: _Optional[int] = ..., solved: _Optional[bool] = ..., alternatives: _Optional[_Iterable[str]] = ..., source: _Optional[_Union[Source, str]] = ..., turn: _Optional[int] = ...) -> None: ...
+    alternative_values: _containers.RepeatedScalarFieldContainer[float]
+    alternative_metric: str
+    def __init__(self, guess: _Optional[str] = ..., remaining: _Optional[int] = ..., solved: _Optional[bool] = ..., alternatives: _Optional[_Iterable[str]] = ..., source: _Optional[_Union[Source, str]] = ..., turn: _Optional[int] = ..., alternative_values: _Optional[_Iterable[float]] = ..., alternative_metric: _Optional[str] = ...) -> None: ...
 
 class ScoreGuessRequest(_message.Message):
     __slots__ = ("policy", "guess", "target")
