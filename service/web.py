@@ -6,7 +6,10 @@
   JSON mapping as the body (``Content-Type: application/json``), answered
   with the response message's JSON mapping: the unary form of the Connect
   protocol (connectrpc.com/docs/protocol), so Connect clients work unchanged
-  and ``curl -d`` works. Every method has no side effects
+  and ``curl -d`` works. Binary protobuf (``application/proto``) is served as
+  well, answered in kind, and a request body may be gzip-compressed
+  (``Content-Encoding: gzip``, inflated to at most 4 MiB), as Connect clients
+  send them. Every method has no side effects
   (``idempotency_level`` in the proto), so each is also ``GET
   /guesswork.v1.Guesswork/METHOD?encoding=json&message=URL-ENCODED-JSON``
   (``&base64=1`` for base64url; ``connect=v1`` allowed): a suggestion can be
@@ -50,6 +53,7 @@ import logging
 import socket
 import threading
 import urllib.parse
+import zlib
 from collections.abc import Awaitable, Callable, MutableMapping
 from concurrent import futures
 from typing import Any
@@ -72,7 +76,7 @@ from ..client.plots import PlotError, analysis_svg
 from ..client.policy_choice import today_policy
 from ..client.text import cut, shown
 from ..protos.guesswork.v1 import guesswork_pb2 as pb
-from .calls import SERVICE_NAME, RpcMethod
+from .calls import SERVICE_NAME, RpcMethod, parse_request
 from .errors import DOMAIN, describe
 from .guarded import Health
 from .servicer import GuessworkServicer
@@ -110,6 +114,8 @@ HTTP_STATUS = {
     "unauthenticated": 401,
 }
 HEALTH_SERVICE = "grpc.health.v1.Health"
+#: The codecs served, by Content-Type: Connect's JSON and binary protobuf.
+CODECS = {"application/json": "json", "application/proto": "proto"}
 #: GET with ``?message=`` an AnalyzeGameRequest's JSON: the analysis picture, as SVG.
 PICTURE_PATH = "/picture/analysis.svg"
 _PICTURE_LOCK = threading.Lock()
@@ -214,11 +220,13 @@ class WebApp:
 
     async def _message(
         self, scope: Scope, receive: Receive, request_type: type[Message], allow_get: bool = True
-    ) -> Message:
-        """Return the request message of a Connect unary call (POST body or GET query).
+    ) -> tuple[Message, str]:
+        """Return the request message of a Connect unary call (POST body or GET query)
+        and its codec, "json" or "proto" (the answer is sent in the same).
 
         Raises:
-            _HttpRefusalError: the method, content type or protocol version is not one served.
+            _HttpRefusalError: the method, content type, compression or protocol
+                version is not one served.
             GuessworkError: the message is too large or malformed.
         """
         headers = {key.decode("latin-1").lower(): value for key, value in scope["headers"]}
@@ -226,14 +234,16 @@ class WebApp:
         if version is not None and version != b"1":
             raise _HttpRefusalError(400, "invalid_argument", "Connect-Protocol-Version must be 1")
         if scope["method"] == "GET" and allow_get:
-            text = _query_message(scope.get("query_string", b""))
+            data, codec = _query_message(scope.get("query_string", b""))
         elif scope["method"] == "POST":
             content_type = headers.get("content-type", b"").split(b";")[0].strip().lower()
-            if content_type != b"application/json":
+            codec = CODECS.get(content_type.decode("latin-1"), "")
+            if not codec:
                 raise _HttpRefusalError(
                     415,
                     "unimplemented",
-                    "send the request as JSON (Content-Type: application/json)",
+                    "send the request as JSON (Content-Type: application/json) or binary "
+                    "protobuf (application/proto)",
                 )
             length = headers.get("content-length")
             if length is not None and length.isdigit() and int(length) > BODY_LIMIT:
@@ -241,7 +251,7 @@ class WebApp:
                     f"request of {int(length)} bytes exceeds {BODY_LIMIT}",
                     metadata={"limit": str(BODY_LIMIT), "value": length.decode()},
                 )
-            text = await _read_body(receive)
+            data = _decompressed(await _read_body(receive), headers.get("content-encoding"))
         else:
             raise _HttpRefusalError(
                 405,
@@ -249,7 +259,11 @@ class WebApp:
                 f"{shown(scope['method'])} is not served: use POST or GET",
                 "GET, POST",
             )
-        return _decode(text, request_type, self.servicer.options.max_request_bytes)
+        limit = self.servicer.options.max_request_bytes
+        if codec == "proto":
+            name = f"/{request_type.DESCRIPTOR.full_name}"
+            return parse_request(request_type, data, name, limit), codec
+        return _decode(_text(data), request_type, limit), codec
 
     async def _call(
         self, method: RpcMethod, scope: Scope, receive: Receive
@@ -263,7 +277,7 @@ class WebApp:
         watcher: asyncio.Task[None] | None = None
         request: Message | None = None
         try:
-            request = await self._message(
+            request, codec = await self._message(
                 scope, receive, method.request_type, method.no_side_effects
             )
             watcher = asyncio.ensure_future(_watch_disconnect(receive, gone))
@@ -279,6 +293,8 @@ class WebApp:
                 raise _HttpRefusalError(
                     504, "deadline_exceeded", "the call's Connect-Timeout-Ms passed"
                 ) from None
+            if codec == "proto":
+                return 200, raw, "application/proto"
             response = method.response_type.FromString(raw)
             body = json_format.MessageToJson(response, indent=None).encode()
             return 200, body, "application/json"
@@ -302,7 +318,7 @@ class WebApp:
         except Exception as error:
             return _error_answer(error, method.name, self.servicer)
         try:
-            request = await self._message(scope, receive, method.request_type)
+            request, _ = await self._message(scope, receive, method.request_type)
             assert isinstance(request, pb.AnalyzeGameRequest)
             loop = asyncio.get_running_loop()
             picture = await loop.run_in_executor(self.pool, self._draw, request)
@@ -325,12 +341,14 @@ class WebApp:
             return analysis_svg(analysis)
 
     async def _health(self, scope: Scope, receive: Receive) -> tuple[int, bytes, str]:
-        request = await self._message(scope, receive, health_pb2.HealthCheckRequest)
+        request, codec = await self._message(scope, receive, health_pb2.HealthCheckRequest)
         assert isinstance(request, health_pb2.HealthCheckRequest)
         status = self.health.status_of(request.service)
         if status is None:
             raise _HttpRefusalError(404, "not_found", f"no service {shown(request.service)}")
         response = health_pb2.HealthCheckResponse(status=status)
+        if codec == "proto":
+            return 200, response.SerializeToString(), "application/proto"
         return 200, json_format.MessageToJson(response, indent=None).encode(), "application/json"
 
 
@@ -343,8 +361,8 @@ def _error_answer(
     return HTTP_STATUS[name], error_body(name, message, reason, metadata), "application/json"
 
 
-def _query_message(query: bytes) -> str:
-    """Return the JSON text of a GET call's ``message`` parameter.
+def _query_message(query: bytes) -> tuple[bytes, str]:
+    """Return a GET call's ``message`` parameter as bytes, and its codec.
 
     Raises:
         MalformedRequestError: a parameter is missing or not what Connect defines.
@@ -355,11 +373,11 @@ def _query_message(query: bytes) -> str:
     except (UnicodeError, ValueError):
         raise MalformedRequestError("the query string is not ASCII URL-encoding") from None
     encoding = params.get("encoding", ["json"])[0]
-    if encoding != "json":
-        raise MalformedRequestError(f"encoding {shown(encoding)} is not served: use encoding=json")
+    if encoding not in ("json", "proto"):
+        raise MalformedRequestError(f"encoding {shown(encoding)} is not served: json or proto")
     if "compression" in params and params["compression"][0] not in ("", "identity"):
         raise MalformedRequestError("compressed GET messages are not served")
-    message = params.get("message", ["{}"])[0]
+    message = params.get("message", ["{}" if encoding == "json" else ""])[0]
     if len(message) > BODY_LIMIT:
         raise RequestTooLargeError(
             f"request of {len(message)} bytes exceeds {BODY_LIMIT}",
@@ -367,15 +385,16 @@ def _query_message(query: bytes) -> str:
         )
     if params.get("base64", ["0"])[0] == "1":
         try:
-            padded = message + "=" * (-len(message) % 4)
-            return base64.urlsafe_b64decode(padded).decode("utf-8")
-        except (binascii.Error, ValueError, UnicodeError):
-            raise MalformedRequestError("the base64 message is not base64url of UTF-8") from None
-    return message
+            return base64.urlsafe_b64decode(message + "=" * (-len(message) % 4)), encoding
+        except (binascii.Error, ValueError):
+            raise MalformedRequestError("the message is not base64url") from None
+    if encoding == "proto":
+        raise MalformedRequestError("a binary GET message needs base64=1")
+    return message.encode("utf-8"), encoding
 
 
-async def _read_body(receive: Receive) -> str:
-    """Return the request body as text, read within BODY_SECONDS and BODY_LIMIT bytes.
+async def _read_body(receive: Receive) -> bytes:
+    """Return the request body, read within BODY_SECONDS and BODY_LIMIT bytes.
 
     Raises:
         RequestTooLargeError, BadRequestError, MalformedRequestError.
@@ -400,12 +419,49 @@ async def _read_body(receive: Receive) -> str:
                 return b"".join(chunks)
 
     try:
-        data = await asyncio.wait_for(read(), BODY_SECONDS)
+        return await asyncio.wait_for(read(), BODY_SECONDS)
     except TimeoutError:
         raise BadRequestError(
             f"the request body did not arrive within {BODY_SECONDS:g} s",
             metadata={"field": "body"},
         ) from None
+
+
+def _decompressed(data: bytes, encoding: bytes | None) -> bytes:
+    """Return ``data`` decompressed by its Content-Encoding (gzip, or none), at most
+    BODY_LIMIT bytes however well it compresses.
+
+    Raises:
+        _HttpRefusalError: another compression.
+        MalformedRequestError: not gzip after all.
+        RequestTooLargeError: over BODY_LIMIT decompressed.
+    """
+    name = (encoding or b"identity").strip().lower()
+    if name == b"identity":
+        return data
+    if name != b"gzip":
+        raise _HttpRefusalError(501, "unimplemented", "request compression: gzip or identity only")
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        plain = inflater.decompress(data, BODY_LIMIT + 1)
+    except zlib.error:
+        raise MalformedRequestError(
+            "the body is not gzip data (Content-Encoding: gzip)", metadata={"field": "body"}
+        ) from None
+    if len(plain) > BODY_LIMIT or inflater.unconsumed_tail:
+        raise RequestTooLargeError(
+            f"request of more than {BODY_LIMIT} bytes, decompressed",
+            metadata={"limit": str(BODY_LIMIT)},
+        )
+    return plain
+
+
+def _text(data: bytes) -> str:
+    """Return a JSON body as text.
+
+    Raises:
+        MalformedRequestError: it is not UTF-8.
+    """
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:

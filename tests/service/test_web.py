@@ -5,6 +5,7 @@ documented status, bad input refused without holding anyone up."""
 from __future__ import annotations
 
 import base64
+import gzip
 import http.client
 import json
 import signal
@@ -362,3 +363,25 @@ def test_sigterm_drains_http_too_with_any_number_of_processes(processes: str) ->
         assert process.wait(timeout=60) == 0
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=5).close()
+
+
+def test_gzip_bodies_and_binary_protobuf(web: tuple[GuessworkServer, int, int]) -> None:
+    """Connect clients compress requests (gzip) and may send binary protobuf: both are
+    served; a body that inflates past the limit is refused, another compression too."""
+    port = web[2]
+    request = pb.SuggestGuessRequest(policy="wordle-2309-normal-neg-entropy")
+    packed = gzip.compress(json_format.MessageToJson(request).encode())
+    status, body = post(port, f"{SERVICE}/SuggestGuess", packed, {"Content-Encoding": "gzip"})
+    assert status == 200 and json.loads(body)["guess"] == "RAISE"
+    binary = {"Content-Type": "application/proto"}
+    status, body = post(port, f"{SERVICE}/SuggestGuess", request.SerializeToString(), binary)
+    assert status == 200 and pb.SuggestGuessResponse.FromString(body).guess == "RAISE"
+    bomb = gzip.compress(b" " * (64 << 20))  # 64 MiB of spaces in about 64 KiB
+    status, body = post(port, f"{SERVICE}/Ping", bomb, {"Content-Encoding": "gzip"})
+    assert status == 429 and info_of(json.loads(body)).reason == "REQUEST_TOO_LARGE"
+    status, body = post(port, f"{SERVICE}/Ping", b"{}", {"Content-Encoding": "br"})
+    assert status == 501 and "gzip or identity" in json.loads(body)["message"]
+    status, body = post(port, f"{SERVICE}/Ping", b"{}", {"Content-Encoding": "gzip"})
+    assert status == 400 and info_of(json.loads(body)).reason == "MALFORMED_REQUEST"
+    status, body = post(port, f"{SERVICE}/Ping", b"\xff\x00", binary)
+    assert status == 400 and info_of(json.loads(body)).reason == "MALFORMED_REQUEST"
