@@ -118,6 +118,11 @@ def test_a_whole_game_on_the_page_with_the_keyboard(
             "return p.complete && p.naturalWidth > 0 && !p.hidden;"
         )
     )
+    # The high-contrast palette, from the keyboard: greens turn orange (#f5793a).
+    green = browser.find_element(By.CSS_SELECTOR, "#board li:last-child .tile.green")
+    assert green.value_of_css_property("background-color") == "rgba(83, 141, 78, 1)"
+    browser.find_element(By.ID, "contrast").send_keys(" ")
+    assert green.value_of_css_property("background-color") == "rgba(245, 121, 58, 1)"
     # The screenshot mid-game: the window's size, and a picture, not a blank page.
     image = pytest.importorskip("matplotlib.image")
     pixels = image.imread(io.BytesIO(shot), format="png")
