@@ -93,6 +93,8 @@ def optimize(args: argparse.Namespace) -> Outcome:
             bound_store=bound_store,
             memo_limit=args.memo_limit,
             scheduler=args.scheduler,
+            # Alternatives are only for a stored policy: a proof only reported skips them.
+            alternatives=bool(args.publish or args.output),
         )
     finally:
         progress.close()

@@ -391,3 +391,21 @@ def test_damaged_or_unusable_checkpoints_are_one_line_errors(
         assert run([*argv, str(path)]) == 1, label
         err = capsys.readouterr().err
         assert message in err and len(err.strip().splitlines()) == 1, (label, err)
+
+
+def test_alternatives_are_ranked_only_for_a_policy_that_is_stored(tmp_path: Path) -> None:
+    """optimize ranks each node's alternatives only when the policy is kept (--output,
+    --publish): a proof only reported skips that work; a stored one has them."""
+    from guesswork.builder.cli import run as build
+    from guesswork.client.catalog import open_policy_file
+
+    words = tmp_path / "words.txt"
+    words.write_text(
+        "\n".join(["crane", "slate", "trace", "crate", "grace", "place", "brace", "space"])
+    )
+    file = tmp_path / "kept.gwp"
+    common = ["optimize", "--targets", str(words), "--objective", "total", "--quiet", "--json"]
+    assert build(common) == 0
+    assert build([*common, "--output", str(file)]) == 0
+    policy = open_policy_file(file).policy(open_policy_file(file).list()[0].name)
+    assert policy.alternatives(policy.root) and policy.alternative_values(policy.root)
