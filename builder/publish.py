@@ -20,29 +20,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-import sqlalchemy as sa
-
 from ..client.catalog import Catalog
 from ..client.catalog_file import seal
 from ..client.catalog_location import (
-    APPLICATION_ID,
-    SCHEMA_VERSION,
     describe_location,
     is_file_location,
     sqlite_path,
 )
 from ..client.catalog_manifest import manifest_rows, manifest_text, payload_sha256
 from ..client.catalog_reader import summary_columns
-from ..client.catalog_sql import (
-    TABLES,
-    connected,
-    content_seal,
-    has_catalog_tables,
-    meta_header,
-    meta_table,
-    metadata,
-    server_url,
-)
 from ..client.policy_file import (
     encode_file,
     encode_words,
@@ -170,35 +156,6 @@ def _catalog_rows(policies: list[StoredPolicy], bees: list[StoredBeeTable]) -> C
     )
 
 
-def _insert_rows(connection: sa.Connection, rows: CatalogRows) -> None:
-    """Insert every row of ``rows`` but the meta rows, table by table."""
-    for table, values in zip(
-        TABLES[1:], (rows.wordlists, rows.policies, rows.honeycombs), strict=True
-    ):
-        # An empty list would insert one row of defaults (a catalog emptied by remove).
-        if values:
-            connection.execute(table.insert(), values)
-
-
-def _write_database(path: Path, rows: CatalogRows) -> None:
-    """Write a complete catalog into the new file ``path``."""
-    engine = sa.create_engine(f"sqlite+pysqlite:///{path}", poolclass=sa.pool.NullPool)
-    try:
-        with engine.connect() as connection:
-            # Header fields: the file's magic and schema version, outside any table.
-            connection.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
-            connection.exec_driver_sql(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            connection.commit()
-        with engine.begin() as connection:
-            metadata.create_all(connection)
-            connection.execute(meta_table.insert(), rows.meta)
-            _insert_rows(connection, rows)
-        with engine.connect() as connection:
-            connection.exec_driver_sql("VACUUM")
-    finally:
-        engine.dispose()
-
-
 #: What SQLite may create beside a database file while writing it.
 _SQLITE_SIDE_FILES = ("", "-journal", "-wal", "-shm")
 
@@ -240,63 +197,6 @@ def _fsync(path: Path) -> None:
         os.close(descriptor)
 
 
-def _replaceable(where: str, connection: sa.Connection) -> int:
-    """Return the generation of the catalog a publish may replace (0: none yet).
-
-    Raises:
-        CatalogWriteError: the database holds tables of the catalog's names
-            that are not a Guesswork catalog of this schema, which a publish
-            would otherwise empty.
-    """
-    present = has_catalog_tables(connection)
-    if not present:
-        return 0
-    refuse = f"{where}: refusing to replace tables that are not a Guesswork catalog"
-    if meta_table.name not in present:
-        raise CatalogWriteError(f"{refuse} ({', '.join(sorted(present))} but no meta)")
-    query = sa.select(meta_table.c.key, meta_table.c.value)
-    meta = {str(key): str(value) for key, value in connection.execute(query)}
-    application_id, version = meta_header(meta)
-    if application_id != APPLICATION_ID:
-        raise CatalogWriteError(f"{refuse} (no Guesswork application id in meta)")
-    if version != SCHEMA_VERSION:
-        raise CatalogWriteError(
-            f"{where}: holds a catalog of schema {version}; this Guesswork writes schema "
-            f"{SCHEMA_VERSION} (drop its four tables to publish here)"
-        )
-    return int(meta["generation"]) if meta.get("generation", "").isdigit() else 0
-
-
-def _publish_to_server(where: str, url: sa.URL, rows: CatalogRows) -> str:
-    """Replace the PostgreSQL catalog at ``url`` with ``rows`` in one transaction; return ``where``.
-
-    Raises:
-        CatalogWriteError: the server cannot be reached or refuses, the
-            database holds other tables of these names, or a write fails
-            (then nothing changed).
-    """
-    with (
-        connected(where, url, "cannot write the catalog", CatalogWriteError) as connection,
-        connection.begin(),
-    ):
-        # One publisher at a time per database, queued here (the lock ends with the
-        # transaction): two interleaved would mix their rows. Readers are not
-        # blocked: they go on reading the last committed catalog.
-        connection.execute(sa.select(sa.func.pg_advisory_xact_lock(APPLICATION_ID)))
-        generation = _replaceable(where, connection) + 1
-        metadata.create_all(connection, checkfirst=True)
-        meta = {row["key"]: row["value"] for row in rows.meta}
-        meta |= {"application_id": str(APPLICATION_ID), "generation": str(generation)}
-        meta["seal"] = content_seal(meta, rows.wordlists, rows.policies, rows.honeycombs)
-        # DELETE, not TRUNCATE: TRUNCATE would wait for every reader and is not
-        # MVCC-safe (a reader's older snapshot would see the tables empty).
-        for table in reversed(TABLES):
-            connection.execute(table.delete())
-        connection.execute(meta_table.insert(), [{"key": k, "value": v} for k, v in meta.items()])
-        _insert_rows(connection, rows)
-    return where
-
-
 def publish_catalog(
     location: str,
     policies: Iterable[StoredPolicy],
@@ -319,9 +219,14 @@ def publish_catalog(
     names = [p.data.name for p in items]
     if len(set(names)) != len(names):
         raise CatalogWriteError(f"{describe_location(location)}: two policies share a name")
-    url = server_url(location)
+    # SQLAlchemy is loaded here, by the commands that write (builder.publish_sql):
+    # the others, optimize without --publish among them, start without it.
+    from . import publish_sql
+
+    url = publish_sql.server_url(location)
     if url is not None:
-        return _publish_to_server(describe_location(location), url, _catalog_rows(items, bee_items))
+        rows = _catalog_rows(items, bee_items)
+        return publish_sql.publish_to_server(describe_location(location), url, rows)
     path = catalog_path(location)
     if path.is_dir():
         raise CatalogWriteError(f"{location}: is a directory, not a catalog file")
@@ -331,14 +236,14 @@ def publish_catalog(
         _remove_stale_temporaries(path)
         for stale in _temporary_files(temporary):
             stale.unlink(missing_ok=True)
-        _write_database(temporary, _catalog_rows(items, bee_items))
+        publish_sql.write_database(temporary, _catalog_rows(items, bee_items))
         with temporary.open("r+b") as handle:
             handle.seek(0, os.SEEK_END)
             handle.write(seal(temporary.read_bytes()))
         _fsync(temporary)
         os.replace(temporary, path)
         _fsync(path.parent)
-    except (OSError, sa.exc.SQLAlchemyError) as error:
+    except (OSError, publish_sql.SQLAlchemyError) as error:
         raise CatalogWriteError(f"{location}: cannot write the catalog ({error})") from None
     finally:
         for leftover in _temporary_files(temporary):

@@ -26,11 +26,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import sqlalchemy as sa
-
 from ..client.catalog import Catalog, catalog_exists, open_catalog
-from ..client.catalog_location import APPLICATION_ID, describe_location
-from ..client.catalog_sql import connected, server_url
+from ..client.catalog_location import APPLICATION_ID, describe_location, is_file_location
 from .errors import CatalogWriteError
 from .publish import catalog_path
 
@@ -79,6 +76,15 @@ def publisher_lock(location: str) -> Iterator[None]:
     Raises:
         CatalogWriteError: the lock cannot be taken.
     """
+    if is_file_location(location):
+        with _file_lock(catalog_path(location)):
+            yield
+        return
+    # A database: SQLAlchemy is needed (and imported) only here.
+    import sqlalchemy as sa
+
+    from ..client.catalog_sql import connected, server_url
+
     url = server_url(location)
     if url is not None:
         where = describe_location(location)
