@@ -24,7 +24,7 @@ from .catalog_commands import (
     _write_atomically,
     _write_location,
 )
-from .optimal import SearchStats, default_workers
+from .optimal import SearchStats, search_workers
 from .optimal import cluster as search_engines
 from .optimal.bound_store import BOUND_STORE_VARIABLE, BoundStore
 from .policies import OptimalSpec, build_optimal_policy
@@ -65,12 +65,17 @@ def optimize(args: argparse.Namespace) -> Outcome:
         lead_opener=args.lead_opener,
     )
     spec.check()
-    # By default only a search over every first guess (the long runs) spreads
-    # over every core, and only on Dask: fixed-first-guess and lookahead runs
-    # take seconds, less than starting workers costs, and the process pool
-    # (no Dask) shares no first pass, so it is slower than one process there.
-    long_run = spec.first_guess is None and spec.beam is None and search_engines.dask_installed()
-    workers = args.workers if args.workers is not None else (default_workers() if long_run else 1)
+    # By default only a large search over every first guess spreads over every
+    # core, and only on Dask (optimal.search_workers says the rule and its
+    # measurements); the process pool (no Dask) shares no first pass, so it is
+    # slower than one process there.
+    workers = args.workers
+    if workers is None:
+        game = spec.check()
+        targets, guesses = spec.lists(game)
+        every_first_guess = spec.first_guess is None and spec.beam is None
+        cells = len(targets) * len(guesses)
+        workers = search_workers(every_first_guess, cells, search_engines.dask_installed())
     checkpoint = Path(args.checkpoint) if args.checkpoint else None
     bound_store = args.bound_store or os.environ.get(BOUND_STORE_VARIABLE) or None
     name = args.name or spec.name()

@@ -40,9 +40,10 @@ from .root import Outcome, RootResult, RootSearch
 from .search import Search
 from .stats import SearchStats
 from .symmetry import CodeSymmetry, SymmetryHook
-from .workers import default_workers
+from .workers import DASK_MIN_CELLS, default_workers, search_workers
 
 __all__ = [
+    "DASK_MIN_CELLS",
     "INFEASIBLE",
     "MAX_MATRIX_CELLS",
     "OBJECTIVES",
@@ -69,5 +70,6 @@ __all__ = [
     "node_masses",
     "node_values",
     "optimize",
+    "search_workers",
     "total_bound_table",
 ]

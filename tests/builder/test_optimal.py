@@ -409,3 +409,17 @@ def test_alternatives_are_ranked_only_for_a_policy_that_is_stored(tmp_path: Path
     assert build([*common, "--output", str(file)]) == 0
     policy = open_policy_file(file).policy(open_policy_file(file).list()[0].name)
     assert policy.alternatives(policy.root) and policy.alternative_values(policy.root)
+
+
+def test_the_default_engine_is_what_was_measured_to_pay() -> None:
+    """optimize's default workers (optimal.search_workers): a local Dask cluster of every
+    core only for a search over every first guess of at least DASK_MIN_CELLS cells."""
+    from guesswork.builder.optimal import DASK_MIN_CELLS, search_workers
+
+    wordle, mastermind = 2315 * 12972, 1296 * 1296
+    assert mastermind < DASK_MIN_CELLS <= 2309 * 12972 <= wordle
+    assert search_workers(True, wordle, True, cores=2) == 2
+    assert search_workers(True, wordle, True, cores=1) == 1
+    assert search_workers(True, mastermind, True, cores=2) == 1  # 7.8 s alone, 10.1 s on Dask
+    assert search_workers(False, wordle, True, cores=2) == 1  # a fixed opener or a lookahead
+    assert search_workers(True, wordle, False, cores=2) == 1  # no Dask: the pool does not pay
