@@ -25,6 +25,16 @@ def server(catalog: Catalog) -> Iterator[tuple[GuessworkServer, int]]:
 
 
 @pytest.fixture(scope="session")
+def http_server(catalog: Catalog) -> Iterator[GuessworkServer]:
+    """A server with the HTTP/JSON adapter and the page too (--http), both on free ports."""
+    options = ServerOptions(address="127.0.0.1:0", http_address="127.0.0.1:0")
+    started, _ = start_server(options, catalog)
+    assert started.http_port is not None
+    yield started
+    started.stop(0, drain=0)
+
+
+@pytest.fixture(scope="session")
 def channel(server: tuple[GuessworkServer, int]) -> Iterator[grpc.Channel]:
     with grpc.insecure_channel(f"127.0.0.1:{server[1]}") as opened:
         yield opened

@@ -4,8 +4,6 @@ protobuf, with their error details."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from connectrpc.client import ConnectClientSync
 from connectrpc.compat._codec import ProtoBinaryCodec, ProtoJSONCodec
@@ -15,7 +13,7 @@ from google.rpc import error_details_pb2
 
 from guesswork.client.catalog import Catalog
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
-from guesswork.service.server import GuessworkServer, ServerOptions, start_server
+from guesswork.service.server import GuessworkServer
 
 SUGGEST = MethodInfo(
     name="SuggestGuess",
@@ -26,14 +24,6 @@ SUGGEST = MethodInfo(
     stream_type=StreamType.UNARY,
 )
 POLICY = "wordle-2309-normal-neg-entropy"
-
-
-@pytest.fixture(scope="module")
-def http_server(catalog: Catalog) -> Iterator[GuessworkServer]:
-    options = ServerOptions(address="127.0.0.1:0", http_address="127.0.0.1:0")
-    server, _ = start_server(options, catalog)
-    yield server
-    server.stop(0)
 
 
 @pytest.mark.parametrize("codec", [ProtoJSONCodec(), ProtoBinaryCodec()], ids=["json", "proto"])

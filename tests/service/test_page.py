@@ -24,19 +24,11 @@ from selenium.webdriver.support.ui import WebDriverWait
 from guesswork.client.catalog import Catalog
 from guesswork.client.games import Wordle
 from guesswork.client.policy_choice import today_policy
-from guesswork.service.server import GuessworkServer, ServerOptions, start_server
+from guesswork.service.server import GuessworkServer
 
 #: A phone's screen, in CSS pixels: the page must work there.
 WIDTH, HEIGHT = 412, 915
 SECRET = "TACIT"
-
-
-@pytest.fixture(scope="module")
-def page_server(catalog: Catalog) -> Iterator[GuessworkServer]:
-    options = ServerOptions(address="127.0.0.1:0", http_address="127.0.0.1:0")
-    server, _ = start_server(options, catalog)
-    yield server
-    server.stop(0)
 
 
 @pytest.fixture(scope="module")
@@ -66,11 +58,11 @@ def _text(browser: WebDriver, element_id: str) -> str:
 
 
 def test_a_whole_game_on_the_page_with_the_keyboard(
-    page_server: GuessworkServer, browser: WebDriver, catalog: Catalog, tmp_path: Path
+    http_server: GuessworkServer, browser: WebDriver, catalog: Catalog, tmp_path: Path
 ) -> None:
     default = today_policy(catalog.list())
     first = catalog.policy(default).next_guess([])
-    browser.get(f"http://127.0.0.1:{page_server.http_port}/")
+    browser.get(f"http://127.0.0.1:{http_server.http_port}/")
     wait = WebDriverWait(browser, 60)
     # On load: the default policy's first suggestion, as text.
     wait.until(lambda b: _text(b, "suggestion").startswith("Guess "))

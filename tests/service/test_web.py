@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import grpc
@@ -26,7 +26,7 @@ from google.rpc import error_details_pb2
 from guesswork.client.catalog import Catalog
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from guesswork.service.server import GuessworkServer, ServerOptions, create_server, start_server
+from guesswork.service.server import GuessworkServer, ServerOptions, create_server
 from guesswork.service.web import HTTP_STATUS, connect_code
 
 from .test_contract import UNREACHABLE, _cases
@@ -102,12 +102,10 @@ class _RawCallsAreGrpcOnly:
 
 
 @pytest.fixture(scope="module")
-def web(catalog: Catalog) -> Iterator[tuple[GuessworkServer, int, int]]:
-    options = ServerOptions(address="127.0.0.1:0", http_address="127.0.0.1:0")
-    server, port = start_server(options, catalog)
-    assert server.http_port is not None
-    yield server, port, server.http_port
-    server.stop(0)
+def web(http_server: GuessworkServer) -> tuple[GuessworkServer, int, int]:
+    """The shared --http server, its gRPC port and its HTTP port."""
+    assert http_server.http_port is not None
+    return http_server, http_server.port, http_server.http_port
 
 
 def info_of(body: dict[str, Any]) -> error_details_pb2.ErrorInfo:
