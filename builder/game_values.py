@@ -203,9 +203,10 @@ class _BudgetedSearch(Search):
         depth: int,
         history: tuple[int, ...] | None,
         state: bytes = b"",
+        parent: NodeScan | None = None,
     ) -> int:
         self._check()
-        return super().lookahead_bound(targets, depth, history, state)
+        return super().lookahead_bound(targets, depth, history, state, parent)
 
 
 @dataclass

@@ -105,6 +105,7 @@ def scan_kernel(
     out_closed: np.ndarray,
     out_squares: np.ndarray,
     out_plogp: np.ndarray,
+    out_distinct: np.ndarray,
     weights: np.ndarray,
     mass: np.ndarray,
     heaviest: np.ndarray,
@@ -123,7 +124,10 @@ def scan_kernel(
     class sizes and the sum of m*log(m) over classes (the greedy neg_entropy
     ranking, up to constants). A guess that does not split the targets and is
     not one of them, or leaves a class larger than ``max_class``, is
-    infeasible.
+    infeasible. For *every* candidate scanned, kept or not, ``out_distinct``
+    (by position in ``candidates``) gets its distinct-reply count as
+    :func:`distinct_replies_kernel` counts it (0: it does not split); a
+    candidate the scan did not reach (``stop_at``) gets the most codes there are.
 
     With ``stop_at`` (a bound no guess can beat, or -1), the scan stops at the
     first guess not kept whose bound is at most ``stop_at``: callers that want
@@ -200,13 +204,20 @@ def scan_kernel(
             else:
                 bound += table[m]
         bound += 1 if minimax else node_mass if weighted else n
-        if (parts == 1 and not green) or worst > max_class:
+        if parts == 1 and not green:
+            out_distinct[i] = 0
+            continue
+        out_distinct[i] = parts + 2 if green else parts
+        if worst > max_class:
             continue
         if bound >= budget:
             if bound < excluded:
                 excluded = bound
                 if excluded <= stop_at:
-                    break  # no guess can do better: the least bound is found
+                    # No guess can do better: the least bound is found. The rest
+                    # were not counted: no cap on their distinct replies.
+                    out_distinct[i + 1 :] = counts.shape[0] + 1
+                    break
             continue
         out_index[kept] = i
         out_bound[kept] = bound
@@ -243,6 +254,8 @@ def distinct_replies_kernel(
     targets: np.ndarray,
     win: int,
     enough: int,
+    caps: np.ndarray,
+    probe: np.ndarray,
 ) -> int:
     """Return the most *distinct reply codes* any splitting candidate gives ``targets``,
     counting the win twice (0 if no candidate splits them). Codes must be below 256.
@@ -254,6 +267,14 @@ def distinct_replies_kernel(
     with a 256-bit set per guess instead of class counts (4x faster than
     :func:`scan_kernel` on Wordle sets of 5 to 40 targets). Stops at the first
     candidate reaching ``enough`` (no candidate can do better).
+
+    ``caps`` (by vocabulary row; empty: none) bounds each guess's count from
+    above, e.g. its count on a superset of ``targets`` (a subset never has more
+    distinct replies, nor a win its superset lacks): a guess whose cap is no
+    more than the best count found cannot raise it and is not scanned. The
+    ``probe`` guesses (rows, likely good: a superset's best splitters) are
+    scanned first so that the best count, and with it the skipping, comes
+    early. The result is the same maximum with or without them.
     """
     n = targets.shape[0]
     guess_major = n > GUESS_MAJOR_FROM
@@ -261,8 +282,11 @@ def distinct_replies_kernel(
     bits = np.zeros(4, np.uint64)
     win_word = win >> 6
     win_bit = np.uint64(1) << np.uint64(win & 63)
-    for i in range(candidates.shape[0]):
-        guess = candidates[i]
+    capped = caps.shape[0] > 0
+    for i in range(probe.shape[0] + candidates.shape[0]):
+        guess = probe[i] if i < probe.shape[0] else candidates[i - probe.shape[0]]
+        if capped and caps[guess] <= best:
+            continue  # cannot count more than the best found
         bits[0] = 0
         bits[1] = 0
         bits[2] = 0
@@ -316,6 +340,8 @@ class ScanKernel:
     closed: np.ndarray
     squares: np.ndarray
     plogp: np.ndarray
+    #: Every scanned candidate's distinct-reply count (see :func:`scan_kernel`).
+    distinct: np.ndarray
     #: The targets' weights (int64; empty: every target counts once).
     weights: np.ndarray
     #: Per reply code: the weight, heaviest and lightest target of its class
@@ -354,6 +380,7 @@ class ScanKernel:
             closed=np.zeros(rows, dtype=np.int8),
             squares=np.zeros(rows, dtype=np.int64),
             plogp=np.zeros(rows, dtype=np.float64),
+            distinct=np.zeros(rows, dtype=np.int32),
             weights=np.zeros(0, np.int64) if problem.weights is None else problem.weights,
             mass=np.zeros(codes, dtype=np.int64),
             heaviest=np.zeros(codes, dtype=np.int64),
@@ -396,6 +423,7 @@ class ScanKernel:
             self.closed,
             self.squares,
             self.plogp,
+            self.distinct,
             self.weights,
             self.mass,
             self.heaviest,

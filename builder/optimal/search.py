@@ -15,7 +15,11 @@ list order), and a guess that splits ``S`` exactly like one tried before is
 skipped (its canonical partition is compared). Before a guess's classes are
 searched, each class's bound is tightened by one level of lookahead (the
 least static bound over its own guesses, memoised as a proven bound), which
-refutes most hopeless guesses without any search. Each class's search then
+refutes most hopeless guesses without any search. Where that bound is a count
+of distinct replies (small sets, the unweighted total), a guess's count on the
+node caps its count on each class (a subset), so the lookahead skips every
+guess whose cap is no more than the best count found, after first trying the
+node's best splitters: about a quarter of the guesses are read. Each class's search then
 gets the budget left after the exact values found so far and the bounds of
 the classes still to do, largest class first, so a guess is abandoned as soon
 as its partial sum reaches the best total found. Exact values and proven
@@ -82,6 +86,10 @@ from .symmetry import SymmetryHook
 
 #: Most constraint states whose legal guesses a search keeps (up to 100 KB each).
 _LEGAL_KEPT = 256
+#: A node's best splitters that a class's distinct-reply count tries first (its
+#: ``probe``): enough to find a high count early, few enough to cost nothing.
+_PROBE = 16
+_NO_CAPS = np.zeros(0, dtype=np.int64)
 
 
 class Search(SetValues):
@@ -96,13 +104,11 @@ class Search(SetValues):
         super().__init__(problem, options)
         self.symmetry = symmetry
         #: Whether least bounds of small sets may be found by counting distinct
-        #: replies (see bounds.distinct_replies_kernel): the total objective with
-        #: no cap, and reply codes that fit its 256-bit sets.
+        #: replies (see bounds.distinct_replies_kernel): the unweighted total
+        #: objective, and reply codes that fit its 256-bit sets. Under a cap, only
+        #: where no class of the set can be too large (see lookahead_bound).
         self.linear = (
-            not self.minimax
-            and not self.capped
-            and self.weights is None
-            and int(problem.matrix.max(initial=0)) < 256
+            not self.minimax and self.weights is None and int(problem.matrix.max(initial=0)) < 256
         )
         self.all_guesses = np.arange(problem.search_guesses, dtype=np.int64)
         self._legal: dict[bytes, np.ndarray] = {}
@@ -231,12 +237,19 @@ class Search(SetValues):
         else:
             order_of = np.arange(kept)
         order = order_of[np.lexsort((index[order_of], kernel.squares[order_of], bound[order_of]))]
+        caps = None
+        if self.linear:
+            # What the scan counted for every guess caps its count in the classes
+            # below (see lookahead_bound); unscanned guesses are not capped.
+            caps = np.full(self.problem.search_guesses, INFEASIBLE, dtype=np.int64)
+            caps[guesses] = kernel.distinct[: len(guesses)]
         return NodeScan(
             guesses[index[order]],
             bound[order].copy(),
             kernel.closed[order].copy(),
             int(excluded),
             left_out,
+            caps,
         )
 
     def lookahead_bound(
@@ -245,10 +258,14 @@ class Search(SetValues):
         depth: int,
         history: tuple[int, ...] | None,
         state: bytes = b"",
+        parent: NodeScan | None = None,
     ) -> int:
         """Return a lower bound for ``targets``: the least static bound over its guesses.
 
-        The result is memoised as a proven lower bound.
+        ``parent`` is the scan of a superset (the node whose guess split off
+        ``targets``), if known: its counts cap this set's and its best guesses
+        are tried first, which spares most of the scan and changes nothing in
+        the result. The result is memoised as a proven lower bound.
         """
         key = self.key(targets, depth, state)
         hit = self.exact.get(key)
@@ -260,8 +277,12 @@ class Search(SetValues):
         guesses = self.candidates(targets, history, state)
         self.stats.scanned += len(guesses) * len(targets)
         size = len(targets)
-        if self.linear and size <= self.problem.replies + 1:
+        if self.linear and size <= self.problem.replies + 1 and self._max_class(depth) >= size:
             # The bound is 3n - (distinct replies + win) here: count those only.
+            # (Every guess is feasible: no class can exceed the cap's largest.)
+            caps, probe = _NO_CAPS, _NO_CAPS
+            if parent is not None and parent.caps is not None:
+                caps, probe = parent.caps, parent.guesses[:_PROBE]
             most = distinct_replies_kernel(
                 self.kernel.by_guess,
                 self.kernel.by_target,
@@ -269,6 +290,8 @@ class Search(SetValues):
                 targets,
                 self.problem.win,
                 size + 1,
+                caps,
+                probe,
             )
             least = 3 * size - int(most) if most else INFEASIBLE
         else:
@@ -389,7 +412,7 @@ class Search(SetValues):
                 if signature in seen:
                     continue
                 seen.add(signature)
-                value = self._evaluate(guess, targets, best, depth, history, state)
+                value = self._evaluate(guess, targets, best, depth, history, state, node)
             if value < best:
                 best, best_guess = value, guess
                 if best <= node_bound:
@@ -409,13 +432,25 @@ class Search(SetValues):
     def _partition_key(self, guess: int, targets: np.ndarray, state: bytes) -> bytes:
         """Return what makes two guesses' values at a node equal: the canonical partition
         (:meth:`Problem.signature`) and, under NYT hard mode, each class's constraint
-        state too (two guesses that split alike may still allow different guesses)."""
+        state too (two guesses that split alike may still allow different guesses), for
+        classes whose values depend on it (see :meth:`class_states`)."""
         signature = self.problem.signature(guess, targets)
         if self.rule is None:
             return signature
         classes = sorted(self.problem.split(guess, targets), key=lambda part: int(part[0]))
-        states = [self.child_state(state, guess, part) for part in classes]
+        states = self.class_states(state, guess, classes)
         return signature + b"".join(bytes([len(s)]) + s for s in states)
+
+    def class_states(self, state: bytes, guess: int, classes: list[np.ndarray]) -> list[bytes]:
+        """Return the constraint state of each of ``guess``'s ``classes`` in ``state``.
+
+        Classes of one or two targets get ``b""``: their values need no state (the
+        targets left are always legal guesses), and most classes are that small,
+        so NYT hard mode computes only the states a search can use.
+        """
+        if self.rule is None:
+            return [b""] * len(classes)
+        return [self.child_state(state, guess, part) if len(part) > 2 else b"" for part in classes]
 
     def class_bounds(
         self,
@@ -425,26 +460,28 @@ class Search(SetValues):
         below: int,
         after: tuple[int, ...] | None,
         state: bytes = b"",
+        node: NodeScan | None = None,
     ) -> tuple[list[np.ndarray], list[bytes], list[int]]:
         """Return ``guess``'s classes of ``targets`` (largest first), each class's
-        constraint state and a lower bound of each.
+        constraint state (:meth:`class_states`) and a lower bound of each.
 
         Each class's bound is tightened by one level of lookahead (the least
         static bound over its guesses, memoised as a proven bound) until the
         bounds together reach ``best``: this refutes most hopeless guesses
         before any class is searched. ``below`` is the guesses left after
         this one, ``after`` the history including it, ``state`` the node's
-        constraint state.
+        constraint state, ``node`` the node's scan if known (it speeds the
+        lookahead; see :meth:`lookahead_bound`).
         """
         classes = self.problem.split(guess, targets)
-        states = [self.child_state(state, guess, part) for part in classes]
+        states = self.class_states(state, guess, classes)
         bounds = [self.known_bound(part, below, s) for part, s in zip(classes, states, strict=True)]
         for index, part in enumerate(classes):
             if self.combine(targets, bounds) >= best:
                 break
             if len(part) > 2:
                 bounds[index] = max(
-                    bounds[index], self.lookahead_bound(part, below, after, states[index])
+                    bounds[index], self.lookahead_bound(part, below, after, states[index], node)
                 )
         return classes, states, bounds
 
@@ -456,6 +493,7 @@ class Search(SetValues):
         depth: int,
         history: tuple[int, ...] | None,
         state: bytes = b"",
+        node: NodeScan | None = None,
     ) -> int:
         """Return ``guess``'s exact value at this node if below ``best``, else a bound >= best.
 
@@ -465,7 +503,7 @@ class Search(SetValues):
         """
         below = depth - 1
         after = None if history is None else (*history, guess)
-        classes, states, bounds = self.class_bounds(guess, targets, best, below, after, state)
+        classes, states, bounds = self.class_bounds(guess, targets, best, below, after, state, node)
         if self.minimax:
             value = 1 + max(bounds)
             if value >= best:

@@ -26,6 +26,8 @@ from guesswork.builder.partitions import smallest
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.games import Wordle
 
+NO_CAPS = np.zeros(0, dtype=np.int64)
+
 
 @pytest.fixture(scope="module")
 def wordle_problem() -> tuple:
@@ -45,9 +47,34 @@ def test_distinct_replies_give_the_full_scans_least_bound(wordle_problem: tuple)
             targets = np.sort(rng.choice(problem.n_targets, size, replace=False)).astype(np.int64)
             _, least = kernel.run(candidates, targets, 1 << 40, 0)
             most = distinct_replies_kernel(
-                problem.matrix, problem.by_target, candidates, targets, problem.win, size + 1
-            )
+                problem.matrix, problem.by_target, candidates, targets, problem.win, size + 1,
+                NO_CAPS, NO_CAPS,
+            )  # fmt: skip
             assert (3 * size - most if most else INFEASIBLE) == least, size
+
+
+def test_capped_distinct_counts_give_the_same_maximum(wordle_problem: tuple) -> None:
+    # Caps from a superset's scan (every class of a guess there) and its best
+    # splitters as the probe: the maximum is the plain one.
+    problem, _ = wordle_problem
+    kernel = ScanKernel.for_problem(problem, minimax=False)
+    rng = np.random.default_rng(11)
+    candidates = np.arange(problem.search_guesses, dtype=np.int64)
+    for size in [60, 120, 240]:
+        parent = np.sort(rng.choice(problem.n_targets, size, replace=False)).astype(np.int64)
+        kept, _ = kernel.run(candidates, parent, 1 << 40, INFEASIBLE)
+        caps = kernel.distinct[: len(candidates)].astype(np.int64)
+        probe = candidates[kernel.index[:kept][np.argsort(kernel.bound[:kept])][:16]]
+        for guess in rng.choice(problem.search_guesses, 5, replace=False):
+            for part in problem.split(int(guess), parent):
+                if len(part) < 3:
+                    continue
+                args = (problem.matrix, problem.by_target, candidates, part, problem.win)
+                plain = distinct_replies_kernel(*args, len(part) + 1, NO_CAPS, NO_CAPS)
+                assert distinct_replies_kernel(*args, len(part) + 1, caps, probe) == plain
+                # The caps are obeyed (so the equality above is not vacuous): caps of
+                # zero skip every guess.
+                assert distinct_replies_kernel(*args, len(part) + 1, caps * 0, NO_CAPS) == 0
 
 
 def test_the_lookahead_bound_is_the_same_with_and_without_the_fast_path(
