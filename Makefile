@@ -7,7 +7,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: serve run test lint docs bench catalog catalog-quick protos vectors clean
 
-$(STAMP): pyproject.toml
+# The compiled kernels (setup.py) are built in place by the editable install: a
+# change to their C sources installs again.
+KERNELS := setup.py $(wildcard builder/*.c builder/*.h builder/optimal/*.c builder/optimal/*.h)
+
+$(STAMP): pyproject.toml $(KERNELS)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'

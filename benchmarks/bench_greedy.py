@@ -35,7 +35,7 @@ import seed_baseline
 from guesswork.builder.greedy import GreedyOptions
 from guesswork.builder.greedy_tree import build_greedy_tree
 from guesswork.builder.matrices import compute_reply_matrix, reply_matrix
-from guesswork.builder.partitions import SEED_2020
+from guesswork.builder.metrics import SEED_2020
 from guesswork.builder.wordlists import WordList, jotto_allowable, load_wordlist
 from guesswork.client.games import Game, Jotto, Wordle
 

@@ -16,18 +16,13 @@ from .greedy import (
     considers_every_guess,
     greedy_step,
 )
-from .greedy_tree import guess_vocabulary
 from .matrices import alphabet_of, letter_array, reply_block, reply_matrix
+from .metrics import METRIC_APPROX_ENTROPY, METRIC_NEG_ENTROPY, METRIC_RANDOM, METRICS
 from .nyt_hard import legal_mask, node_states
 from .optimal.problem import target_major
-from .partitions import (
-    METRIC_APPROX_ENTROPY,
-    METRIC_NEG_ENTROPY,
-    METRIC_RANDOM,
-    METRICS,
-    metric_values,
-)
+from .partitions import metric_values
 from .tree import GuessTree
+from .wordlists import guess_vocabulary
 
 
 def node_alternatives(

@@ -36,7 +36,6 @@ from .publish import (
 )
 from .publish_lock import publishing
 from .upgrade import upgrade_catalog
-from .verify import verify_certificate, verify_policy
 from .wordlists import SHIPPED, shipped_words
 
 
@@ -191,6 +190,8 @@ def verify(args: argparse.Namespace) -> Outcome:
         PolicyNotFoundError: a ``--policy`` name is not in the catalog.
         PolicyFormatError: the catalog fails a check.
     """
+    from .verify import verify_certificate, verify_policy  # numba: see _command in cli
+
     with open_store(args.catalog) as catalog:
         if not args.policy:
             catalog.check_all()
@@ -229,6 +230,8 @@ def export(args: argparse.Namespace) -> Outcome:
 
 def import_policy(args: argparse.Namespace) -> Outcome:
     """Verify a policy file completely, then publish the catalog with it added."""
+    from .verify import verify_certificate, verify_policy  # numba: see _command in cli
+
     with open_policy_file(args.file) as single:
         (policy,) = list(single)
         faults = verify_policy(policy) or verify_certificate(policy)

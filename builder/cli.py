@@ -12,13 +12,13 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from guesswork import __version__, install_hint
 
 from ..client.cli import report_error
 from ..client.errors import GuessworkError, UsageError
-from . import commands
 from .cli_options import (
     Parser,
     add_cache_command,
@@ -32,7 +32,10 @@ from .cli_options import (
     positive,
 )
 from .errors import SpecError
-from .partitions import METRICS
+from .metrics import METRICS
+
+if TYPE_CHECKING:
+    from .catalog_commands import Outcome
 
 PROG = "guesswork-build"
 
@@ -172,6 +175,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command(name: str) -> Callable[[argparse.Namespace], Outcome]:
+    """Return the function that runs subcommand ``name`` (builder.commands.COMMANDS).
+
+    ``optimize`` is imported on its own: a proof should start at once, without
+    loading the greedy builder and its compiled kernels (numba), which the
+    other commands import with builder.commands.
+    """
+    if name == "optimize":
+        from .search_commands import optimize
+
+        return optimize
+    from .commands import COMMANDS
+
+    return COMMANDS[name]
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv``; return the exit status.
 
@@ -183,7 +202,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     as_json = "--json" in arguments  # read before parsing: a usage error is JSON too
     try:
         args = build_parser().parse_args(arguments)
-        outcome = commands.COMMANDS[args.command](args)
+        outcome = _command(args.command)(args)
         print(json.dumps(outcome.data, indent=2) if args.json else "\n".join(outcome.lines))
         sys.stdout.flush()
         return outcome.status

@@ -23,9 +23,8 @@ from ..client.games import GAMES, GuessMyWord
 from ..client.letters import LANGUAGES
 from ..client.rules import MODES
 from . import prior_making
-from .greedy import DEFAULT_WINDOW
+from .metrics import ARITHMETIC, DEFAULT_WINDOW, METRICS
 from .optimal.memo import DEFAULT_MEMO_LIMIT
-from .partitions import ARITHMETIC, METRICS
 
 #: Games whose trees the greedy and optimal builders grow (Guess My Word's are
 #: built by builder.guess_my_word; ``evaluate`` offers it too).

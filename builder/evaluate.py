@@ -18,7 +18,7 @@ from ..client.games import Game
 from ..client.rules import evil_reply
 from ..client.stats import score_summary
 from .matrices import reply_matrix
-from .partitions import ARITHMETIC, METRICS, metric_values
+from .metrics import ARITHMETIC, METRICS
 from .tree import GuessTree
 from .wordlists import WordList
 
@@ -138,6 +138,8 @@ def first_guess_values(
     Raises:
         KeyError: unknown metric or arithmetic.
     """
+    from .partitions import metric_values  # numba: see _command in cli
+
     matrix = reply_matrix(game, guesses, targets)
     values = metric_values(
         matrix,

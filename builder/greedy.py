@@ -30,21 +30,17 @@ from ..client.interrupt import still_wanted
 from ..client.probe import Policy
 from ..client.rules import NYT_HARD
 from ..client.strategy import GreedyStrategy, WordTreeStrategy
-from .partitions import (
+from .metrics import (
     ARITHMETIC,
     DEFAULT_RETRY_PERCENT,
+    DEFAULT_WINDOW,
     METRIC_APPROX_ENTROPY,
     METRIC_NEG_ENTROPY,
     METRICS,
     SEED_2022,
-    metric_values,
-    metric_values_by_target,
-    retried_candidates,
     smallest,
 )
-
-#: The 2022 notebook's window: inconsistent guesses when 3 < n <= 125.
-DEFAULT_WINDOW = (4, 125)
+from .partitions import metric_values, metric_values_by_target, retried_candidates
 
 
 @dataclass(frozen=True)

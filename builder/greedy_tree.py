@@ -27,12 +27,10 @@ from .greedy import (
     considers_every_guess,
 )
 from .matrices import letter_array, letter_count, reply_matrix
-from .nyt_hard import advance_state, empty_state, is_legal
+from .metrics import METRIC_APPROX_ENTROPY, METRIC_NEG_ENTROPY, METRIC_RANDOM, METRICS
+from .nyt_hard import empty_state
+from .nyt_hard_jit import advance_state, is_legal
 from .partitions import (
-    METRIC_APPROX_ENTROPY,
-    METRIC_NEG_ENTROPY,
-    METRIC_RANDOM,
-    METRICS,
     count_replies,
     fill_terms,
     metric_of_counts,
@@ -42,7 +40,7 @@ from .partitions import (
 )
 from .progress import Progress
 from .tree import GuessTree
-from .wordlists import WordList
+from .wordlists import WordList, guess_vocabulary
 
 #: Work units (candidates x targets) per kernel call, so progress can update.
 _CHUNK_WORK = 20_000_000
@@ -265,24 +263,6 @@ def _grow(
             counts[code] = 0
     edge_offsets[cursor] = n_edges
     state[0], state[1], state[2], state[3] = cursor, n_nodes, n_edges, scored
-
-
-def guess_vocabulary(targets: WordList, guesses: WordList) -> tuple[WordList, np.ndarray]:
-    """Return the words a tree may name, and each target's index among them.
-
-    The vocabulary is the guess list followed by any targets missing from it
-    (the seeds allow that: their ``-AILS`` example guesses from a list that
-    lacks the targets). Only the guess list proper is searched in normal mode.
-    """
-    position = guesses.index()
-    extra = [word for word in targets.words if word not in position]
-    vocabulary = (
-        WordList.from_words(f"{guesses.name}+{targets.name}", guesses.words + tuple(extra))
-        if extra
-        else guesses
-    )
-    position = vocabulary.index()
-    return vocabulary, np.array([position[word] for word in targets.words], dtype=np.int64)
 
 
 def warm_up(game: Game) -> None:

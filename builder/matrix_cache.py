@@ -204,9 +204,18 @@ def _read_checked(path: Path, shape: tuple[int, int], dtype: type) -> np.ndarray
         return None
     if matrix.shape != shape or matrix.dtype != dtype:
         return None
-    if zlib.crc32(np.ascontiguousarray(matrix).data) != stored_crc:
+    if zlib.crc32(_in_memory_order(matrix).data) != stored_crc:
         return None
     return matrix
+
+
+def _in_memory_order(matrix: np.ndarray) -> np.ndarray:
+    """Return ``matrix``'s elements as a C-contiguous array in the order they lie in
+    memory: itself, or its transpose when it is laid out column by column (a
+    target-major matrix, see builder.matrices.reply_matrix), so neither is copied."""
+    if matrix.flags.f_contiguous and not matrix.flags.c_contiguous:
+        return matrix.T
+    return np.ascontiguousarray(matrix)
 
 
 def store(key: str, matrix: np.ndarray) -> None:
@@ -225,9 +234,10 @@ def store(key: str, matrix: np.ndarray) -> None:
     if matrix.nbytes > limit:
         _too_large(matrix, matrix.nbytes, limit)
         return
-    contiguous = np.ascontiguousarray(matrix)
+    # np.save keeps a column-major matrix column-major: written as it lies, no copy.
+    contiguous = matrix if matrix.flags.f_contiguous else np.ascontiguousarray(matrix)
     folder = cache_dir()
-    final = folder / f"{key}-{zlib.crc32(contiguous.data):08x}.npy"
+    final = folder / f"{key}-{zlib.crc32(_in_memory_order(contiguous).data):08x}.npy"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(

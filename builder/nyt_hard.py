@@ -17,16 +17,17 @@ a green fixed there, or :data:`FREE`; then for each letter the least number
 of times a guess must hold it. Two greens of different
 letters in one place (a history no secret can give) mark the place
 :data:`CONFLICT`, and then no word is legal. The state's bytes are its
-canonical key (the optimal search memoises by them).
+canonical key (the optimal search memoises by them). The rule's loops are C
+(``builder/_nyt.c``), so a search in NYT hard mode needs no JIT.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numba
 import numpy as np
 
+from . import _nyt
 from .matrices import alphabet_of, letter_array, letter_count
 
 #: A position no green has fixed.
@@ -46,62 +47,37 @@ def empty_state(length: int, letters: int = _LETTERS) -> np.ndarray:
     return state
 
 
-@numba.njit(cache=True)
 def advance_state(state: np.ndarray, guess: np.ndarray, code: int, out: np.ndarray) -> None:
     """Write into ``out`` the state after ``guess`` (letter codes) got reply ``code``.
 
     ``out`` may be ``state`` itself. Colours are the base-3 digits of
     ``code``, the first letter most significant (see client.games).
+
+    Raises:
+        ValueError: the guess's letters or length do not fit the state, or the
+            code is negative.
     """
-    length = guess.shape[0]
-    letters = state.shape[0] - length
-    out[:] = state[:]  # a no-op when ``out`` is ``state``
-    revealed = np.zeros(letters, dtype=np.int8)
-    rest = code
-    for position in range(length - 1, -1, -1):
-        colour = rest % 3
-        rest //= 3
-        if colour == _MISS:
-            continue
-        letter = guess[position]
-        revealed[letter] += 1
-        if colour == _GREEN:
-            fixed = out[position]
-            if fixed == FREE:
-                out[position] = letter
-            elif fixed != letter:
-                out[position] = CONFLICT
-    for letter in range(letters):
-        if revealed[letter] > out[length + letter]:
-            out[length + letter] = revealed[letter]
+    _nyt.advance_state(state, guess, code, out)
 
 
-@numba.njit(cache=True)
 def is_legal(word: np.ndarray, state: np.ndarray) -> bool:
-    """Return True when ``word`` (letter codes) meets the NYT rule in ``state``."""
-    length = word.shape[0]
-    for position in range(length):
-        fixed = state[position]
-        if fixed != FREE and fixed != word[position]:
-            return False
-    for letter in range(state.shape[0] - length):
-        need = state[length + letter]
-        if need > 0:
-            have = 0
-            for position in range(length):
-                if word[position] == letter:
-                    have += 1
-            if have < need:
-                return False
-    return True
+    """Return True when ``word`` (letter codes) meets the NYT rule in ``state``.
+
+    Raises:
+        ValueError: the word's letters or length do not fit the state.
+    """
+    legal: bool = _nyt.is_legal(word, state)
+    return legal
 
 
-@numba.njit(cache=True, nogil=True)
 def legal_mask(letters: np.ndarray, state: np.ndarray) -> np.ndarray:
-    """Return a boolean array: which rows of ``letters`` (words x length) are legal."""
+    """Return a boolean array: which rows of ``letters`` (words x length) are legal.
+
+    Raises:
+        ValueError: the words' letters or length do not fit the state.
+    """
     out = np.zeros(letters.shape[0], dtype=np.bool_)
-    for row in range(letters.shape[0]):
-        out[row] = is_legal(letters[row], state)
+    _nyt.legal_mask(np.ascontiguousarray(letters, dtype=np.uint8), state, out)
     return out
 
 

@@ -33,28 +33,16 @@ from ..client.strategy import (
 )
 from ..client.tree_arrays import no_alternatives
 from . import __version__
-from .alternatives import node_alternatives
 from .errors import SpecError
 from .evaluate import score_stats
-from .greedy import (
-    DEFAULT_WINDOW,
-    GreedyOptions,
-    check_approx_entropy,
-    step_of,
-)
-from .greedy_tree import (
-    build_greedy_tree,
-    warm_up,
-)
 from .matrices import letter_array
+from .metrics import ARITHMETIC, DEFAULT_WINDOW
 from .optimal import CodeSymmetry, Optimized, SearchOptions, optimize
 from .optimal.memo import DEFAULT_MEMO_LIMIT
-from .partitions import ARITHMETIC
 from .priors import prior_label, resolve_prior, weights_for
 from .progress import Progress
 from .publish import StoredPolicy
 from .tree import GuessTree
-from .verify import verify_certificate, verify_policy
 from .wordlists import (
     WordList,
     jotto_allowable,
@@ -219,6 +207,8 @@ class PolicySpec(GameSpec):
             raise SpecError("--retry-percent applies to --metric approx_entropy only")
         if self.weights is not None and self.metric in (APPROX_ENTROPY, "random"):
             raise SpecError(f"--weights does not apply to --metric {self.metric}")
+        from .greedy import GreedyOptions, check_approx_entropy  # numba: see _command in cli
+
         try:
             check_approx_entropy(
                 GreedyOptions(metric=self.metric, retry_percent=self.retry_percent), game
@@ -301,6 +291,9 @@ def build_policy(spec: PolicySpec, *, progress: Progress | None = None) -> Built
         SpecError, WordListError, UnknownGameError, InvalidWordError,
         IndistinguishableTargetsError: bad options or lists.
     """
+    from .greedy import step_of  # numba: see _command in cli
+    from .greedy_tree import build_greedy_tree, warm_up
+
     game = spec.check()
     targets, guesses = spec.lists(game)
     prior = spec.prior(targets)
@@ -338,7 +331,6 @@ def policy_data(
     ``alternatives`` False leaves them out (a record only reported, never
     stored: ranking them costs a third of a second on a 2315-target tree).
     """
-    step = step_of(strategy.fallback, len(tree.guesses), tree.game, nyt_hard=mode == NYT_HARD)
     weights = None if prior is None else prior[1]
     stats = (
         score_stats(tree.target_scores).to_policy_stats()
@@ -364,7 +356,7 @@ def policy_data(
             "edge_child": tree.edge_child,
             "target_order": tree.target_order,
             **(
-                node_alternatives(tree, step, MAX_ALTERNATIVES, weights)
+                _alternatives(tree, strategy, mode, weights)
                 if alternatives
                 else no_alternatives(tree.node_count)
             ),
@@ -372,6 +364,17 @@ def policy_data(
         weights=weights,
         prior=None if prior is None else prior[0],
     )
+
+
+def _alternatives(
+    tree: GuessTree, strategy: StepStrategy, mode: str, weights: np.ndarray | None
+) -> dict[str, np.ndarray]:
+    """Return each node's alternatives, ranked by ``strategy``'s fallback step."""
+    from .alternatives import node_alternatives  # numba: see _command in cli
+    from .greedy import step_of
+
+    step = step_of(strategy.fallback, len(tree.guesses), tree.game, nyt_hard=mode == NYT_HARD)
+    return node_alternatives(tree, step, MAX_ALTERNATIVES, weights)
 
 
 @dataclass(frozen=True)
@@ -483,7 +486,6 @@ def build_optimal_policy(
     game = spec.check()
     targets, guesses = spec.lists(game)
     prior = spec.prior(targets)
-    warm_up(game)
     symmetry = None
     if isinstance(game, Mastermind):
         symmetry = CodeSymmetry(letter_array(targets.words, game.length), game.colours)
@@ -551,6 +553,8 @@ def reuse_policy(catalog: Catalog, spec: PolicySpec | OptimalSpec) -> StoredPoli
         lead = (policy.data.certificate or {}).get("lead_opener")
         if lead != (spec.lead_opener.upper() if spec.lead_opener else None):
             raise SpecError(f"{where} was searched with another lead opener; build it again")
+    from .verify import verify_certificate, verify_policy  # numba: see _command in cli
+
     faults = verify_policy(policy) + verify_certificate(policy)
     if faults:
         raise SpecError(f"{where} fails verification: {faults[0]}")

@@ -19,11 +19,12 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
-
-from tqdm import tqdm
+from typing import TYPE_CHECKING, TextIO
 
 from ..client.text import plural_of
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 
 def _clock() -> float:
@@ -115,6 +116,8 @@ class Progress:
                 self.close()
             return
         if self._bar is None:
+            from tqdm import tqdm  # only a bar on a terminal needs it (4 MB: not for --quiet)
+
             # Without an estimate, the bar shows the count and the time so far only.
             shape = None
             if not self._estimate:

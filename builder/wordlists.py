@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
+
 from ..client.games import Game, Jotto, Mastermind, all_codes
 from ..client.letters import KEEP_ACCENTS, LetterRule, upper_word
 from ..client.text import plural
@@ -132,6 +134,24 @@ class WordList:
     def index(self) -> dict[str, int]:
         """Return a map from word to its position in the list."""
         return {word: i for i, word in enumerate(self.words)}
+
+
+def guess_vocabulary(targets: WordList, guesses: WordList) -> tuple[WordList, np.ndarray]:
+    """Return the words a tree may name, and each target's index among them.
+
+    The vocabulary is the guess list followed by any targets missing from it
+    (the seeds allow that: their ``-AILS`` example guesses from a list that
+    lacks the targets). Only the guess list proper is searched in normal mode.
+    """
+    position = guesses.index()
+    extra = [word for word in targets.words if word not in position]
+    vocabulary = (
+        WordList.from_words(f"{guesses.name}+{targets.name}", guesses.words + tuple(extra))
+        if extra
+        else guesses
+    )
+    position = vocabulary.index()
+    return vocabulary, np.array([position[word] for word in targets.words], dtype=np.int64)
 
 
 @dataclass

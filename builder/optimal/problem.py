@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 from ...client.games import Game, Wordle
 from ..errors import SearchError
-from ..greedy_tree import guess_vocabulary
 from ..matrices import letter_array, reply_matrix
-from ..wordlists import WordList
+from ..wordlists import WordList, guess_vocabulary
+from ._scan import group, labels
 from .memo import DEFAULT_MEMO_LIMIT
 
 OBJECTIVES = ("total", "minimax")
-#: Largest reply matrix a search builds (it keeps two copies: guess- and target-major).
+#: Largest reply matrix a search builds (one copy, target-major; two while it is first
+#: made from the guess-major matrix).
 MAX_MATRIX_CELLS = 1 << 29
 #: Depth used when there is no cap (no game tree here is deeper).
 NO_CAP = 64
@@ -100,8 +100,10 @@ class SearchOptions:
 class Problem:
     """The numbers a search needs: the reply matrix and how targets map to guesses."""
 
+    #: ``matrix[g, t]``: the reply to vocabulary row ``g`` when the secret is target
+    #: ``t`` (in a search, a view of ``by_target``: see make_problem).
     matrix: np.ndarray
-    #: The same matrix target-major (``by_target[t, g]``), for scans.
+    #: The matrix target-major and C-contiguous (``by_target[t, g]``), as scans read it.
     by_target: np.ndarray
     target_guess: np.ndarray
     win: int
@@ -128,92 +130,36 @@ class Problem:
         identically have equal signatures. uint8 labels while there are fewer
         than 255 classes, int32 beyond.
         """
-        labels, count = _first_appearance_labels(self.matrix[guess], targets, self.win)
-        return labels.astype(np.uint8 if count < 255 else np.int32).tobytes()
+        out = np.empty(len(targets), dtype=np.int32)
+        count = labels(self.by_target, guess, targets, self.win, out)
+        return (out.astype(np.uint8) if count < 255 else out).tobytes()
 
     def split(self, guess: int, targets: np.ndarray) -> list[np.ndarray]:
         """Return the non-winning classes of ``targets`` under ``guess``, largest first.
 
         Each class keeps list order; ties keep reply-code order.
         """
-        ordered, starts, codes = _group_by_reply(self.matrix[guess], targets)
-        bounds = starts.tolist()
+        size = len(targets)
+        ordered = np.empty(size, dtype=np.int64)
+        starts = np.empty(size + 1, dtype=np.int64)
+        codes = np.empty(size, dtype=np.int64)
+        groups = group(self.by_target, guess, targets, ordered, starts, codes)
+        bounds = starts[: groups + 1].tolist()
         classes = [
             ordered[bounds[i] : bounds[i + 1]]
-            for i, code in enumerate(codes.tolist())
+            for i, code in enumerate(codes[:groups].tolist())
             if code != self.win
         ]
         classes.sort(key=len, reverse=True)
         return classes
 
 
-@numba.njit(cache=True)
-def _group_by_reply(
-    row: np.ndarray, targets: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return ``targets`` grouped by their reply code in ``row`` (a counting sort:
-    codes ascending, list order kept within a code), each group's start (and the
-    end as a last entry), and each group's code."""
-    n = targets.shape[0]
-    size = 0
-    for j in range(n):
-        code = row[targets[j]]
-        if code + 1 > size:
-            size = code + 1
-    counts = np.zeros(size + 1, np.int64)
-    for j in range(n):
-        counts[row[targets[j]] + 1] += 1
-    groups = 0
-    for c in range(size):
-        if counts[c + 1]:
-            groups += 1
-        counts[c + 1] += counts[c]
-    ordered = np.empty(n, targets.dtype)
-    place = counts[:size].copy()
-    for j in range(n):
-        code = row[targets[j]]
-        ordered[place[code]] = targets[j]
-        place[code] += 1
-    starts = np.empty(groups + 1, np.int64)
-    codes = np.empty(groups, np.int64)
-    g = 0
-    for c in range(size):
-        if counts[c + 1] > counts[c]:
-            starts[g] = counts[c]
-            codes[g] = c
-            g += 1
-    starts[groups] = n
-    return ordered, starts, codes
-
-
-@numba.njit(cache=True)
-def _first_appearance_labels(
-    row: np.ndarray, targets: np.ndarray, win: int
-) -> tuple[np.ndarray, int]:
-    """Return each target's class label (by first appearance, the win counted in the
-    order but labelled 255) and the number of classes, the win's included."""
-    n = targets.shape[0]
-    size = 0
-    for j in range(n):
-        if row[targets[j]] + 1 > size:
-            size = row[targets[j]] + 1
-    label_of = np.full(size, -1, np.int64)
-    labels = np.empty(n, np.int64)
-    count = 0
-    for j in range(n):
-        code = row[targets[j]]
-        if label_of[code] < 0:
-            label_of[code] = count
-            count += 1
-        labels[j] = 255 if code == win else label_of[code]
-    return labels, count
-
-
 _transposed: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
 
 def target_major(matrix: np.ndarray) -> np.ndarray:
-    """Return ``matrix`` transposed and contiguous, computed once per (cached) matrix."""
+    """Return ``matrix`` transposed and contiguous, computed once per (cached) matrix
+    (no copy when ``matrix`` is laid out target-major already)."""
     hit = _transposed.get(id(matrix))
     if hit is not None and hit[0] is matrix:
         return hit[1]
@@ -277,10 +223,11 @@ def make_problem(
     if cells > MAX_MATRIX_CELLS:
         raise SearchError(
             f"{len(vocabulary):,} guesses x {len(targets):,} targets is too large to search "
-            f"(the reply matrix would hold {cells:,} replies, twice; the limit is "
+            f"(the reply matrix would hold {cells:,} replies; the limit is "
             f"{MAX_MATRIX_CELLS:,})"
         )
-    matrix = reply_matrix(game, vocabulary, targets)
+    # Target-major (what the scan reads); ``matrix`` is the same memory, transposed.
+    matrix = reply_matrix(game, vocabulary, targets, target_major=True)
     problem = Problem(
         matrix=matrix,
         by_target=target_major(matrix),

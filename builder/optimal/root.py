@@ -10,8 +10,8 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,6 +24,9 @@ from .search import Search
 from .stats import SearchStats
 from .symmetry import SymmetryHook
 from .workers import solve_in_worker, start_pool
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 #: What a root branch's search gives back: value and subtree (None if refuted).
 _Solved = tuple[int, list[int] | None, SearchStats]

@@ -72,12 +72,9 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from ..errors import SearchError
-from ..partitions import smallest
+from ..metrics import smallest
 from .bound_store import open_link
-from .bounds import (
-    INFEASIBLE,
-    distinct_replies_kernel,
-)
+from .bounds import INFEASIBLE
 from .memo import Memo, MemoAccount
 from .problem import NO_CAP, Problem, SearchOptions
 from .set_values import SetValues
@@ -104,11 +101,11 @@ class Search(SetValues):
         super().__init__(problem, options)
         self.symmetry = symmetry
         #: Whether least bounds of small sets may be found by counting distinct
-        #: replies (see bounds.distinct_replies_kernel): the unweighted total
+        #: replies (see bounds.ScanKernel.distinct_replies): the unweighted total
         #: objective, and reply codes that fit its 256-bit sets. Under a cap, only
         #: where no class of the set can be too large (see lookahead_bound).
         self.linear = (
-            not self.minimax and self.weights is None and int(problem.matrix.max(initial=0)) < 256
+            not self.minimax and self.weights is None and self.kernel.scanner.max_code < 256
         )
         self.all_guesses = np.arange(problem.search_guesses, dtype=np.int64)
         self._legal: dict[bytes, np.ndarray] = {}
@@ -283,16 +280,7 @@ class Search(SetValues):
             caps, probe = _NO_CAPS, _NO_CAPS
             if parent is not None and parent.caps is not None:
                 caps, probe = parent.caps, parent.guesses[:_PROBE]
-            most = distinct_replies_kernel(
-                self.kernel.by_guess,
-                self.kernel.by_target,
-                guesses,
-                targets,
-                self.problem.win,
-                size + 1,
-                caps,
-                probe,
-            )
+            most = self.kernel.distinct_replies(guesses, targets, size + 1, caps, probe)
             least = 3 * size - int(most) if most else INFEASIBLE
         else:
             # No guess's bound is below the set's own table bound: stop at the first

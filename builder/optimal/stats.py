@@ -61,6 +61,6 @@ class NodeScan:
     #: The least bound among guesses the beam left out (INFEASIBLE if none).
     beam_left_out: int
     #: Each guess's distinct-reply count on the node's targets (by vocabulary
-    #: row; see bounds.distinct_replies_kernel): caps on its counts in every
+    #: row; see bounds.ScanKernel.distinct_replies): caps on its counts in every
     #: class below. None when the search does not count replies.
     caps: np.ndarray | None = None

@@ -10,8 +10,7 @@ fork), so everything they run is a module-level function importable by name.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +18,9 @@ from .problem import Problem, SearchOptions
 from .search import Search
 from .stats import SearchStats
 from .symmetry import SymmetryHook
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 #: This process's search, when it is a worker (set by :func:`init_worker`).
 _worker: Search | None = None
@@ -63,6 +65,10 @@ def start_pool(
     Returns:
         The pool; the caller shuts it down.
     """
+    # Imported here: a search in one process (most) does without them (2.5 MB).
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
     # spawn, not fork: numba's OpenMP threads do not survive a fork.
     return ProcessPoolExecutor(
         max_workers=options.workers,

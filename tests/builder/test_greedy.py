@@ -12,12 +12,8 @@ from guesswork.builder.errors import IndistinguishableTargetsError
 from guesswork.builder.greedy import GreedyOptions
 from guesswork.builder.greedy_tree import build_greedy_tree
 from guesswork.builder.matrices import reply_matrix
-from guesswork.builder.partitions import (
-    ARITHMETIC,
-    METRICS,
-    metric_values,
-    partition_counts,
-)
+from guesswork.builder.metrics import ARITHMETIC, METRICS
+from guesswork.builder.partitions import metric_values, partition_counts
 from guesswork.builder.tree import GuessTree
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.games import Game, Jotto, Wordle

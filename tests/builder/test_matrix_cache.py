@@ -66,7 +66,7 @@ def files(folder: Path) -> dict[str, Path]:
 
 
 def key(index: int) -> str:
-    return matrices._cache_key(GAME, *lists(index))
+    return matrices._cache_key(GAME, *lists(index), False)
 
 
 def age(path: Path, seconds: float) -> None:

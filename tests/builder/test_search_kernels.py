@@ -13,16 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guesswork.builder.optimal.bounds import INFEASIBLE, ScanKernel, distinct_replies_kernel
-from guesswork.builder.optimal.problem import (
-    SearchOptions,
-    _first_appearance_labels,
-    _group_by_reply,
-    make_problem,
-)
+from guesswork.builder.metrics import smallest
+from guesswork.builder.optimal._scan import group, labels
+from guesswork.builder.optimal.bounds import INFEASIBLE, ScanKernel
+from guesswork.builder.optimal.problem import SearchOptions, make_problem
 from guesswork.builder.optimal.root import RootSearch
 from guesswork.builder.optimal.search import Search
-from guesswork.builder.partitions import smallest
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.games import Wordle
 
@@ -46,10 +42,7 @@ def test_distinct_replies_give_the_full_scans_least_bound(wordle_problem: tuple)
         for _ in range(4):
             targets = np.sort(rng.choice(problem.n_targets, size, replace=False)).astype(np.int64)
             _, least = kernel.run(candidates, targets, 1 << 40, 0)
-            most = distinct_replies_kernel(
-                problem.matrix, problem.by_target, candidates, targets, problem.win, size + 1,
-                NO_CAPS, NO_CAPS,
-            )  # fmt: skip
+            most = kernel.distinct_replies(candidates, targets, size + 1, NO_CAPS, NO_CAPS)
             assert (3 * size - most if most else INFEASIBLE) == least, size
 
 
@@ -69,12 +62,12 @@ def test_capped_distinct_counts_give_the_same_maximum(wordle_problem: tuple) -> 
             for part in problem.split(int(guess), parent):
                 if len(part) < 3:
                     continue
-                args = (problem.matrix, problem.by_target, candidates, part, problem.win)
-                plain = distinct_replies_kernel(*args, len(part) + 1, NO_CAPS, NO_CAPS)
-                assert distinct_replies_kernel(*args, len(part) + 1, caps, probe) == plain
+                enough = len(part) + 1
+                plain = kernel.distinct_replies(candidates, part, enough, NO_CAPS, NO_CAPS)
+                assert kernel.distinct_replies(candidates, part, enough, caps, probe) == plain
                 # The caps are obeyed (so the equality above is not vacuous): caps of
                 # zero skip every guess.
-                assert distinct_replies_kernel(*args, len(part) + 1, caps * 0, NO_CAPS) == 0
+                assert kernel.distinct_replies(candidates, part, enough, caps * 0, NO_CAPS) == 0
 
 
 def test_the_lookahead_bound_is_the_same_with_and_without_the_fast_path(
@@ -111,26 +104,68 @@ def _numpy_classes(row: np.ndarray, targets: np.ndarray, win: int) -> list[np.nd
 
 @settings(max_examples=300, deadline=None)
 @given(
+    st.sampled_from([(np.uint8, 256), (np.uint16, 70_000), (np.uint32, 70_000)]),
     st.integers(2, 256),
     st.lists(st.integers(0, 499), min_size=1, max_size=300, unique=True),
     st.integers(0, 2**32),
 )
 def test_grouping_and_signatures_equal_the_numpy_versions(
-    space: int, chosen: list[int], seed: int
+    dtype_and_top: tuple[type, int], space: int, chosen: list[int], seed: int
 ) -> None:
-    row = np.random.default_rng(seed).integers(0, space, 500).astype(np.uint8)
+    # A target-major matrix of three guesses, the middle one's codes drawn from
+    # ``space`` codes spread over the dtype's range (wide codes for 16 and 32 bits).
+    dtype, top = dtype_and_top
+    rng = np.random.default_rng(seed)
+    values = np.sort(rng.choice(top, size=space, replace=False))
+    row = values[rng.integers(0, space, 500)].astype(dtype)
+    matrix = np.ascontiguousarray(np.stack([row[::-1], row, row[::-1]], axis=1))
     targets = np.array(sorted(chosen), dtype=np.int64)
-    win = space - 1
-    labels, count = _first_appearance_labels(row, targets, win)
-    signature = labels.astype(np.uint8 if count < 255 else np.int32).tobytes()
+    win = int(values[-1])
+    out = np.empty(len(targets), dtype=np.int32)
+    count = labels(matrix, 1, targets, win, out)
+    signature = (out.astype(np.uint8) if count < 255 else out).tobytes()
     assert signature == _numpy_signature(row[targets], win)
-    ordered, starts, codes = _group_by_reply(row, targets)
-    bounds = starts.tolist()
-    classes = [ordered[bounds[i] : bounds[i + 1]] for i, c in enumerate(codes.tolist()) if c != win]
+    n = len(targets)
+    ordered, starts, codes = np.empty(n, np.int64), np.empty(n + 1, np.int64), np.empty(n, np.int64)
+    groups = group(matrix, 1, targets, ordered, starts, codes)
+    bounds = starts[: groups + 1].tolist()
+    classes = [
+        ordered[bounds[i] : bounds[i + 1]]
+        for i, c in enumerate(codes[:groups].tolist())
+        if c != win
+    ]
     classes.sort(key=len, reverse=True)
     expected = _numpy_classes(row, targets, win)
     assert len(classes) == len(expected)
     assert all(np.array_equal(a, b) for a, b in zip(classes, expected, strict=True))
+
+
+def test_the_compiled_kernels_refuse_bad_arguments(wordle_problem: tuple) -> None:
+    # Wrong types, shapes, lengths and indices raise: the C code never reads
+    # outside an array.
+    problem, _ = wordle_problem
+    kernel = ScanKernel.for_problem(problem, minimax=False)
+    targets = np.arange(5, dtype=np.int64)
+    guesses = np.arange(10, dtype=np.int64)
+    with pytest.raises(IndexError, match="target is outside"):
+        kernel.run(guesses, np.array([0, problem.n_targets], dtype=np.int64), 99, 99)
+    with pytest.raises(IndexError, match="guess is outside"):
+        kernel.run(np.array([-1], dtype=np.int64), targets, 99, 99)
+    with pytest.raises(IndexError, match="guess is outside"):
+        kernel.distinct_replies(np.array([problem.search_guesses]), targets, 6, NO_CAPS, NO_CAPS)
+    with pytest.raises(TypeError, match="targets"):
+        kernel.run(guesses, targets.astype(np.int32), 99, 99)
+    with pytest.raises(TypeError, match="candidates"):
+        kernel.run(guesses[::2], targets, 99, 99)  # not contiguous
+    with pytest.raises(ValueError, match="caps"):
+        kernel.distinct_replies(guesses, targets, 6, np.zeros(3, np.int64), NO_CAPS)
+    with pytest.raises(ValueError, match="more candidates"):
+        kernel.run(np.zeros(len(kernel.index) + 1, np.int64), targets, 99, 99)
+    short = np.empty(2, np.int64)
+    with pytest.raises(ValueError, match="too short"):
+        group(problem.by_target, 0, targets, short, short, short)
+    with pytest.raises(IndexError, match="guess is outside"):
+        labels(problem.by_target, -3, targets, problem.win, np.empty(5, np.int32))
 
 
 @settings(max_examples=300, deadline=None)

@@ -17,7 +17,7 @@ from grpc_status import rpc_status
 
 from guesswork.builder.greedy import GreedyOptions
 from guesswork.builder.greedy_tree import build_greedy_tree
-from guesswork.builder.partitions import ARITHMETIC
+from guesswork.builder.metrics import ARITHMETIC
 from guesswork.builder.wordlists import WordList
 from guesswork.client.catalog import Catalog
 from guesswork.client.errors import (

@@ -1,0 +1,233 @@
+/* NYT hard mode's rule, compiled (see builder/nyt_hard.py, which documents the
+ * constraint state: per position the green letter or FREE/CONFLICT, then per
+ * letter the least count a guess must hold).
+ *
+ * In C so that the exact search in NYT hard mode runs without a JIT (see
+ * builder/optimal/_scan.c); numba code (the greedy tree) calls the same two
+ * functions through builder/nyt_hard_jit.py. Arguments from Python are
+ * checked: a word's letters must be codes the state has room for, or the call
+ * raises.
+ */
+#include "_buffers.h"
+
+#define FREE (-1)
+#define CONFLICT (-2)
+#define MISS 0
+#define GREEN 2
+
+/* Take (word-like, state) and check they agree; -1 with an error set. */
+static int take_state(PyObject *obj, Py_buffer *state, int writable, const char *name)
+{
+    return take(obj, state, 1, 1, SIGNED, writable, name);
+}
+
+static int letters_fit(const uint8_t *word, Py_ssize_t length, Py_ssize_t letters)
+{
+    for (Py_ssize_t p = 0; p < length; p++)
+        if (word[p] >= letters)
+            return 0;
+    return 1;
+}
+
+/* The rule for compiled callers (builder/nyt_hard_jit.py binds these two by name
+ * for numba code): no checks here; the callers pass arrays of the right sizes. */
+int guesswork_nyt_is_legal(const uint8_t *word, int64_t length, const int8_t *state,
+                           int64_t letters);
+void guesswork_nyt_advance(const int8_t *state, const uint8_t *guess, int64_t length,
+                           int64_t letters, int64_t code, int8_t *out);
+
+static int legal(const uint8_t *word, Py_ssize_t length, const int8_t *state,
+                 Py_ssize_t letters)
+{
+    for (Py_ssize_t p = 0; p < length; p++) {
+        const int fixed = state[p];
+        if (fixed != FREE && fixed != word[p])
+            return 0;
+    }
+    int have[256] = {0};
+    for (Py_ssize_t p = 0; p < length; p++)
+        have[word[p]]++;
+    for (Py_ssize_t letter = 0; letter < letters; letter++)
+        if (state[length + letter] > have[letter])
+            return 0;
+    return 1;
+}
+
+int guesswork_nyt_is_legal(const uint8_t *word, int64_t length, const int8_t *state,
+                           int64_t letters)
+{
+    return legal(word, length, state, letters);
+}
+
+void guesswork_nyt_advance(const int8_t *state, const uint8_t *guess, int64_t length,
+                           int64_t letters, int64_t code, int8_t *out)
+{
+    int8_t revealed[256] = {0};
+    memmove(out, state, (size_t)(length + letters));
+    int64_t rest = code;
+    for (int64_t p = length - 1; p >= 0; p--) {
+        const int colour = (int)(rest % 3);
+        rest /= 3;
+        if (colour == MISS)
+            continue;
+        const uint8_t letter = guess[p];
+        revealed[letter]++;
+        if (colour == GREEN) {
+            if (out[p] == FREE)
+                out[p] = (int8_t)letter;
+            else if (out[p] != letter)
+                out[p] = CONFLICT;
+        }
+    }
+    for (int64_t letter = 0; letter < letters; letter++)
+        if (revealed[letter] > out[length + letter])
+            out[length + letter] = revealed[letter];
+}
+
+PyDoc_STRVAR(advance_doc, "advance_state(state, guess, code, out) -> None\n\n"
+                          "Write into ``out`` the state after ``guess`` (letter codes, uint8)\n"
+                          "got reply ``code`` in ``state`` (int8). ``out`` may be ``state``.");
+
+static PyObject *advance_state(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "advance_state takes 4 arguments");
+        return NULL;
+    }
+    long long code = PyLong_AsLongLong(args[2]);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_buffer state, guess, out;
+    if (take_state(args[0], &state, 0, "state") < 0)
+        return NULL;
+    if (take(args[1], &guess, 1, 1, UNSIGNED, 0, "guess") < 0) {
+        PyBuffer_Release(&state);
+        return NULL;
+    }
+    if (take_state(args[3], &out, 1, "out") < 0) {
+        PyBuffer_Release(&state);
+        PyBuffer_Release(&guess);
+        return NULL;
+    }
+    const Py_ssize_t length = guess.len, letters = state.len - length;
+    const uint8_t *word = guess.buf;
+    int8_t *next = out.buf;
+    const char *problem = NULL;
+    if (letters < 1 || letters > 256 || out.len != state.len)
+        problem = "the state does not fit the guess";
+    else if (!letters_fit(word, length, letters))
+        problem = "a letter of the guess is outside the state's letters";
+    else if (code < 0)
+        problem = "a reply code cannot be negative";
+    if (problem == NULL)
+        guesswork_nyt_advance(state.buf, word, length, letters, code, next);
+    PyBuffer_Release(&state);
+    PyBuffer_Release(&guess);
+    PyBuffer_Release(&out);
+    if (problem) {
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(is_legal_doc, "is_legal(word, state) -> bool\n\n"
+                           "Whether ``word`` (letter codes, uint8) meets the NYT rule in ``state``.");
+
+static PyObject *is_legal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "is_legal takes 2 arguments");
+        return NULL;
+    }
+    Py_buffer word, state;
+    if (take(args[0], &word, 1, 1, UNSIGNED, 0, "word") < 0)
+        return NULL;
+    if (take_state(args[1], &state, 0, "state") < 0) {
+        PyBuffer_Release(&word);
+        return NULL;
+    }
+    const Py_ssize_t length = word.len, letters = state.len - length;
+    int ok = letters >= 1 && letters <= 256 && letters_fit(word.buf, length, letters);
+    int result = ok && legal(word.buf, length, state.buf, letters);
+    PyBuffer_Release(&word);
+    PyBuffer_Release(&state);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "the word does not fit the state");
+        return NULL;
+    }
+    return PyBool_FromLong(result);
+}
+
+PyDoc_STRVAR(legal_mask_doc,
+             "legal_mask(letters, state, out) -> None\n\n"
+             "Write into ``out`` (bool, one per word) which rows of ``letters`` (words x\n"
+             "length, uint8) meet the NYT rule in ``state``.");
+
+static PyObject *legal_mask(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "legal_mask takes 3 arguments");
+        return NULL;
+    }
+    Py_buffer words, state, out;
+    if (take(args[0], &words, 2, 1, UNSIGNED, 0, "letters") < 0)
+        return NULL;
+    if (take_state(args[1], &state, 0, "state") < 0) {
+        PyBuffer_Release(&words);
+        return NULL;
+    }
+    if (take(args[2], &out, 1, 1, BOOLEAN, 1, "out") < 0) {
+        PyBuffer_Release(&words);
+        PyBuffer_Release(&state);
+        return NULL;
+    }
+    const Py_ssize_t count = words.shape[0], length = words.shape[1];
+    const Py_ssize_t letters = state.len - length;
+    const uint8_t *all = words.buf;
+    const char *problem = NULL;
+    if (letters < 1 || letters > 256)
+        problem = "the state does not fit the words";
+    else if (out.len != count)
+        problem = "out must hold one entry per word";
+    else if (!letters_fit(all, count * length, letters))
+        problem = "a letter of the words is outside the state's letters";
+    if (problem == NULL) {
+        uint8_t *mask = out.buf;
+        const int8_t *rule = state.buf;
+        Py_BEGIN_ALLOW_THREADS;
+        for (Py_ssize_t row = 0; row < count; row++)
+            mask[row] = (uint8_t)legal(all + row * length, length, rule, letters);
+        Py_END_ALLOW_THREADS;
+    }
+    PyBuffer_Release(&words);
+    PyBuffer_Release(&state);
+    PyBuffer_Release(&out);
+    if (problem) {
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef nyt_methods[] = {
+    {"advance_state", (PyCFunction)(void (*)(void))advance_state, METH_FASTCALL, advance_doc},
+    {"is_legal", (PyCFunction)(void (*)(void))is_legal, METH_FASTCALL, is_legal_doc},
+    {"legal_mask", (PyCFunction)(void (*)(void))legal_mask, METH_FASTCALL, legal_mask_doc},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef nyt_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_nyt",
+    .m_doc = "NYT hard mode's rule, compiled (see builder/nyt_hard.py).",
+    .m_size = -1,
+    .m_methods = nyt_methods,
+};
+
+PyMODINIT_FUNC PyInit__nyt(void)
+{
+    return PyModule_Create(&nyt_module);
+}

@@ -1,0 +1,55 @@
+"""Types of the compiled scan (builder/optimal/_scan.c); see bounds.ScanKernel."""
+
+import numpy as np
+
+class Scanner:
+    """One search's reply matrix (target-major), bound tables and output arrays."""
+
+    max_code: int
+
+    def __init__(
+        self,
+        matrix: np.ndarray,
+        win: int,
+        table: np.ndarray,
+        plogp_table: np.ndarray,
+        minimax: bool,
+        weights: np.ndarray,
+        index: np.ndarray,
+        bound: np.ndarray,
+        closed: np.ndarray,
+        squares: np.ndarray,
+        plogp: np.ndarray,
+        distinct: np.ndarray,
+    ) -> None: ...
+    def scan(
+        self,
+        candidates: np.ndarray,
+        targets: np.ndarray,
+        max_class: int,
+        budget: int,
+        stop_at: int,
+        /,
+    ) -> tuple[int, int]: ...
+    def distinct(
+        self,
+        candidates: np.ndarray,
+        targets: np.ndarray,
+        enough: int,
+        caps: np.ndarray,
+        probe: np.ndarray,
+        /,
+    ) -> int: ...
+
+def group(
+    matrix: np.ndarray,
+    guess: int,
+    targets: np.ndarray,
+    ordered: np.ndarray,
+    starts: np.ndarray,
+    codes: np.ndarray,
+    /,
+) -> int: ...
+def labels(
+    matrix: np.ndarray, guess: int, targets: np.ndarray, win: int, out: np.ndarray, /
+) -> int: ...

@@ -1,0 +1,225 @@
+/* The scan's loops for one type of reply code; included once per type by _scan.c.
+ *
+ * Before including, define CODE_T (the matrix's element type) and NAME(x) (the
+ * function names for that type). Every loop reads the target-major matrix
+ * through row pointers, one per target of the set (rows[j][g] is the reply
+ * to guess g of target targets[j]), so consecutive guesses read neighbouring
+ * bytes of the same few rows: the cache lines a set needs are fetched once per
+ * 64 guesses, whatever the set's size. Candidates and targets are checked
+ * against the matrix's bounds as they are read; a bad index stops the loop and
+ * is reported (the caller raises), never read.
+ */
+
+/* Point rows[j] at target targets[j]'s row; return -1 if one is out of range. */
+static int NAME(point_rows)(Scanner *s, const int64_t *targets, Py_ssize_t n)
+{
+    const CODE_T *base = (const CODE_T *)s->matrix.buf;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if ((uint64_t)targets[j] >= (uint64_t)s->n_targets)
+            return -1;
+        s->rows[j] = (const char *)(base + targets[j] * s->n_guesses);
+    }
+    return 0;
+}
+
+/* See Scanner.scan. Returns 0, or -1 if a candidate is out of range. */
+static int NAME(scan)(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py_ssize_t n,
+                      int64_t max_class, int64_t budget, int64_t stop_at, int64_t *kept_out,
+                      int64_t *excluded_out)
+{
+    const CODE_T *const *rows = (const CODE_T *const *)s->rows;
+    int64_t *counts = s->counts, *touched = s->touched;
+    int64_t *mass = s->mass, *heaviest = s->heaviest, *lightest = s->lightest;
+    const int64_t *table = (const int64_t *)s->table.buf;
+    const double *plogp_table = (const double *)s->plogp_table.buf;
+    const int64_t *weights = (const int64_t *)s->weights.buf;
+    const int weighted = length_of(&s->weights) > 0;
+    int64_t *out_index = (int64_t *)s->index.buf, *out_bound = (int64_t *)s->bound.buf;
+    int8_t *out_closed = (int8_t *)s->closed.buf;
+    int64_t *out_squares = (int64_t *)s->squares.buf;
+    double *out_plogp = (double *)s->plogp.buf;
+    int32_t *out_distinct = (int32_t *)s->distinct.buf;
+    const int64_t win = s->win, guesses = s->n_guesses;
+    int64_t node_mass = 0, kept = 0, excluded = INFEASIBLE;
+    if (weighted)
+        for (Py_ssize_t j = 0; j < n; j++)
+            node_mass += weights[s->targets[j]];
+    for (Py_ssize_t i = 0; i < nc; i++) {
+        const int64_t guess = cand[i];
+        if ((uint64_t)guess >= (uint64_t)guesses)
+            return -1;
+        Py_ssize_t k = 0;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            const int64_t code = rows[j][guess];
+            if (counts[code] == 0) {
+                touched[k++] = code;
+                if (weighted) {
+                    mass[code] = 0;
+                    heaviest[code] = 0;
+                    lightest[code] = INFEASIBLE;
+                }
+            }
+            counts[code]++;
+            if (weighted) {
+                const int64_t w = weights[s->targets[j]];
+                mass[code] += w;
+                if (w > heaviest[code])
+                    heaviest[code] = w;
+                if (w < lightest[code])
+                    lightest[code] = w;
+            }
+        }
+        int green = 0, closed = 1;
+        int64_t parts = 0, worst = 0, bound = 0, squares = 0;
+        double plogp = 0.0;
+        for (Py_ssize_t c = 0; c < k; c++) {
+            const int64_t code = touched[c], m = counts[code];
+            counts[code] = 0;
+            squares += m * m;
+            plogp += plogp_table[m];
+            if (code == win) {
+                green = 1;
+                continue;
+            }
+            parts++;
+            if (m > worst)
+                worst = m;
+            if (m > 2)
+                closed = 0;
+            if (s->minimax) {
+                if (table[m] > bound)
+                    bound = table[m];
+            } else if (weighted) {
+                bound += weighted_class_bound(mass[code], heaviest[code], lightest[code], m,
+                                              table[m]);
+            } else {
+                bound += table[m];
+            }
+        }
+        bound += s->minimax ? 1 : weighted ? node_mass : (int64_t)n;
+        if (parts == 1 && !green) {
+            out_distinct[i] = 0; /* does not split */
+            continue;
+        }
+        out_distinct[i] = (int32_t)(parts + (green ? 2 : 0));
+        if (worst > max_class)
+            continue;
+        if (bound >= budget) {
+            if (bound < excluded) {
+                excluded = bound;
+                if (excluded <= stop_at) {
+                    /* No guess can do better: the least bound is found. The rest
+                       were not counted: no cap on their distinct replies. */
+                    for (Py_ssize_t rest = i + 1; rest < nc; rest++)
+                        out_distinct[rest] = INT32_MAX;
+                    break;
+                }
+            }
+            continue;
+        }
+        out_index[kept] = i;
+        out_bound[kept] = bound;
+        out_closed[kept] = (int8_t)closed;
+        out_squares[kept] = squares;
+        out_plogp[kept] = plogp;
+        kept++;
+    }
+    *kept_out = kept;
+    *excluded_out = excluded;
+    return 0;
+}
+
+/* See Scanner.distinct. Returns the count, or -1 if a guess is out of range. */
+static int64_t NAME(distinct)(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py_ssize_t n,
+                              int64_t enough, const int64_t *caps, const int64_t *probe,
+                              Py_ssize_t n_probe)
+{
+    const CODE_T *const *rows = (const CODE_T *const *)s->rows;
+    const int64_t guesses = s->n_guesses;
+    const int win_word = (int)(s->win >> 6);
+    const uint64_t win_bit = (uint64_t)1 << (s->win & 63);
+    int64_t best = 0;
+    for (Py_ssize_t i = 0; i < n_probe + nc; i++) {
+        const int64_t guess = i < n_probe ? probe[i] : cand[i - n_probe];
+        if ((uint64_t)guess >= (uint64_t)guesses)
+            return -1;
+        if (caps != NULL && caps[guess] <= best)
+            continue; /* cannot count more than the best found */
+        uint64_t bits[4] = {0, 0, 0, 0};
+        for (Py_ssize_t j = 0; j < n; j++) {
+            const unsigned code = (unsigned)rows[j][guess];
+            bits[code >> 6] |= (uint64_t)1 << (code & 63);
+        }
+        const int64_t k = __builtin_popcountll(bits[0]) + __builtin_popcountll(bits[1]) +
+                          __builtin_popcountll(bits[2]) + __builtin_popcountll(bits[3]);
+        const int64_t won = (bits[win_word] & win_bit) != 0;
+        if (k == 1 && !won)
+            continue; /* does not split */
+        if (k + won > best) {
+            best = k + won;
+            if (best >= enough)
+                break;
+        }
+    }
+    return best;
+}
+
+/* See group(): a counting sort of the set by reply code. `place` has room for
+ * every code of the matrix plus one. Returns the number of groups, or -1 if a
+ * target is out of range. */
+static Py_ssize_t NAME(group)(const CODE_T *matrix, Py_ssize_t n_targets, Py_ssize_t n_guesses,
+                              int64_t guess, const int64_t *targets, Py_ssize_t n,
+                              int64_t *place, int64_t *ordered, int64_t *starts, int64_t *codes)
+{
+    int64_t size = 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if ((uint64_t)targets[j] >= (uint64_t)n_targets)
+            return -1;
+        const int64_t code = matrix[targets[j] * n_guesses + guess];
+        if (code + 1 > size)
+            size = code + 1;
+    }
+    memset(place, 0, (size_t)(size + 1) * sizeof(int64_t));
+    for (Py_ssize_t j = 0; j < n; j++)
+        place[matrix[targets[j] * n_guesses + guess] + 1]++;
+    Py_ssize_t groups = 0;
+    for (int64_t c = 0; c < size; c++) {
+        if (place[c + 1] > 0) {
+            starts[groups] = place[c];
+            codes[groups] = c;
+            groups++;
+        }
+        place[c + 1] += place[c];
+    }
+    starts[groups] = n;
+    for (Py_ssize_t j = 0; j < n; j++)
+        ordered[place[matrix[targets[j] * n_guesses + guess]]++] = targets[j];
+    return groups;
+}
+
+/* See labels(): classes labelled by first appearance, the win as 255. `label_of`
+ * has room for every code of the matrix. Returns the number of classes, or -1
+ * if a target is out of range. */
+static Py_ssize_t NAME(labels)(const CODE_T *matrix, Py_ssize_t n_targets, Py_ssize_t n_guesses,
+                               int64_t guess, const int64_t *targets, Py_ssize_t n, int64_t win,
+                               int64_t *label_of, int32_t *labels)
+{
+    int64_t size = 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        if ((uint64_t)targets[j] >= (uint64_t)n_targets)
+            return -1;
+        const int64_t code = matrix[targets[j] * n_guesses + guess];
+        if (code + 1 > size)
+            size = code + 1;
+    }
+    for (int64_t c = 0; c < size; c++)
+        label_of[c] = -1;
+    Py_ssize_t count = 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        const int64_t code = matrix[targets[j] * n_guesses + guess];
+        if (label_of[code] < 0)
+            label_of[code] = count++;
+        labels[j] = code == win ? 255 : (int32_t)label_of[code];
+    }
+    return count;
+}
