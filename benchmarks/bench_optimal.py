@@ -13,7 +13,8 @@ time of:
 Each optimised row shows its total against the greedy tree's and its time
 as a multiple of the greedy build's. Then Mastermind 6x4: the exact minimum
 total (5625 published), the same with at most five guesses (5626) and the
-minimax (5 published) proofs.
+minimax (5 published) proofs, each as a multiple of the seed's greedy
+algorithm's time on Mastermind in the same run (benchmarks/seed_baseline.py).
 
 Times are wall clock on one process (``--workers`` to change), kernels warm,
 reply matrices cached; "search" excludes building the flat tree and its
@@ -32,6 +33,7 @@ expanded and its time as a multiple of the greedy tree's in the same run.
 
 Usage: python benchmarks/bench_optimal.py [--lists 2315,2309] [--beams 1,2,4,8,16]
        [--skip-free] [--skip-mastermind] [--skip-hard] [--workers N] [--table-only]
+       [--mastermind-only]
 """
 
 from __future__ import annotations
@@ -43,12 +45,15 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("GUESSWORK_CACHE", tempfile.mkdtemp(prefix="guesswork-bench-"))
 
+import itertools
 from collections.abc import Callable
 
 import numpy as np
+import seed_baseline
 
 from guesswork.builder.matrices import compute_reply_matrix
 from guesswork.builder.optimal.problem import NO_CAP, SearchOptions, make_problem
@@ -138,8 +143,23 @@ def bench_hard(answers: str, workers: int) -> None:
 
 
 def bench_mastermind(workers: int) -> None:
-    """Print the Mastermind 6x4 proofs."""
-    print("\nMastermind, 6 colours x 4 pegs (1296 codes), first guess searched")
+    """Print the Mastermind 6x4 proofs, against the seed's greedy algorithm's tree."""
+    codes = ["".join(code) for code in itertools.product("ABCDEF", repeat=4)]
+    started = time.perf_counter()
+    seed_tree = seed_baseline.minimizing_tree(
+        seed_baseline.mastermind_reply_for,
+        seed_baseline.SEED_METRICS["neg_entropy"],
+        codes,
+        codes,
+        inconsistent=True,
+    )
+    seed = time.perf_counter() - started
+    seed_total = sum(seed_baseline.tree_scores(seed_tree))
+    print(
+        "\nMastermind, 6 colours x 4 pegs (1296 codes), first guess searched; baseline: "
+        f"the seed's greedy algorithm (neg_entropy, pure Python), total {seed_total}, "
+        f"{seed:.2f} s in this run"
+    )
     published_values = {
         ("minimax", None): "5 (Knuth 1976)",
         ("total", None): "5625 (Koyama and Lai 1993)",
@@ -156,7 +176,8 @@ def bench_mastermind(workers: int) -> None:
             f"  {label:<18} value {result.certificate.value:>5} (published {published}); "
             f"proven {result.certificate.proven}; total {int(scores.sum())}, "
             f"worst {int(scores.max())}; first {built.tree.first_guess}; "
-            f"{seconds:.2f} s (search {result.outcome.seconds:.2f} s)"
+            f"{seconds:.2f} s (search {result.outcome.seconds:.2f} s), "
+            f"{seed / seconds:.1f}x the seed's greedy"
         )
 
 
@@ -242,8 +263,12 @@ def main() -> None:
     parser.add_argument("--skip-hard", action="store_true", help="no hard-mode exact searches")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--table-only", action="store_true", help="only the search-speed table")
+    parser.add_argument("--mastermind-only", action="store_true", help="only the Mastermind proofs")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}, workers: {args.workers}")
+    if args.mastermind_only:
+        bench_mastermind(args.workers)
+        return
     bench_table(args.workers)
     if args.table_only:
         return

@@ -33,6 +33,15 @@ def jotto_reply_for(guess: str, target: str) -> int:
     return len(set(target).intersection(guess))
 
 
+@lru_cache(None)
+def mastermind_reply_for(guess: str, target: str) -> tuple[int, int]:
+    """Mastermind's (black, white) pegs, written as plainly (the seeds leave
+    Mastermind as an exercise: "Implement Mastermind with 6 colors and 4 pegs")."""
+    black = sum(g == t for g, t in zip(guess, target, strict=True))
+    common = sum((Counter(guess) & Counter(target)).values())
+    return black, common - black
+
+
 def expectation(counts: list[int]) -> float:
     n = sum(counts)
     return sum((x / n) * x for x in counts)

@@ -182,9 +182,10 @@ class _BudgetedSearch(Search):
         depth: int = NO_CAP,
         history: tuple[int, ...] | None = None,
         state: bytes = b"",
+        parent: NodeScan | None = None,
     ) -> int:
         self._check()
-        return super().solve(targets, budget, depth, history, state)
+        return super().solve(targets, budget, depth, history, state, parent)
 
     def scan(
         self,
@@ -193,9 +194,10 @@ class _BudgetedSearch(Search):
         history: tuple[int, ...] | None = None,
         budget: int = INFEASIBLE,
         state: bytes = b"",
+        parent: NodeScan | None = None,
     ) -> NodeScan:
         self._check()
-        return super().scan(targets, depth, history, budget, state)
+        return super().scan(targets, depth, history, budget, state, parent)
 
     def lookahead_bound(
         self,

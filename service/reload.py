@@ -118,8 +118,9 @@ class CatalogWatcher:
             except GuessworkError as error:
                 log.error("catalog not reloaded, still serving the previous one: %s", error)
                 return False
-            self._install(catalog)
+            # Counted first: whoever sees the new catalog served sees it counted.
             self.reloads += 1
+            self._install(catalog)
             log.info("catalog reloaded: %s (%d policies)", catalog.location, len(catalog))
             return True
 

@@ -200,25 +200,32 @@ static PyObject *bad_guess(void)
 }
 
 PyDoc_STRVAR(scan_doc,
-             "scan(candidates, targets, max_class, budget, stop_at) -> (kept, excluded)\n\n"
+             "scan(candidates, targets, max_class, budget, stop_at, caps) -> (kept, excluded)\n\n"
              "Partition ``targets`` by each candidate; keep those whose static bound is\n"
-             "below ``budget`` (see builder/optimal/bounds.py).");
+             "below ``budget`` (see builder/optimal/bounds.py). ``caps``: each guess's\n"
+             "most distinct replies (by vocabulary row; empty: none; the unweighted total\n"
+             "objective only).");
 
 static PyObject *Scanner_scan(Scanner *s, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "scan takes 5 arguments");
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "scan takes 6 arguments");
         return NULL;
     }
     long long max_class = PyLong_AsLongLong(args[2]), budget = PyLong_AsLongLong(args[3]),
               stop_at = PyLong_AsLongLong(args[4]);
     if (PyErr_Occurred())
         return NULL;
-    Py_buffer cand, targets;
+    Py_buffer cand, targets, caps;
     if (take(args[0], &cand, 1, 8, SIGNED, 0, "candidates") < 0)
         return NULL;
+    if (take(args[5], &caps, 1, 8, SIGNED, 0, "caps") < 0) {
+        PyBuffer_Release(&cand);
+        return NULL;
+    }
     if (begin(s, args[1], &targets) < 0) {
         PyBuffer_Release(&cand);
+        PyBuffer_Release(&caps);
         return NULL;
     }
     Py_ssize_t nc = length_of(&cand), n = length_of(&targets);
@@ -227,17 +234,24 @@ static PyObject *Scanner_scan(Scanner *s, PyObject *const *args, Py_ssize_t narg
     if (nc > length_of(&s->index)) {
         PyErr_SetString(PyExc_ValueError, "more candidates than the output arrays hold");
         status = -2;
+    } else if (length_of(&caps) != 0 &&
+               (length_of(&caps) < s->n_guesses || s->minimax || length_of(&s->weights))) {
+        PyErr_SetString(PyExc_ValueError,
+                        "caps: one per guess, for the unweighted total objective only");
+        status = -2;
     } else {
         const int64_t *c = (const int64_t *)cand.buf;
+        const int64_t *cap = length_of(&caps) ? (const int64_t *)caps.buf : NULL;
         Py_BEGIN_ALLOW_THREADS;
         status = s->matrix.itemsize == 1
-                     ? scan_u8(s, c, nc, n, max_class, budget, stop_at, &kept, &excluded)
+                     ? scan_u8(s, c, nc, n, max_class, budget, stop_at, cap, &kept, &excluded)
                  : s->matrix.itemsize == 2
-                     ? scan_u16(s, c, nc, n, max_class, budget, stop_at, &kept, &excluded)
-                     : scan_u32(s, c, nc, n, max_class, budget, stop_at, &kept, &excluded);
+                     ? scan_u16(s, c, nc, n, max_class, budget, stop_at, cap, &kept, &excluded)
+                     : scan_u32(s, c, nc, n, max_class, budget, stop_at, cap, &kept, &excluded);
         Py_END_ALLOW_THREADS;
     }
     PyBuffer_Release(&cand);
+    PyBuffer_Release(&caps);
     PyBuffer_Release(&targets);
     if (status == -1)
         return bad_guess();

@@ -29,6 +29,7 @@ class Scanner:
         max_class: int,
         budget: int,
         stop_at: int,
+        caps: np.ndarray,
         /,
     ) -> tuple[int, int]: ...
     def distinct(

@@ -24,8 +24,8 @@ static int NAME(point_rows)(Scanner *s, const int64_t *targets, Py_ssize_t n)
 
 /* See Scanner.scan. Returns 0, or -1 if a candidate is out of range. */
 static int NAME(scan)(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py_ssize_t n,
-                      int64_t max_class, int64_t budget, int64_t stop_at, int64_t *kept_out,
-                      int64_t *excluded_out)
+                      int64_t max_class, int64_t budget, int64_t stop_at, const int64_t *caps,
+                      int64_t *kept_out, int64_t *excluded_out)
 {
     const CODE_T *const *rows = (const CODE_T *const *)s->rows;
     int64_t *counts = s->counts, *touched = s->touched;
@@ -48,6 +48,17 @@ static int NAME(scan)(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py_ssize_t
         const int64_t guess = cand[i];
         if ((uint64_t)guess >= (uint64_t)guesses)
             return -1;
+        if (caps != NULL) {
+            /* A total-objective bound is at least 3n - (distinct replies + win), so a
+               guess whose cap puts that at or past both the budget and the least
+               bound excluded so far can neither be kept nor lower that least: it is
+               not read (its count stays capped). */
+            const int64_t floor = 3 * (int64_t)n - caps[guess];
+            if (floor >= budget && floor >= excluded) {
+                out_distinct[i] = caps[guess] < INT32_MAX ? (int32_t)caps[guess] : INT32_MAX;
+                continue;
+            }
+        }
         Py_ssize_t k = 0;
         for (Py_ssize_t j = 0; j < n; j++) {
             const int64_t code = rows[j][guess];
@@ -146,12 +157,25 @@ static int64_t NAME(distinct)(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py
         if (caps != NULL && caps[guess] <= best)
             continue; /* cannot count more than the best found */
         uint64_t bits[4] = {0, 0, 0, 0};
-        for (Py_ssize_t j = 0; j < n; j++) {
-            const unsigned code = (unsigned)rows[j][guess];
-            bits[code >> 6] |= (uint64_t)1 << (code & 63);
+        int64_t k = 0;
+        Py_ssize_t j = 0;
+        while (j < n) {
+            /* A block of targets, then a check: with k codes so far and n - j
+               targets left, the count can reach at most k + (n - j) + 1 (the win
+               counts twice). A guess that cannot beat the best is dropped there:
+               most guesses collide early and are read only in part. */
+            const Py_ssize_t end = j + 16 < n ? j + 16 : n;
+            for (; j < end; j++) {
+                const unsigned code = (unsigned)rows[j][guess];
+                bits[code >> 6] |= (uint64_t)1 << (code & 63);
+            }
+            k = __builtin_popcountll(bits[0]) + __builtin_popcountll(bits[1]) +
+                __builtin_popcountll(bits[2]) + __builtin_popcountll(bits[3]);
+            if (k + (n - j) + 1 <= best)
+                break;
         }
-        const int64_t k = __builtin_popcountll(bits[0]) + __builtin_popcountll(bits[1]) +
-                          __builtin_popcountll(bits[2]) + __builtin_popcountll(bits[3]);
+        if (j < n)
+            continue; /* cannot count more than the best found */
         const int64_t won = (bits[win_word] & win_bit) != 0;
         if (k == 1 && !won)
             continue; /* does not split */

@@ -26,6 +26,9 @@ from .problem import Problem
 
 #: Larger than any objective value: "no tree" (e.g. a depth cap cannot be met).
 INFEASIBLE = 1 << 40
+#: No caps on distinct replies (see ScanKernel.run and ScanKernel.distinct_replies).
+NO_CAPS = np.zeros(0, dtype=np.int64)
+NO_CAPS.setflags(write=False)
 
 
 def total_bound_table(size: int, replies: int) -> np.ndarray:
@@ -172,6 +175,7 @@ class ScanKernel:
         max_class: int,
         budget: int,
         stop_at: int = -1,
+        caps: np.ndarray = NO_CAPS,
     ) -> tuple[int, int]:
         """Scan ``targets`` by each of ``candidates``; keep those with a bound below ``budget``.
 
@@ -191,6 +195,13 @@ class ScanKernel:
         that want only the least bound (``budget`` 0) get it without scanning
         the rest.
 
+        ``caps`` (by vocabulary row; the unweighted total objective only) bounds
+        each guess's distinct replies from above (see :meth:`distinct_replies`):
+        as a total bound is at least ``3n`` minus that count, a guess whose cap
+        puts it at or past both ``budget`` and the least bound excluded so far
+        is not read, which changes neither what is kept nor the least bound
+        excluded (its ``distinct`` entry is its cap).
+
         With target weights (the total objective) the bound is the node's
         weight plus each non-winning class's :func:`weighted_class_bound`; the
         rest (closed, squares, the ranking, feasibility) is over target
@@ -200,7 +211,7 @@ class ScanKernel:
             (kept count, least bound among feasible guesses not kept for
             reaching ``budget``; INFEASIBLE if none).
         """
-        kept, excluded = self.scanner.scan(candidates, targets, max_class, budget, stop_at)
+        kept, excluded = self.scanner.scan(candidates, targets, max_class, budget, stop_at, caps)
         return kept, excluded
 
     def distinct_replies(

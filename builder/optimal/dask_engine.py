@@ -488,7 +488,7 @@ def evaluate_guesses(
         if node.closed[position]:
             found_value = bound
         else:
-            key = search._partition_key(guess, targets, state)
+            key = search.partition_key(guess, targets, state)
             if key in seen:
                 continue  # splits the targets like a guess before it: the same value
             seen.add(key)

@@ -21,7 +21,7 @@ from .bounds import INFEASIBLE
 from .checkpoint import Checkpoint
 from .problem import Problem, SearchOptions
 from .search import Search
-from .stats import SearchStats
+from .stats import NodeScan, SearchStats
 from .symmetry import SymmetryHook
 from .workers import solve_in_worker, start_pool
 
@@ -94,6 +94,9 @@ class RootSearch:
         self.survivors: int | None = None
         #: The vocabulary's words, for progress reports (indices are shown without).
         self.words = words
+        #: The root's scan when every opener is searched: its reply counts cap the
+        #: openers' classes' counts (see Search.lookahead_bound). None: not scanned.
+        self.root_scan: NodeScan | None = None
         #: The unit count of the phase being reported (None: root branches are).
         self._phase_total: int | None = None
 
@@ -132,7 +135,7 @@ class RootSearch:
             bounds = np.array([0], dtype=np.int64)
             left_out = INFEASIBLE
         else:
-            node = self.search.scan(everything, depth, ())
+            node = self.root_scan = self.search.scan(everything, depth, ())
             roots, bounds, left_out = node.guesses, node.bounds, node.beam_left_out
         best, best_guess = INFEASIBLE, -1
         results: list[RootResult] = []
@@ -298,7 +301,9 @@ class RootSearch:
         if recorded is not None:
             return recorded
         search = self.search
-        _, _, parts = search.class_bounds(guess, everything, best, depth - 1, (guess,))
+        _, _, parts = search.class_bounds(
+            guess, everything, best, depth - 1, (guess,), node=self.root_scan
+        )
         level = search.combine(everything, parts)
         self.checkpoint.save(unit, level, None)
         return level
@@ -364,7 +369,9 @@ class RootSearch:
         """
         search = self.search
         below = depth - 1
-        parts, states, bounds = search.class_bounds(guess, everything, best, below, (guess,))
+        parts, states, bounds = search.class_bounds(
+            guess, everything, best, below, (guess,), node=self.root_scan
+        )
         static = search.combine(everything, bounds)
         if static >= best:
             return static, False

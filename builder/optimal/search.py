@@ -74,7 +74,7 @@ import numpy as np
 from ..errors import SearchError
 from ..metrics import smallest
 from .bound_store import open_link
-from .bounds import INFEASIBLE
+from .bounds import INFEASIBLE, NO_CAPS
 from .memo import Memo, MemoAccount
 from .problem import NO_CAP, Problem, SearchOptions
 from .set_values import SetValues
@@ -86,7 +86,6 @@ _LEGAL_KEPT = 256
 #: A node's best splitters that a class's distinct-reply count tries first (its
 #: ``probe``): enough to find a high count early, few enough to cost nothing.
 _PROBE = 16
-_NO_CAPS = np.zeros(0, dtype=np.int64)
 
 
 class Search(SetValues):
@@ -164,13 +163,16 @@ class Search(SetValues):
         history: tuple[int, ...] | None = None,
         budget: int = INFEASIBLE,
         state: bytes = b"",
+        parent: NodeScan | None = None,
     ) -> NodeScan:
         """Return the guesses to try for a node, in search order, with their bounds.
 
         Only guesses that split ``targets`` and have a bound below ``budget``
         are returned, ordered by bound, sum of squared class sizes, list
         order; under a beam, only the best ``beam`` distinct partitions by the
-        greedy ranking are eligible. Records the node's static bound.
+        greedy ranking are eligible. Records the node's static bound. ``parent``
+        (a superset's scan) lets the compiled scan skip guesses its counts rule
+        out (bounds.ScanKernel.run): the same guesses, bounds and static bound.
 
         Returns:
             The node's scan; its ``excluded`` refutes every eligible guess
@@ -182,7 +184,11 @@ class Search(SetValues):
         beam = self.options.beam
         kernel = self.kernel
         kept, excluded = kernel.run(
-            guesses, targets, self._max_class(depth), INFEASIBLE if beam is not None else budget
+            guesses,
+            targets,
+            self._max_class(depth),
+            INFEASIBLE if beam is not None else budget,
+            caps=self._caps_of(parent),
         )
         index = kernel.index[:kept]
         bound = kernel.bound[:kept]
@@ -249,6 +255,12 @@ class Search(SetValues):
             caps,
         )
 
+    def _caps_of(self, parent: NodeScan | None) -> np.ndarray:
+        """Return the reply-count caps a superset's scan gives (NO_CAPS without one)."""
+        if parent is None or parent.caps is None or not self.linear:
+            return NO_CAPS
+        return parent.caps
+
     def lookahead_bound(
         self,
         targets: np.ndarray,
@@ -277,16 +289,17 @@ class Search(SetValues):
         if self.linear and size <= self.problem.replies + 1 and self._max_class(depth) >= size:
             # The bound is 3n - (distinct replies + win) here: count those only.
             # (Every guess is feasible: no class can exceed the cap's largest.)
-            caps, probe = _NO_CAPS, _NO_CAPS
-            if parent is not None and parent.caps is not None:
-                caps, probe = parent.caps, parent.guesses[:_PROBE]
+            caps = self._caps_of(parent)
+            probe = parent.guesses[:_PROBE] if len(caps) and parent is not None else NO_CAPS
             most = self.kernel.distinct_replies(guesses, targets, size + 1, caps, probe)
             least = 3 * size - int(most) if most else INFEASIBLE
         else:
             # No guess's bound is below the set's own table bound: stop at the first
             # that reaches it.
             floor = self.floor(targets)
-            _, least = self.kernel.run(guesses, targets, self._max_class(depth), 0, stop_at=floor)
+            _, least = self.kernel.run(
+                guesses, targets, self._max_class(depth), 0, floor, self._caps_of(parent)
+            )
         self.lower[key] = least
         self.static[key] = least
         return least
@@ -343,13 +356,16 @@ class Search(SetValues):
         depth: int = NO_CAP,
         history: tuple[int, ...] | None = None,
         state: bytes = b"",
+        parent: NodeScan | None = None,
     ) -> int:
         """Return the optimum of ``targets`` if it is below ``budget``, else a bound >= budget.
 
         ``targets`` is a sorted int array of target indices; ``depth`` the
         guesses still allowed (with a cap); ``history`` the guesses made so far
         (used only by a symmetry hook; None when unknown); ``state`` the NYT
-        constraint state (``b""``: none). Exact results are
+        constraint state (``b""``: none); ``parent`` the scan of the node whose
+        guess split off ``targets``, if known (its counts cap this scan's, see
+        :meth:`scan`; the result is the same without). Exact results are
         memoised in :attr:`exact` (with the chosen guess), refutations in
         :attr:`lower`, and both kept in the bound store if there is one.
         INFEASIBLE means no tree meets the cap.
@@ -379,7 +395,7 @@ class Search(SetValues):
             # Exact whatever the budget: the least value any tree can have.
             self.exact[key] = quick
             return quick[0]
-        node = self.scan(targets, depth, history, budget, state)
+        node = self.scan(targets, depth, history, budget, state, parent)
         guesses, bounds, closed, refuted = node.guesses, node.bounds, node.closed, node.excluded
         best, best_guess = budget, -1
         seen: set[bytes] = set()
@@ -396,7 +412,7 @@ class Search(SetValues):
             else:
                 # Guesses that split the set identically have equal values:
                 # evaluate the first of them only.
-                signature = self._partition_key(guess, targets, state)
+                signature = self.partition_key(guess, targets, state)
                 if signature in seen:
                     continue
                 seen.add(signature)
@@ -416,29 +432,6 @@ class Search(SetValues):
         if self.store is not None:
             self.store.keep(key, size, best, best_guess)
         return best
-
-    def _partition_key(self, guess: int, targets: np.ndarray, state: bytes) -> bytes:
-        """Return what makes two guesses' values at a node equal: the canonical partition
-        (:meth:`Problem.signature`) and, under NYT hard mode, each class's constraint
-        state too (two guesses that split alike may still allow different guesses), for
-        classes whose values depend on it (see :meth:`class_states`)."""
-        signature = self.problem.signature(guess, targets)
-        if self.rule is None:
-            return signature
-        classes = sorted(self.problem.split(guess, targets), key=lambda part: int(part[0]))
-        states = self.class_states(state, guess, classes)
-        return signature + b"".join(bytes([len(s)]) + s for s in states)
-
-    def class_states(self, state: bytes, guess: int, classes: list[np.ndarray]) -> list[bytes]:
-        """Return the constraint state of each of ``guess``'s ``classes`` in ``state``.
-
-        Classes of one or two targets get ``b""``: their values need no state (the
-        targets left are always legal guesses), and most classes are that small,
-        so NYT hard mode computes only the states a search can use.
-        """
-        if self.rule is None:
-            return [b""] * len(classes)
-        return [self.child_state(state, guess, part) if len(part) > 2 else b"" for part in classes]
 
     def class_bounds(
         self,
@@ -499,7 +492,7 @@ class Search(SetValues):
             for part, part_state in zip(classes, states, strict=True):
                 if len(part) <= 2:
                     continue
-                found = 1 + self.solve(part, best - 1, below, after, part_state)
+                found = 1 + self.solve(part, best - 1, below, after, part_state, node)
                 if found >= best:
                     return found
                 value = max(value, found)
@@ -511,7 +504,7 @@ class Search(SetValues):
             if len(part) <= 2:
                 continue
             rest = value - bound
-            found = self.solve(part, best - rest, below, after, part_state)
+            found = self.solve(part, best - rest, below, after, part_state, node)
             value = rest + found
             if value >= best:
                 return value

@@ -92,6 +92,29 @@ class SetValues:
             return b""
         return self.rule.child(state, guess, int(self.problem.matrix[guess, part[0]]))
 
+    def partition_key(self, guess: int, targets: np.ndarray, state: bytes) -> bytes:
+        """Return what makes two guesses' values at a node equal: the canonical partition
+        (:meth:`Problem.signature`) and, under NYT hard mode, each class's constraint
+        state too (two guesses that split alike may still allow different guesses), for
+        classes whose values depend on it (see :meth:`class_states`)."""
+        signature = self.problem.signature(guess, targets)
+        if self.rule is None:
+            return signature
+        classes = sorted(self.problem.split(guess, targets), key=lambda part: int(part[0]))
+        states = self.class_states(state, guess, classes)
+        return signature + b"".join(bytes([len(s)]) + s for s in states)
+
+    def class_states(self, state: bytes, guess: int, classes: list[np.ndarray]) -> list[bytes]:
+        """Return the constraint state of each of ``guess``'s ``classes`` in ``state``.
+
+        Classes of one or two targets get ``b""``: their values need no state (the
+        targets left are always legal guesses), and most classes are that small,
+        so NYT hard mode computes only the states a search can use.
+        """
+        if self.rule is None:
+            return [b""] * len(classes)
+        return [self.child_state(state, guess, part) if len(part) > 2 else b"" for part in classes]
+
     def path_state(self, path: tuple[tuple[int, int], ...]) -> bytes:
         """Return the constraint state after ``path``, (guess, reply) pairs from the root."""
         return b"" if self.rule is None else self.rule.path_state(path)
