@@ -321,10 +321,11 @@ static PyObject *Scanner_distinct(Scanner *s, PyObject *const *args, Py_ssize_t 
     return PyLong_FromLongLong(best);
 }
 
-/* Take (matrix, guess, targets) for group and labels; -1 with an error set (and
- * nothing held). On success `scratch` has one entry per code of the matrix and one more. */
+/* Take (matrix, guess, targets) for group and labels, checking every target; -1
+ * with an error set (and nothing held). On success `size` is one more than the
+ * targets' largest code and `scratch` has size + 1 entries. */
 static int one_guess(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, Py_buffer *matrix,
-                     int64_t *guess, Py_buffer *targets, int64_t **scratch)
+                     int64_t *guess, Py_buffer *targets, int64_t *size, int64_t **scratch)
 {
     if (nargs != want) {
         PyErr_Format(PyExc_TypeError, "takes %zd arguments", want);
@@ -364,6 +365,7 @@ static int one_guess(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, P
     if (largest < 0) {
         PyErr_SetString(PyExc_IndexError, "a target is outside the reply matrix");
     } else {
+        *size = largest + 1;
         *scratch = PyMem_Malloc((size_t)(largest + 2) * sizeof(int64_t));
         if (*scratch != NULL)
             return 0;
@@ -385,9 +387,9 @@ PyDoc_STRVAR(group_doc,
 static PyObject *group(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    int64_t guess, *scratch;
+    int64_t guess, size, *scratch;
     Py_buffer matrix, targets, out[3];
-    if (one_guess(args, nargs, 6, &matrix, &guess, &targets, &scratch) < 0)
+    if (one_guess(args, nargs, 6, &matrix, &guess, &targets, &size, &scratch) < 0)
         return NULL;
     const char *names[] = {"ordered", "starts", "codes"};
     int got = 0;
@@ -399,15 +401,15 @@ static PyObject *group(PyObject *module, PyObject *const *args, Py_ssize_t nargs
         if (length_of(&out[0]) < n || length_of(&out[1]) < n + 1 || length_of(&out[2]) < n)
             PyErr_SetString(PyExc_ValueError, "the group outputs are too short for the set");
         else {
-            const Py_ssize_t rows = matrix.shape[0], cols = matrix.shape[1];
+            const Py_ssize_t cols = matrix.shape[1];
             const int64_t *t = targets.buf;
             groups = matrix.itemsize == 1
-                         ? group_u8(matrix.buf, rows, cols, guess, t, n, scratch, out[0].buf,
+                         ? group_u8(matrix.buf, cols, guess, t, n, size, scratch, out[0].buf,
                                     out[1].buf, out[2].buf)
                      : matrix.itemsize == 2
-                         ? group_u16(matrix.buf, rows, cols, guess, t, n, scratch, out[0].buf,
+                         ? group_u16(matrix.buf, cols, guess, t, n, size, scratch, out[0].buf,
                                      out[1].buf, out[2].buf)
-                         : group_u32(matrix.buf, rows, cols, guess, t, n, scratch, out[0].buf,
+                         : group_u32(matrix.buf, cols, guess, t, n, size, scratch, out[0].buf,
                                      out[1].buf, out[2].buf);
         }
     }
@@ -428,25 +430,25 @@ PyDoc_STRVAR(labels_doc,
 static PyObject *labels(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    int64_t guess, *scratch;
+    int64_t guess, size, *scratch;
     Py_buffer matrix, targets, out;
     const long long win = nargs == 5 ? PyLong_AsLongLong(args[3]) : 0;
     if (PyErr_Occurred())
         return NULL;
-    if (one_guess(args, nargs, 5, &matrix, &guess, &targets, &scratch) < 0)
+    if (one_guess(args, nargs, 5, &matrix, &guess, &targets, &size, &scratch) < 0)
         return NULL;
     Py_ssize_t n = length_of(&targets), count = -1;
     if (take(args[4], &out, 1, 4, SIGNED, 1, "out") == 0) {
         if (length_of(&out) < n)
             PyErr_SetString(PyExc_ValueError, "out is shorter than the set");
         else {
-            const Py_ssize_t rows = matrix.shape[0], cols = matrix.shape[1];
+            const Py_ssize_t cols = matrix.shape[1];
             const int64_t *t = targets.buf;
             count = matrix.itemsize == 1
-                        ? labels_u8(matrix.buf, rows, cols, guess, t, n, win, scratch, out.buf)
+                        ? labels_u8(matrix.buf, cols, guess, t, n, size, win, scratch, out.buf)
                     : matrix.itemsize == 2
-                        ? labels_u16(matrix.buf, rows, cols, guess, t, n, win, scratch, out.buf)
-                        : labels_u32(matrix.buf, rows, cols, guess, t, n, win, scratch, out.buf);
+                        ? labels_u16(matrix.buf, cols, guess, t, n, size, win, scratch, out.buf)
+                        : labels_u32(matrix.buf, cols, guess, t, n, size, win, scratch, out.buf);
         }
         PyBuffer_Release(&out);
     }

@@ -188,21 +188,13 @@ static int64_t NAME(distinct)(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py
     return best;
 }
 
-/* See group(): a counting sort of the set by reply code. `place` has room for
- * every code of the matrix plus one. Returns the number of groups, or -1 if a
- * target is out of range. */
-static Py_ssize_t NAME(group)(const CODE_T *matrix, Py_ssize_t n_targets, Py_ssize_t n_guesses,
-                              int64_t guess, const int64_t *targets, Py_ssize_t n,
-                              int64_t *place, int64_t *ordered, int64_t *starts, int64_t *codes)
+/* See group(): a counting sort of the set by reply code. The targets are in
+ * range and their codes below `size`; `place` has size + 1 entries. Returns
+ * the number of groups. */
+static Py_ssize_t NAME(group)(const CODE_T *matrix, Py_ssize_t n_guesses, int64_t guess,
+                              const int64_t *targets, Py_ssize_t n, int64_t size, int64_t *place,
+                              int64_t *ordered, int64_t *starts, int64_t *codes)
 {
-    int64_t size = 0;
-    for (Py_ssize_t j = 0; j < n; j++) {
-        if ((uint64_t)targets[j] >= (uint64_t)n_targets)
-            return -1;
-        const int64_t code = matrix[targets[j] * n_guesses + guess];
-        if (code + 1 > size)
-            size = code + 1;
-    }
     memset(place, 0, (size_t)(size + 1) * sizeof(int64_t));
     for (Py_ssize_t j = 0; j < n; j++)
         place[matrix[targets[j] * n_guesses + guess] + 1]++;
@@ -221,21 +213,13 @@ static Py_ssize_t NAME(group)(const CODE_T *matrix, Py_ssize_t n_targets, Py_ssi
     return groups;
 }
 
-/* See labels(): classes labelled by first appearance, the win as 255. `label_of`
- * has room for every code of the matrix. Returns the number of classes, or -1
- * if a target is out of range. */
-static Py_ssize_t NAME(labels)(const CODE_T *matrix, Py_ssize_t n_targets, Py_ssize_t n_guesses,
-                               int64_t guess, const int64_t *targets, Py_ssize_t n, int64_t win,
+/* See labels(): classes labelled by first appearance, the win as 255. The
+ * targets are in range and their codes below `size`; `label_of` has `size`
+ * entries. Returns the number of classes. */
+static Py_ssize_t NAME(labels)(const CODE_T *matrix, Py_ssize_t n_guesses, int64_t guess,
+                               const int64_t *targets, Py_ssize_t n, int64_t size, int64_t win,
                                int64_t *label_of, int32_t *labels)
 {
-    int64_t size = 0;
-    for (Py_ssize_t j = 0; j < n; j++) {
-        if ((uint64_t)targets[j] >= (uint64_t)n_targets)
-            return -1;
-        const int64_t code = matrix[targets[j] * n_guesses + guess];
-        if (code + 1 > size)
-            size = code + 1;
-    }
     for (int64_t c = 0; c < size; c++)
         label_of[c] = -1;
     Py_ssize_t count = 0;
