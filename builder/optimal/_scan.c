@@ -261,9 +261,10 @@ static PyObject *Scanner_scan(Scanner *s, PyObject *const *args, Py_ssize_t narg
 }
 
 PyDoc_STRVAR(distinct_doc,
-             "distinct(candidates, targets, enough, caps, probe) -> int\n\n"
+             "distinct(candidates, targets, enough, caps, probe) -> (count, guess)\n\n"
              "The most distinct reply codes any splitting guess gives ``targets``, the\n"
-             "win counted twice (see bounds.distinct_replies).");
+             "win counted twice, and the first guess found with that count (-1: none;\n"
+             "see bounds.ScanKernel.distinct_replies).");
 
 static PyObject *Scanner_distinct(Scanner *s, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -296,16 +297,16 @@ static PyObject *Scanner_distinct(Scanner *s, PyObject *const *args, Py_ssize_t 
         PyBuffer_Release(&probe);
         return NULL;
     }
-    int64_t best = 0;
+    int64_t best = 0, which = -1;
     int wrong_caps = length_of(&caps) != 0 && length_of(&caps) < s->n_guesses;
     if (!wrong_caps) {
         const int64_t *c = (const int64_t *)cand.buf, *p = (const int64_t *)probe.buf;
         const int64_t *cap = length_of(&caps) ? (const int64_t *)caps.buf : NULL;
         Py_ssize_t nc = length_of(&cand), n = length_of(&targets), np = length_of(&probe);
         Py_BEGIN_ALLOW_THREADS;
-        best = s->matrix.itemsize == 1 ? distinct_u8(s, c, nc, n, enough, cap, p, np)
-               : s->matrix.itemsize == 2 ? distinct_u16(s, c, nc, n, enough, cap, p, np)
-                                         : distinct_u32(s, c, nc, n, enough, cap, p, np);
+        best = s->matrix.itemsize == 1   ? distinct_u8(s, c, nc, n, enough, cap, p, np, &which)
+               : s->matrix.itemsize == 2 ? distinct_u16(s, c, nc, n, enough, cap, p, np, &which)
+                                         : distinct_u32(s, c, nc, n, enough, cap, p, np, &which);
         Py_END_ALLOW_THREADS;
     }
     PyBuffer_Release(&cand);
@@ -318,7 +319,7 @@ static PyObject *Scanner_distinct(Scanner *s, PyObject *const *args, Py_ssize_t 
     }
     if (best < 0)
         return bad_guess();
-    return PyLong_FromLongLong(best);
+    return Py_BuildValue("LL", (long long)best, (long long)which);
 }
 
 /* Take (matrix, guess, targets) for group and labels, checking every target; -1

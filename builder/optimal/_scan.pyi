@@ -40,7 +40,7 @@ class Scanner:
         caps: np.ndarray,
         probe: np.ndarray,
         /,
-    ) -> int: ...
+    ) -> tuple[int, int]: ...
 
 def group(
     matrix: np.ndarray,

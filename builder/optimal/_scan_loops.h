@@ -140,10 +140,11 @@ static int NAME(scan)(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py_ssize_t
     return 0;
 }
 
-/* See Scanner.distinct. Returns the count, or -1 if a guess is out of range. */
+/* See Scanner.distinct. Returns the count (and in `which` the first guess with it,
+ * -1 if none), or -1 if a guess is out of range. */
 static int64_t NAME(distinct)(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py_ssize_t n,
                               int64_t enough, const int64_t *caps, const int64_t *probe,
-                              Py_ssize_t n_probe)
+                              Py_ssize_t n_probe, int64_t *which)
 {
     const CODE_T *const *rows = (const CODE_T *const *)s->rows;
     const int64_t guesses = s->n_guesses;
@@ -181,6 +182,7 @@ static int64_t NAME(distinct)(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py
             continue; /* does not split */
         if (k + won > best) {
             best = k + won;
+            *which = guess;
             if (best >= enough)
                 break;
         }

@@ -221,9 +221,10 @@ class ScanKernel:
         enough: int,
         caps: np.ndarray,
         probe: np.ndarray,
-    ) -> int:
+    ) -> tuple[int, int]:
         """Return the most *distinct reply codes* any splitting candidate gives
-        ``targets``, counting the win twice (0 if no candidate splits them).
+        ``targets``, counting the win twice (0 if no candidate splits them), and
+        the first guess (vocabulary row) found with that count (-1 if none).
         Codes must be below 256.
 
         Where the total bound table is linear (``f[m] = 2m - 1``, every class
@@ -246,5 +247,4 @@ class ScanKernel:
         Raises:
             ValueError: the matrix has codes of 256 or more.
         """
-        most: int = self.scanner.distinct(candidates, targets, enough, caps, probe)
-        return most
+        return self.scanner.distinct(candidates, targets, enough, caps, probe)

@@ -106,6 +106,11 @@ class Search(SetValues):
         self.linear = (
             not self.minimax and self.weights is None and self.kernel.scanner.max_code < 256
         )
+        #: The plain total objective: no weights, cap or constraint states (the
+        #: class bounds' fast path, see _plain_bounds).
+        self.plain = (
+            not self.minimax and self.weights is None and not self.capped and self.rule is None
+        )
         self.all_guesses = np.arange(problem.search_guesses, dtype=np.int64)
         self._legal: dict[bytes, np.ndarray] = {}
         self.stats = SearchStats()
@@ -286,14 +291,27 @@ class Search(SetValues):
         guesses = self.candidates(targets, history, state)
         self.stats.scanned += len(guesses) * len(targets)
         size = len(targets)
-        if self.linear and size <= self.problem.replies + 1 and self._max_class(depth) >= size:
-            # The bound is 3n - (distinct replies + win) here: count those only.
-            # (Every guess is feasible: no class can exceed the cap's largest.)
+        least = -1
+        if self.linear and self._max_class(depth) >= size:
+            # A bound is 3n - (distinct replies + win) plus each class's excess over
+            # the linear table (none while every class has at most R + 1 targets,
+            # always so for a set that small), and every guess is feasible (no
+            # class can exceed the cap's largest): count the replies first.
             caps = self._caps_of(parent)
             probe = parent.guesses[:_PROBE] if len(caps) and parent is not None else NO_CAPS
-            most = self.kernel.distinct_replies(guesses, targets, size + 1, caps, probe)
-            least = 3 * size - int(most) if most else INFEASIBLE
-        else:
+            most, best = self.kernel.distinct_replies(guesses, targets, size + 1, caps, probe)
+            if not most:
+                least = INFEASIBLE
+            elif size <= self.problem.replies + 1:
+                least = 3 * size - most
+            else:
+                # No guess is below 3n - most: if the guess found with that count has no
+                # excess, that is the least bound. Otherwise scan them all.
+                one = np.array([best], dtype=np.int64)
+                kept, _ = self.kernel.run(one, targets, 1 << 40, INFEASIBLE)
+                if kept and int(self.kernel.bound[0]) == 3 * size - most:
+                    least = 3 * size - most
+        if least < 0:
             # No guess's bound is below the set's own table bound: stop at the first
             # that reaches it.
             floor = self.floor(targets)
@@ -456,15 +474,40 @@ class Search(SetValues):
         """
         classes = self.problem.split(guess, targets)
         states = self.class_states(state, guess, classes)
-        bounds = [self.known_bound(part, below, s) for part, s in zip(classes, states, strict=True)]
+        if self.plain:
+            bounds = self._plain_bounds(classes)
+        else:
+            bounds = [self.known_bound(p, below, s) for p, s in zip(classes, states, strict=True)]
+        total = self.combine(targets, bounds)
         for index, part in enumerate(classes):
-            if self.combine(targets, bounds) >= best:
+            if total >= best:
                 break
             if len(part) > 2:
-                bounds[index] = max(
-                    bounds[index], self.lookahead_bound(part, below, after, states[index], node)
-                )
+                tighter = self.lookahead_bound(part, below, after, states[index], node)
+                if tighter > bounds[index]:
+                    gain = tighter - bounds[index]
+                    bounds[index] = tighter
+                    total = self.combine(targets, bounds) if self.minimax else total + gain
         return classes, states, bounds
+
+    def _plain_bounds(self, classes: list[np.ndarray]) -> list[int]:
+        """Return :meth:`known_bound` of each class for the plain total objective (no
+        weights, cap or constraint state), inlined: a search calls it for every
+        class of every guess it evaluates."""
+        exact, lower, table = self.exact, self.lower, self.table
+        bounds = []
+        for part in classes:
+            size = len(part)
+            if size <= 2:
+                bounds.append(1 if size == 1 else 3)
+                continue
+            key = part.astype(np.int32).tobytes()
+            hit = exact.get(key)
+            if hit is not None:
+                bounds.append(hit[0])
+            else:
+                bounds.append(max(lower.get(key, 0), int(table[size])))
+        return bounds
 
     def _evaluate(
         self,

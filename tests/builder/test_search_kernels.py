@@ -19,8 +19,8 @@ from guesswork.builder.optimal.bounds import INFEASIBLE, ScanKernel
 from guesswork.builder.optimal.problem import SearchOptions, make_problem
 from guesswork.builder.optimal.root import RootSearch
 from guesswork.builder.optimal.search import Search
-from guesswork.builder.wordlists import WordList, load_wordlist
-from guesswork.client.games import Wordle
+from guesswork.builder.wordlists import WordList, load_wordlist, mastermind_codes
+from guesswork.client.games import Mastermind, Wordle
 
 NO_CAPS = np.zeros(0, dtype=np.int64)
 
@@ -42,7 +42,7 @@ def test_distinct_replies_give_the_full_scans_least_bound(wordle_problem: tuple)
         for _ in range(4):
             targets = np.sort(rng.choice(problem.n_targets, size, replace=False)).astype(np.int64)
             _, least = kernel.run(candidates, targets, 1 << 40, 0)
-            most = kernel.distinct_replies(candidates, targets, size + 1, NO_CAPS, NO_CAPS)
+            most, _ = kernel.distinct_replies(candidates, targets, size + 1, NO_CAPS, NO_CAPS)
             assert (3 * size - most if most else INFEASIBLE) == least, size
 
 
@@ -63,11 +63,11 @@ def test_capped_distinct_counts_give_the_same_maximum(wordle_problem: tuple) -> 
                 if len(part) < 3:
                     continue
                 enough = len(part) + 1
-                plain = kernel.distinct_replies(candidates, part, enough, NO_CAPS, NO_CAPS)
-                assert kernel.distinct_replies(candidates, part, enough, caps, probe) == plain
+                plain = kernel.distinct_replies(candidates, part, enough, NO_CAPS, NO_CAPS)[0]
+                assert kernel.distinct_replies(candidates, part, enough, caps, probe)[0] == plain
                 # The caps are obeyed (so the equality above is not vacuous): caps of
                 # zero skip every guess.
-                assert kernel.distinct_replies(candidates, part, enough, caps * 0, NO_CAPS) == 0
+                assert kernel.distinct_replies(candidates, part, enough, caps * 0, NO_CAPS) == (0, -1)
 
 
 def test_the_lookahead_bound_is_the_same_with_and_without_the_fast_path(
@@ -77,9 +77,26 @@ def test_the_lookahead_bound_is_the_same_with_and_without_the_fast_path(
     fast, plain = Search(problem, SearchOptions()), Search(problem, SearchOptions())
     plain.linear = False
     rng = np.random.default_rng(3)
-    for size in [3, 8, 25, 60, 150]:
+    # Past 244 targets (the linear table's end) the count gives the least bound
+    # only when the guess found with it has no class over 244: both cases occur.
+    for size in [3, 8, 25, 60, 150, 300, 700, 1500]:
         targets = np.sort(rng.choice(problem.n_targets, size, replace=False)).astype(np.int64)
         assert fast.lookahead_bound(targets, 99, ()) == plain.lookahead_bound(targets, 99, ())
+
+
+def test_the_lookahead_bound_by_counting_holds_past_the_linear_table() -> None:
+    # Mastermind 6x4: 13 non-winning replies, so sets past 14 targets have classes
+    # that cost more than 2m - 1: the count's bound must equal the full scan's.
+    game = Mastermind()
+    codes = mastermind_codes(game)
+    problem, _ = make_problem(game, codes, codes)
+    fast, plain = Search(problem, SearchOptions()), Search(problem, SearchOptions())
+    plain.linear = False
+    rng = np.random.default_rng(5)
+    for size in [5, 14, 15, 20, 40, 100, 300, 1296]:
+        for _ in range(3):
+            targets = np.sort(rng.choice(problem.n_targets, size, replace=False)).astype(np.int64)
+            assert fast.lookahead_bound(targets, 99, ()) == plain.lookahead_bound(targets, 99, ())
 
 
 def _numpy_signature(codes: np.ndarray, win: int) -> bytes:
