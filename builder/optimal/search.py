@@ -99,18 +99,6 @@ class Search(SetValues):
     ) -> None:
         super().__init__(problem, options)
         self.symmetry = symmetry
-        #: Whether least bounds of small sets may be found by counting distinct
-        #: replies (see bounds.ScanKernel.distinct_replies): the unweighted total
-        #: objective, and reply codes that fit its 256-bit sets. Under a cap, only
-        #: where no class of the set can be too large (see lookahead_bound).
-        self.linear = (
-            not self.minimax and self.weights is None and self.kernel.scanner.max_code < 256
-        )
-        #: The plain total objective: no weights, cap or constraint states (the
-        #: class bounds' fast path, see _plain_bounds).
-        self.plain = (
-            not self.minimax and self.weights is None and not self.capped and self.rule is None
-        )
         self.all_guesses = np.arange(problem.search_guesses, dtype=np.int64)
         self._legal: dict[bytes, np.ndarray] = {}
         self.stats = SearchStats()
@@ -193,7 +181,7 @@ class Search(SetValues):
             targets,
             self._max_class(depth),
             INFEASIBLE if beam is not None else budget,
-            caps=self._caps_of(parent),
+            caps=self.caps_of(parent),
         )
         index = kernel.index[:kept]
         bound = kernel.bound[:kept]
@@ -260,12 +248,6 @@ class Search(SetValues):
             caps,
         )
 
-    def _caps_of(self, parent: NodeScan | None) -> np.ndarray:
-        """Return the reply-count caps a superset's scan gives (NO_CAPS without one)."""
-        if parent is None or parent.caps is None or not self.linear:
-            return NO_CAPS
-        return parent.caps
-
     def lookahead_bound(
         self,
         targets: np.ndarray,
@@ -297,7 +279,7 @@ class Search(SetValues):
             # the linear table (none while every class has at most R + 1 targets,
             # always so for a set that small), and every guess is feasible (no
             # class can exceed the cap's largest): count the replies first.
-            caps = self._caps_of(parent)
+            caps = self.caps_of(parent)
             probe = parent.guesses[:_PROBE] if len(caps) and parent is not None else NO_CAPS
             most, best = self.kernel.distinct_replies(guesses, targets, size + 1, caps, probe)
             if not most:
@@ -316,7 +298,7 @@ class Search(SetValues):
             # that reaches it.
             floor = self.floor(targets)
             _, least = self.kernel.run(
-                guesses, targets, self._max_class(depth), 0, floor, self._caps_of(parent)
+                guesses, targets, self._max_class(depth), 0, floor, self.caps_of(parent)
             )
         self.lower[key] = least
         self.static[key] = least
@@ -475,7 +457,7 @@ class Search(SetValues):
         classes = self.problem.split(guess, targets)
         states = self.class_states(state, guess, classes)
         if self.plain:
-            bounds = self._plain_bounds(classes)
+            bounds = self.plain_bounds(classes)
         else:
             bounds = [self.known_bound(p, below, s) for p, s in zip(classes, states, strict=True)]
         total = self.combine(targets, bounds)
@@ -489,25 +471,6 @@ class Search(SetValues):
                     bounds[index] = tighter
                     total = self.combine(targets, bounds) if self.minimax else total + gain
         return classes, states, bounds
-
-    def _plain_bounds(self, classes: list[np.ndarray]) -> list[int]:
-        """Return :meth:`known_bound` of each class for the plain total objective (no
-        weights, cap or constraint state), inlined: a search calls it for every
-        class of every guess it evaluates."""
-        exact, lower, table = self.exact, self.lower, self.table
-        bounds = []
-        for part in classes:
-            size = len(part)
-            if size <= 2:
-                bounds.append(1 if size == 1 else 3)
-                continue
-            key = part.astype(np.int32).tobytes()
-            hit = exact.get(key)
-            if hit is not None:
-                bounds.append(hit[0])
-            else:
-                bounds.append(max(lower.get(key, 0), int(table[size])))
-        return bounds
 
     def _evaluate(
         self,

@@ -15,11 +15,13 @@ from ..errors import SearchError
 from ..nyt_hard import NytRule
 from .bounds import (
     INFEASIBLE,
+    NO_CAPS,
     ScanKernel,
     capacity,
     weighted_class_bound,
 )
 from .problem import Problem, SearchOptions
+from .stats import NodeScan
 
 
 class SetValues:
@@ -51,6 +53,18 @@ class SetValues:
             self.rule = NytRule(problem.letters)
         self.exact = {}
         self.lower = {}
+        #: Whether least bounds may be found by counting distinct replies (see
+        #: bounds.ScanKernel.distinct_replies): the unweighted total objective, and
+        #: reply codes that fit its 256-bit sets. Under a cap, only where no class
+        #: of the set can be too large (see Search.lookahead_bound).
+        self.linear = (
+            not self.minimax and self.weights is None and self.kernel.scanner.max_code < 256
+        )
+        #: The plain total objective: no weights, cap or constraint states (the
+        #: class bounds' fast path, see plain_bounds).
+        self.plain = (
+            not self.minimax and self.weights is None and not self.capped and self.rule is None
+        )
 
     def trivial(self, size: int) -> int:
         """Return the exact value of a set of one or two unweighted targets."""
@@ -166,5 +180,30 @@ class SetValues:
         if key in self.exact:
             return self.exact[key][0]
         return max(self.lower.get(key, 0), self.floor(targets))
+
+    def plain_bounds(self, classes: list[np.ndarray]) -> list[int]:
+        """Return :meth:`known_bound` of each class for the plain total objective (no
+        weights, cap or constraint state), inlined: a search calls it for every
+        class of every guess it evaluates."""
+        exact, lower, table = self.exact, self.lower, self.table
+        bounds = []
+        for part in classes:
+            size = len(part)
+            if size <= 2:
+                bounds.append(1 if size == 1 else 3)
+                continue
+            key = part.astype(np.int32).tobytes()
+            hit = exact.get(key)
+            if hit is not None:
+                bounds.append(hit[0])
+            else:
+                bounds.append(max(lower.get(key, 0), int(table[size])))
+        return bounds
+
+    def caps_of(self, parent: NodeScan | None) -> np.ndarray:
+        """Return the reply-count caps a superset's scan gives (NO_CAPS without one)."""
+        if parent is None or parent.caps is None or not self.linear:
+            return NO_CAPS
+        return parent.caps
 
     # -- one node ---------------------------------------------------------------
