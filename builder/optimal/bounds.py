@@ -117,13 +117,9 @@ class ScanKernel:
     """
 
     scanner: Scanner
-    #: The target-major reply matrix the scanner reads (``by_target[t, g]``).
-    by_target: np.ndarray
-    win: int
     #: The bound table of the objective (:func:`total_bound_table` or
     #: :func:`depth_bound_table`).
     table: np.ndarray
-    minimax: bool
     index: np.ndarray
     bound: np.ndarray
     closed: np.ndarray
@@ -159,14 +155,7 @@ class ScanKernel:
         scanner = Scanner(
             problem.by_target, problem.win, table, plogp_table, minimax, weights, **outputs
         )
-        return cls(
-            scanner=scanner,
-            by_target=problem.by_target,
-            win=problem.win,
-            table=table,
-            minimax=minimax,
-            **outputs,
-        )
+        return cls(scanner=scanner, table=table, **outputs)
 
     def run(
         self,
