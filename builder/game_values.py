@@ -206,9 +206,10 @@ class _BudgetedSearch(Search):
         history: tuple[int, ...] | None,
         state: bytes = b"",
         parent: NodeScan | None = None,
+        key: bytes | None = None,
     ) -> int:
         self._check()
-        return super().lookahead_bound(targets, depth, history, state, parent)
+        return super().lookahead_bound(targets, depth, history, state, parent, key)
 
 
 @dataclass

@@ -62,6 +62,119 @@ static inline int64_t weighted_class_bound(int64_t mass, int64_t heaviest, int64
 #undef CODE_T
 #undef NAME
 
+/* Distinct replies with few codes (below 32, e.g. Mastermind's 14): a guess's
+ * codes fit one 32-bit set, so eight guesses' sets are built at once in an AVX2
+ * register, a target at a time, over a run of consecutive guesses (the usual
+ * candidates: every guess). Small sets read every target anyway (the scalar
+ * loop's early drop needs more than its first block of 16), so there it is
+ * several times faster; larger sets keep the scalar loop. The result is the
+ * scalar loop's: guesses are judged in the same order by the same rule. */
+#define SETS_MAX_TARGETS 128 /* up to here the sets beat the scalar early drop (measured) */
+#define SETS_RUN 256        /* guesses per run of sets */
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define HAVE_SETS_AVX2 1
+static int sets_avx2; /* set at import: whether this CPU has AVX2 */
+
+/* sets[l] = the codes (as bits) of guess first + l on the n rows, l < width, a
+ * multiple of 32; every guess read is in range. */
+__attribute__((target("avx2"))) static void code_sets_avx2(const uint8_t *const *rows,
+                                                           Py_ssize_t n, int64_t first,
+                                                           Py_ssize_t width, uint32_t *sets)
+{
+    const __m256i one = _mm256_set1_epi32(1);
+    for (Py_ssize_t l = 0; l < width; l += 32) {
+        __m256i a = _mm256_setzero_si256(), b = a, c = a, d = a;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            const uint8_t *codes = rows[j] + first + l;
+            a = _mm256_or_si256(a, _mm256_sllv_epi32(one, _mm256_cvtepu8_epi32(_mm_loadl_epi64(
+                                                           (const __m128i *)codes))));
+            b = _mm256_or_si256(b, _mm256_sllv_epi32(one, _mm256_cvtepu8_epi32(_mm_loadl_epi64(
+                                                           (const __m128i *)(codes + 8)))));
+            c = _mm256_or_si256(c, _mm256_sllv_epi32(one, _mm256_cvtepu8_epi32(_mm_loadl_epi64(
+                                                           (const __m128i *)(codes + 16)))));
+            d = _mm256_or_si256(d, _mm256_sllv_epi32(one, _mm256_cvtepu8_epi32(_mm_loadl_epi64(
+                                                           (const __m128i *)(codes + 24)))));
+        }
+        _mm256_storeu_si256((__m256i *)(sets + l), a);
+        _mm256_storeu_si256((__m256i *)(sets + l + 8), b);
+        _mm256_storeu_si256((__m256i *)(sets + l + 16), c);
+        _mm256_storeu_si256((__m256i *)(sets + l + 24), d);
+    }
+}
+
+/* Whether distinct_sets applies: 8-bit codes below 32, a small set, and AVX2. */
+static int sets_apply(const Scanner *s, Py_ssize_t n)
+{
+    return sets_avx2 && s->matrix.itemsize == 1 && s->max_code < 32 && n <= SETS_MAX_TARGETS;
+}
+
+/* distinct_u8 over candidates that are consecutive guesses first, first + 1, ...,
+ * first + nc - 1 (all in range), continuing from `best` (see distinct_u8). */
+static int64_t distinct_sets(Scanner *s, int64_t first, Py_ssize_t nc, Py_ssize_t n,
+                             int64_t enough, const int64_t *caps, int64_t best, int64_t *which)
+{
+    const uint8_t *const *rows = (const uint8_t *const *)s->rows;
+    const uint32_t win_bit = (uint32_t)1 << s->win;
+    uint32_t sets[SETS_RUN];
+    for (Py_ssize_t start = 0; start < nc; start += SETS_RUN) {
+        const Py_ssize_t width = nc - start < SETS_RUN ? nc - start : SETS_RUN;
+        const Py_ssize_t wide = width & ~(Py_ssize_t)31;
+        code_sets_avx2(rows, n, first + start, wide, sets);
+        for (Py_ssize_t l = wide; l < width; l++) {
+            uint32_t set = 0;
+            for (Py_ssize_t j = 0; j < n; j++)
+                set |= (uint32_t)1 << rows[j][first + start + l];
+            sets[l] = set;
+        }
+        for (Py_ssize_t l = 0; l < width; l++) {
+            const int64_t guess = first + start + l;
+            if (caps != NULL && caps[guess] <= best)
+                continue;
+            const int64_t k = __builtin_popcount(sets[l]);
+            const int64_t won = (sets[l] & win_bit) != 0;
+            if (k == 1 && !won)
+                continue; /* does not split */
+            if (k + won > best) {
+                best = k + won;
+                *which = guess;
+                if (best >= enough)
+                    return best;
+            }
+        }
+    }
+    return best;
+}
+#endif
+
+/* See Scanner.distinct: the probe, then the candidates, by the fastest loop that
+ * applies. Returns the count (and its guess in `which`), or -1 if a guess is out
+ * of range. */
+static int64_t distinct_any(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py_ssize_t n,
+                            int64_t enough, const int64_t *caps, const int64_t *probe,
+                            Py_ssize_t n_probe, int64_t *which)
+{
+    if (s->matrix.itemsize == 2)
+        return distinct_u16(s, cand, nc, n, enough, caps, probe, n_probe, 0, which);
+    if (s->matrix.itemsize == 4)
+        return distinct_u32(s, cand, nc, n, enough, caps, probe, n_probe, 0, which);
+#ifdef HAVE_SETS_AVX2
+    if (sets_apply(s, n) && nc > 0 && cand[0] >= 0 && cand[0] + nc <= s->n_guesses) {
+        Py_ssize_t i = 1;
+        while (i < nc && cand[i] == cand[0] + i)
+            i++;
+        if (i == nc) {
+            const int64_t best = distinct_u8(s, cand, 0, n, enough, caps, probe, n_probe, 0, which);
+            if (best < 0 || best >= enough)
+                return best;
+            return distinct_sets(s, cand[0], nc, n, enough, caps, best, which);
+        }
+    }
+#endif
+    return distinct_u8(s, cand, nc, n, enough, caps, probe, n_probe, 0, which);
+}
+
 static Py_buffer *held(Scanner *s, int i)
 {
     Py_buffer *all[] = {&s->matrix, &s->table,   &s->plogp_table, &s->weights,
@@ -304,9 +417,7 @@ static PyObject *Scanner_distinct(Scanner *s, PyObject *const *args, Py_ssize_t 
         const int64_t *cap = length_of(&caps) ? (const int64_t *)caps.buf : NULL;
         Py_ssize_t nc = length_of(&cand), n = length_of(&targets), np = length_of(&probe);
         Py_BEGIN_ALLOW_THREADS;
-        best = s->matrix.itemsize == 1   ? distinct_u8(s, c, nc, n, enough, cap, p, np, &which)
-               : s->matrix.itemsize == 2 ? distinct_u16(s, c, nc, n, enough, cap, p, np, &which)
-                                         : distinct_u32(s, c, nc, n, enough, cap, p, np, &which);
+        best = distinct_any(s, c, nc, n, enough, cap, p, np, &which);
         Py_END_ALLOW_THREADS;
     }
     PyBuffer_Release(&cand);
@@ -320,6 +431,169 @@ static PyObject *Scanner_distinct(Scanner *s, PyObject *const *args, Py_ssize_t 
     if (best < 0)
         return bad_guess();
     return Py_BuildValue("LL", (long long)best, (long long)which);
+}
+
+/* One class of a split: where it lies in `ordered`, its size and reply code. */
+typedef struct {
+    Py_ssize_t start, size;
+    int64_t code;
+} Span;
+
+/* Largest first; equal sizes in reply-code order (Problem.split's order). */
+static int larger_first(const void *a, const void *b)
+{
+    const Span *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    return (x->code > y->code) - (x->code < y->code);
+}
+
+/* The best bound known for a class of `size` targets with memo key `key`: its
+ * exact value, else the larger of its proven lower bound and the table's. -1
+ * with an error set if a memo entry is malformed. */
+static int64_t known_class_bound(Scanner *s, PyObject *key, Py_ssize_t size, PyObject *exact,
+                                 PyObject *lower)
+{
+    PyObject *hit = PyDict_GetItemWithError(exact, key);
+    if (hit != NULL) {
+        if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) < 1) {
+            PyErr_SetString(PyExc_TypeError, "exact: a (value, guess) tuple is needed");
+            return -1;
+        }
+        return PyLong_AsLongLong(PyTuple_GET_ITEM(hit, 0));
+    }
+    if (PyErr_Occurred())
+        return -1;
+    const int64_t table = ((const int64_t *)s->table.buf)[size];
+    hit = PyDict_GetItemWithError(lower, key);
+    if (hit == NULL)
+        return PyErr_Occurred() ? -1 : table;
+    const int64_t known = PyLong_AsLongLong(hit);
+    return known > table ? known : table;
+}
+
+PyDoc_STRVAR(classes_doc,
+             "classes(guess, targets, ordered, exact, lower, suffix, small_limit)\n"
+             "    -> (classes, keys, bounds)\n\n"
+             "Split ``targets`` by ``guess`` (see Problem.split: the non-winning classes,\n"
+             "largest first, each a view of ``ordered``, an int64 array of at least n\n"
+             "entries) and give each class its memo key (the targets as int32 bytes, then\n"
+             "``suffix``; None for a class of one or two) and its best known total bound:\n"
+             "1 or 3 for one or two targets (INFEASIBLE past ``small_limit`` targets),\n"
+             "else its ``exact`` value, else the larger of its ``lower`` bound and the\n"
+             "table's (see bounds.ScanKernel.known_classes).");
+
+static PyObject *Scanner_classes(Scanner *s, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "classes takes 7 arguments");
+        return NULL;
+    }
+    const int64_t guess = PyLong_AsLongLong(args[0]);
+    const int64_t small_limit = PyLong_AsLongLong(args[6]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (!PyBytes_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError, "suffix must be bytes");
+        return NULL;
+    }
+    const char *suffix = PyBytes_AS_STRING(args[5]);
+    const Py_ssize_t suffix_size = PyBytes_GET_SIZE(args[5]);
+    if ((uint64_t)guess >= (uint64_t)s->n_guesses)
+        return bad_guess();
+    PyObject *exact = args[3], *lower = args[4];
+    if (!PyDict_Check(exact) || !PyDict_Check(lower)) {
+        PyErr_SetString(PyExc_TypeError, "exact and lower must be dicts");
+        return NULL;
+    }
+    Py_buffer targets, ordered;
+    if (begin(s, args[1], &targets) < 0)
+        return NULL;
+    if (take(args[2], &ordered, 1, 8, SIGNED, 1, "ordered") < 0) {
+        PyBuffer_Release(&targets);
+        return NULL;
+    }
+    const Py_ssize_t n = length_of(&targets);
+    PyObject *classes = NULL, *keys = NULL, *bounds = NULL, *result = NULL;
+    Span *spans = NULL;
+    if (length_of(&ordered) < n) {
+        PyErr_SetString(PyExc_ValueError, "ordered is too short for the set");
+        goto done;
+    }
+    /* A counting sort by reply code, as group() does, in scratch of its own (the
+       scan's per-code counts must stay zero between scans). */
+    const int64_t codes = s->max_code + 1;
+    int64_t *place = PyMem_Calloc((size_t)(codes + 1), sizeof(int64_t));
+    spans = PyMem_Malloc((size_t)codes * sizeof(Span));
+    if (place == NULL || spans == NULL) {
+        PyMem_Free(place);
+        PyErr_NoMemory();
+        goto done;
+    }
+    const int64_t *t = targets.buf;
+    int64_t *out = ordered.buf;
+    const int size = (int)s->matrix.itemsize;
+#define CODE_OF(j)                                                                                 \
+    (size == 1   ? (int64_t)((const uint8_t *)s->rows[j])[guess]                                   \
+     : size == 2 ? (int64_t)((const uint16_t *)s->rows[j])[guess]                                  \
+                 : (int64_t)((const uint32_t *)s->rows[j])[guess])
+    for (Py_ssize_t j = 0; j < n; j++)
+        place[CODE_OF(j) + 1]++;
+    Py_ssize_t count = 0;
+    for (int64_t c = 0; c < codes; c++) {
+        if (place[c + 1] > 0 && c != s->win)
+            spans[count++] = (Span){place[c], place[c + 1], c};
+        place[c + 1] += place[c];
+    }
+    for (Py_ssize_t j = 0; j < n; j++)
+        out[place[CODE_OF(j)]++] = t[j];
+#undef CODE_OF
+    PyMem_Free(place);
+    qsort(spans, (size_t)count, sizeof(Span), larger_first);
+    classes = PyList_New(count);
+    keys = PyList_New(count);
+    bounds = PyList_New(count);
+    if (classes == NULL || keys == NULL || bounds == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const Py_ssize_t start = spans[i].start, members = spans[i].size;
+        PyObject *part = PySequence_GetSlice(args[2], start, start + members);
+        if (part == NULL)
+            goto done;
+        PyList_SET_ITEM(classes, i, part);
+        PyObject *key = Py_None;
+        int64_t bound = members > small_limit ? INFEASIBLE : members == 1 ? 1 : 3;
+        if (members > 2) {
+            const Py_ssize_t body_size = members * (Py_ssize_t)sizeof(int32_t);
+            key = PyBytes_FromStringAndSize(NULL, body_size + suffix_size);
+            if (key == NULL)
+                goto done;
+            int32_t *body = (int32_t *)PyBytes_AS_STRING(key);
+            for (Py_ssize_t j = 0; j < members; j++)
+                body[j] = (int32_t)out[start + j];
+            memcpy(PyBytes_AS_STRING(key) + body_size, suffix, (size_t)suffix_size);
+            PyList_SET_ITEM(keys, i, key);
+            bound = known_class_bound(s, key, members, exact, lower);
+            if (bound == -1 && PyErr_Occurred())
+                goto done;
+        } else {
+            Py_INCREF(Py_None);
+            PyList_SET_ITEM(keys, i, Py_None);
+        }
+        PyObject *number = PyLong_FromLongLong(bound);
+        if (number == NULL)
+            goto done;
+        PyList_SET_ITEM(bounds, i, number);
+    }
+    result = PyTuple_Pack(3, classes, keys, bounds);
+done:
+    PyMem_Free(spans);
+    Py_XDECREF(classes);
+    Py_XDECREF(keys);
+    Py_XDECREF(bounds);
+    PyBuffer_Release(&ordered);
+    PyBuffer_Release(&targets);
+    return result;
 }
 
 /* Take (matrix, guess, targets) for group and labels, checking every target; -1
@@ -467,6 +741,7 @@ static PyMemberDef Scanner_members[] = {
 static PyMethodDef Scanner_methods[] = {
     {"scan", (PyCFunction)(void (*)(void))Scanner_scan, METH_FASTCALL, scan_doc},
     {"distinct", (PyCFunction)(void (*)(void))Scanner_distinct, METH_FASTCALL, distinct_doc},
+    {"classes", (PyCFunction)(void (*)(void))Scanner_classes, METH_FASTCALL, classes_doc},
     {NULL, NULL, 0, NULL}};
 
 static PyMethodDef module_methods[] = {
@@ -504,9 +779,22 @@ PyMODINIT_FUNC PyInit__scan(void)
 {
     if (PyType_Ready(&ScannerType) < 0)
         return NULL;
+#ifdef HAVE_SETS_AVX2
+    __builtin_cpu_init();
+    sets_avx2 = __builtin_cpu_supports("avx2") != 0;
+#endif
     PyObject *module = PyModule_Create(&scan_module);
     if (module == NULL)
         return NULL;
+#ifdef HAVE_SETS_AVX2
+    const long vector_sets = sets_avx2;
+#else
+    const long vector_sets = 0;
+#endif
+    if (PyModule_AddIntConstant(module, "VECTOR_SETS", vector_sets) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
     Py_INCREF(&ScannerType);
     if (PyModule_AddObject(module, "Scanner", (PyObject *)&ScannerType) < 0) {
         Py_DECREF(&ScannerType);

@@ -2,6 +2,10 @@
 
 import numpy as np
 
+#: 1 if distinct replies with codes below 32 are counted eight guesses at a time
+#: (AVX2, found at import), else 0.
+VECTOR_SETS: int
+
 class Scanner:
     """One search's reply matrix (target-major), bound tables and output arrays."""
 
@@ -41,6 +45,17 @@ class Scanner:
         probe: np.ndarray,
         /,
     ) -> tuple[int, int]: ...
+    def classes(
+        self,
+        guess: int,
+        targets: np.ndarray,
+        ordered: np.ndarray,
+        exact: dict[bytes, tuple[int, int]],
+        lower: dict[bytes, int],
+        suffix: bytes,
+        small_limit: int,
+        /,
+    ) -> tuple[list[np.ndarray], list[bytes | None], list[int]]: ...
 
 def group(
     matrix: np.ndarray,

@@ -140,17 +140,17 @@ static int NAME(scan)(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py_ssize_t
     return 0;
 }
 
-/* See Scanner.distinct. Returns the count (and in `which` the first guess with it,
- * -1 if none), or -1 if a guess is out of range. */
+/* See Scanner.distinct, continuing from a count `best` already found (0 at the
+ * start; `which` holds its guess). Returns the count (and in `which` the first
+ * guess with it, -1 if none), or -1 if a guess is out of range. */
 static int64_t NAME(distinct)(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py_ssize_t n,
                               int64_t enough, const int64_t *caps, const int64_t *probe,
-                              Py_ssize_t n_probe, int64_t *which)
+                              Py_ssize_t n_probe, int64_t best, int64_t *which)
 {
     const CODE_T *const *rows = (const CODE_T *const *)s->rows;
     const int64_t guesses = s->n_guesses;
     const int win_word = (int)(s->win >> 6);
     const uint64_t win_bit = (uint64_t)1 << (s->win & 63);
-    int64_t best = 0;
     for (Py_ssize_t i = 0; i < n_probe + nc; i++) {
         const int64_t guess = i < n_probe ? probe[i] : cand[i - n_probe];
         if ((uint64_t)guess >= (uint64_t)guesses)

@@ -237,3 +237,31 @@ class ScanKernel:
             ValueError: the matrix has codes of 256 or more.
         """
         return self.scanner.distinct(candidates, targets, enough, caps, probe)
+
+    def known_classes(
+        self,
+        guess: int,
+        targets: np.ndarray,
+        exact: dict[bytes, tuple[int, int]],
+        lower: dict[bytes, int],
+        suffix: bytes = b"",
+        small_limit: int = 2,
+    ) -> tuple[list[np.ndarray], list[bytes | None], list[int]]:
+        """Return ``guess``'s non-winning classes of ``targets`` with each class's memo
+        key and best known bound under the unweighted total objective, in one
+        compiled pass (a search asks this of every guess it evaluates).
+
+        Returns:
+            The classes (largest first, ties in reply-code order, as
+            Problem.split); their memo keys (the targets as int32 bytes, then
+            ``suffix``; None for one or two targets); their bounds (one or two
+            targets: 1 or 3, INFEASIBLE past ``small_limit`` targets; larger:
+            the ``exact`` value, else the larger of the ``lower`` bound and
+            the table's).
+
+        Raises:
+            IndexError: ``guess`` or a target is outside the reply matrix.
+            TypeError: a memo entry is not what the search writes.
+        """
+        ordered = np.empty(len(targets), dtype=np.int64)
+        return self.scanner.classes(guess, targets, ordered, exact, lower, suffix, small_limit)

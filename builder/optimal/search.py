@@ -255,15 +255,18 @@ class Search(SetValues):
         history: tuple[int, ...] | None,
         state: bytes = b"",
         parent: NodeScan | None = None,
+        key: bytes | None = None,
     ) -> int:
         """Return a lower bound for ``targets``: the least static bound over its guesses.
 
         ``parent`` is the scan of a superset (the node whose guess split off
         ``targets``), if known: its counts cap this set's and its best guesses
         are tried first, which spares most of the scan and changes nothing in
-        the result. The result is memoised as a proven lower bound.
+        the result. The result is memoised as a proven lower bound (under
+        ``key``, the set's memo key, computed here if not given).
         """
-        key = self.key(targets, depth, state)
+        if key is None:
+            key = self.key(targets, depth, state)
         hit = self.exact.get(key)
         if hit is not None:
             return hit[0]
@@ -316,7 +319,7 @@ class Search(SetValues):
         the shortcut does not apply).
         """
         size = len(targets)
-        if self.options.hard or self.minimax or int(self.table[size]) != 2 * size - 1:
+        if self.options.hard or self.minimax or self.table_ints[size] != 2 * size - 1:
             return None
         if self.weights is not None:
             return self._perfect_heaviest(targets, depth, state)
@@ -454,18 +457,21 @@ class Search(SetValues):
         constraint state, ``node`` the node's scan if known (it speeds the
         lookahead; see :meth:`lookahead_bound`).
         """
-        classes = self.problem.split(guess, targets)
-        states = self.class_states(state, guess, classes)
+        keys: list[bytes | None] | None = None  # the classes' memo keys, where known
         if self.plain:
-            bounds = self.plain_bounds(classes)
+            classes, keys, bounds = self.known_classes(guess, targets, below)
+            states = [b""] * len(classes)
         else:
+            classes = self.problem.split(guess, targets)
+            states = self.class_states(state, guess, classes)
             bounds = [self.known_bound(p, below, s) for p, s in zip(classes, states, strict=True)]
         total = self.combine(targets, bounds)
         for index, part in enumerate(classes):
             if total >= best:
                 break
             if len(part) > 2:
-                tighter = self.lookahead_bound(part, below, after, states[index], node)
+                key = None if keys is None else keys[index]
+                tighter = self.lookahead_bound(part, below, after, states[index], node, key)
                 if tighter > bounds[index]:
                     gain = tighter - bounds[index]
                     bounds[index] = tighter

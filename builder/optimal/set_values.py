@@ -46,6 +46,9 @@ class SetValues:
             raise SearchError("target weights apply to the total objective, not minimax")
         self.kernel = ScanKernel.for_problem(problem, self.minimax)
         self.table = self.kernel.table
+        #: The table as Python ints: read once per class, where numpy's scalar
+        #: indexing would cost more than the rest of the lookup.
+        self.table_ints: list[int] = self.table.tolist()
         self.rule: NytRule | None = None
         if options.nyt_hard:
             if problem.letters is None:
@@ -60,11 +63,9 @@ class SetValues:
         self.linear = (
             not self.minimax and self.weights is None and self.kernel.scanner.max_code < 256
         )
-        #: The plain total objective: no weights, cap or constraint states (the
-        #: class bounds' fast path, see plain_bounds).
-        self.plain = (
-            not self.minimax and self.weights is None and not self.capped and self.rule is None
-        )
+        #: The unweighted total objective without constraint states (a cap
+        #: allowed): class bounds come from one compiled pass (known_classes).
+        self.plain = not self.minimax and self.weights is None and self.rule is None
 
     def trivial(self, size: int) -> int:
         """Return the exact value of a set of one or two unweighted targets."""
@@ -137,7 +138,7 @@ class SetValues:
         """Return the least static bound any guess can have for the set ``targets``."""
         size = len(targets)
         if self.weights is None:
-            return int(self.table[size])
+            return self.table_ints[size]
         weights = self.weights[targets]
         return int(
             weighted_class_bound(
@@ -181,24 +182,18 @@ class SetValues:
             return self.exact[key][0]
         return max(self.lower.get(key, 0), self.floor(targets))
 
-    def plain_bounds(self, classes: list[np.ndarray]) -> list[int]:
-        """Return :meth:`known_bound` of each class for the plain total objective (no
-        weights, cap or constraint state), inlined: a search calls it for every
-        class of every guess it evaluates."""
-        exact, lower, table = self.exact, self.lower, self.table
-        bounds = []
-        for part in classes:
-            size = len(part)
-            if size <= 2:
-                bounds.append(1 if size == 1 else 3)
-                continue
-            key = part.astype(np.int32).tobytes()
-            hit = exact.get(key)
-            if hit is not None:
-                bounds.append(hit[0])
-            else:
-                bounds.append(max(lower.get(key, 0), int(table[size])))
-        return bounds
+    def known_classes(
+        self, guess: int, targets: np.ndarray, depth: int
+    ) -> tuple[list[np.ndarray], list[bytes | None], list[int]]:
+        """Return ``guess``'s classes of ``targets`` (as Problem.split), their memo keys
+        with ``depth`` guesses left (None for one or two targets) and each one's
+        :meth:`known_bound`, for the :attr:`plain` objective only."""
+        if self.capped:
+            small_limit = capacity(depth, self.problem.replies)
+            return self.kernel.known_classes(
+                guess, targets, self.exact, self.lower, bytes([depth]), small_limit
+            )
+        return self.kernel.known_classes(guess, targets, self.exact, self.lower)
 
     def caps_of(self, parent: NodeScan | None) -> np.ndarray:
         """Return the reply-count caps a superset's scan gives (NO_CAPS without one)."""

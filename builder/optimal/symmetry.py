@@ -36,7 +36,15 @@ class CodeSymmetry:
         pegs = codes.shape[1]
         self._weights = colours ** np.arange(pegs - 1, -1, -1, dtype=np.int64)
         self._numbers = self.codes @ self._weights
-        self._cache: dict[tuple[int, ...], np.ndarray] = {}
+        self._perms = [list(perm) for perm in itertools.permutations(range(pegs))]
+        #: ``_fixes[p, c]``: peg permutation ``p`` leaves code ``c`` unchanged.
+        self._fixes = np.array(
+            [(self.codes[:, perm] == self.codes).all(axis=1) for perm in self._perms]
+        )
+        self._by_history: dict[tuple[int, ...], np.ndarray] = {}
+        # The orbits depend on the history only through the peg permutations that
+        # fix every guess and the colours used, which few histories differ in.
+        self._by_group: dict[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
 
     def __call__(self, history: tuple[int, ...]) -> np.ndarray | None:
         """Return one guess per orbit after ``history``.
@@ -47,23 +55,36 @@ class CodeSymmetry:
         """
         if len(history) > self.max_history:
             return None
-        if history in self._cache:
-            return self._cache[history]
+        kept = self._by_history.get(history)
+        if kept is not None:
+            return kept
+        rows = list(history)
+        perms = tuple(np.flatnonzero(self._fixes[:, rows].all(axis=1)).tolist())
+        used = tuple(np.unique(self.codes[rows]).tolist())
+        kept = self._by_group.get((perms, used))
+        if kept is None:
+            kept = self._by_group[(perms, used)] = self._orbit_minima(perms, used)
+        self._by_history[history] = kept
+        return kept
+
+    def _orbit_minima(self, perms: tuple[int, ...], used: tuple[int, ...]) -> np.ndarray:
+        """Return the codes (rows, ascending) that are the smallest of their orbit
+        under the peg permutations ``perms`` (indices into ``_perms``) combined
+        with renamings of the colours not in ``used``."""
         codes = self.codes
         count, pegs = codes.shape
-        used = sorted({int(c) for h in history for c in codes[h]})
         unused = np.array([c for c in range(self.colours) if c not in used], dtype=np.int64)
         is_used = np.zeros(self.colours, dtype=bool)
-        is_used[used] = True
+        is_used[list(used)] = True
         smallest = np.full(count, np.iinfo(np.int64).max)
-        for perm in itertools.permutations(range(pegs)):
-            if any((codes[h][list(perm)] != codes[h]).any() for h in history):
-                continue
-            moved = codes[:, list(perm)]
+        rows = np.arange(count)
+        for index in perms:
+            moved = codes[:, self._perms[index]]
+            # Rename the unused colours in order of first appearance: the
+            # smallest code any renaming gives.
             renamed = np.empty_like(moved)
             mapping = np.full((count, self.colours), -1, dtype=np.int64)
             next_free = np.zeros(count, dtype=np.int64)
-            rows = np.arange(count)
             for peg in range(pegs):
                 colour = moved[:, peg]
                 fixed = is_used[colour]
@@ -72,6 +93,4 @@ class CodeSymmetry:
                 next_free[new] += 1
                 renamed[:, peg] = np.where(fixed, colour, mapping[rows, colour])
             smallest = np.minimum(smallest, renamed @ self._weights)
-        kept = np.flatnonzero(smallest == self._numbers)
-        self._cache[history] = kept
-        return kept
+        return np.flatnonzero(smallest == self._numbers)

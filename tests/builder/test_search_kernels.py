@@ -1,6 +1,8 @@
 """The search's fast paths give exactly what the general code gives.
 
-The distinct-replies kernel's least bound equals the full scan's; the compiled
+The distinct-replies kernel's least bound equals the full scan's, and its
+vector loop (codes below 32) counts what its scalar loop counts; the compiled
+classes-and-bounds pass equals splitting and looking each class up; the compiled
 grouping and canonical partition equal the numpy formulations they replaced;
 the partial ranking equals a stable argsort; the ordered search over every
 opener picks the same opener and value as the plain static order.
@@ -14,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from guesswork.builder.metrics import smallest
-from guesswork.builder.optimal._scan import group, labels
+from guesswork.builder.optimal._scan import VECTOR_SETS, group, labels
 from guesswork.builder.optimal.bounds import INFEASIBLE, ScanKernel
 from guesswork.builder.optimal.problem import SearchOptions, make_problem
 from guesswork.builder.optimal.root import RootSearch
@@ -98,6 +100,111 @@ def test_the_lookahead_bound_by_counting_holds_past_the_linear_table() -> None:
         for _ in range(3):
             targets = np.sort(rng.choice(problem.n_targets, size, replace=False)).astype(np.int64)
             assert fast.lookahead_bound(targets, 99, ()) == plain.lookahead_bound(targets, 99, ())
+
+
+@pytest.fixture(scope="module")
+def mastermind_problem() -> tuple:
+    game = Mastermind()
+    codes = mastermind_codes(game)
+    return make_problem(game, codes, codes)
+
+
+def test_the_vector_loop_counts_what_the_scalar_loop_counts(mastermind_problem: tuple) -> None:
+    # Mastermind's codes are below 32, so consecutive candidates take the vector
+    # loop (where the CPU has AVX2: VECTOR_SETS); the same candidates with one
+    # repeated at the end are not consecutive and take the scalar loop. Both must
+    # give the same count and the same first guess with it, with and without
+    # caps and a probe, for runs of any length and start (the vector loop works
+    # in blocks of 32) and sets on both sides of its size limit (128).
+    problem, _ = mastermind_problem
+    kernel = ScanKernel.for_problem(problem, minimax=False)
+    assert kernel.scanner.max_code < 32
+    rng = np.random.default_rng(17)
+    everything = np.arange(problem.search_guesses, dtype=np.int64)
+    checked = 0
+    for size in [3, 5, 9, 14, 15, 16, 33, 64, 128, 129, 400]:
+        for _ in range(3):
+            targets = np.sort(rng.choice(problem.n_targets, size, replace=False)).astype(np.int64)
+            kernel.run(everything, targets, 1 << 40, INFEASIBLE)  # each guess's count
+            caps = np.full(problem.search_guesses, INFEASIBLE, dtype=np.int64)
+            caps[everything] = kernel.distinct[: len(everything)] + rng.integers(
+                0, 2, len(everything)
+            )
+            probe = everything[rng.choice(problem.search_guesses, 16, replace=False)]
+            start = int(rng.integers(0, 200))
+            stop = int(rng.integers(start + 1, problem.search_guesses + 1))
+            run = np.arange(start, stop, dtype=np.int64)
+            scalar = np.append(run, run[-1])
+            for enough in [size + 1, 6, 1 << 40]:
+                for with_caps, with_probe in [(NO_CAPS, NO_CAPS), (caps, probe)]:
+                    vector = kernel.distinct_replies(run, targets, enough, with_caps, with_probe)
+                    expected = kernel.distinct_replies(
+                        scalar, targets, enough, with_caps, with_probe
+                    )
+                    assert vector == expected, (size, start, stop, enough)
+                    checked += vector[0] > 0
+    assert checked > 100  # the counts compared are real ones, not "no split"
+    # Where the CPU has AVX2 the vector loop was the one compared.
+    assert VECTOR_SETS in (0, 1)
+
+
+@pytest.mark.parametrize("cap", [None, 4, 6])
+def test_the_compiled_classes_equal_splitting_and_looking_up(
+    mastermind_problem: tuple, wordle_problem: tuple, cap: int | None
+) -> None:
+    # known_classes gives Problem.split's classes, SetValues.key's keys and
+    # known_bound's bounds, whatever the memo holds (exact values, lower bounds
+    # above and below the table's, nothing) and under a cap (INFEASIBLE for sets
+    # a tree of the guesses left cannot hold).
+    rng = np.random.default_rng(23)
+    for problem, _ in (mastermind_problem, wordle_problem):
+        search = Search(problem, SearchOptions(max_guesses=cap))
+        infeasible = 0
+        for _ in range(60):
+            size = int(rng.integers(3, 400))
+            targets = np.sort(rng.choice(problem.n_targets, size, replace=False)).astype(np.int64)
+            guess = int(rng.integers(problem.search_guesses))
+            depth = int(rng.integers(1, 6))
+            expected = problem.split(guess, targets)
+            for part in expected:
+                if len(part) > 2 and rng.random() < 0.6:
+                    key = search.key(part, depth)
+                    value = int(rng.integers(0, 3 * len(part)))
+                    if rng.random() < 0.5:
+                        search.exact[key] = (value, 0)
+                    else:
+                        search.lower[key] = value
+            classes, keys, bounds = search.known_classes(guess, targets, depth)
+            assert len(classes) == len(expected)
+            for part, wanted, key, bound in zip(classes, expected, keys, bounds, strict=True):
+                assert np.array_equal(part, wanted)
+                assert key == (search.key(part, depth) if len(part) > 2 else None)
+                assert bound == search.known_bound(part, depth)
+                infeasible += bound >= INFEASIBLE
+        # Under a cap, some sets were too large for the guesses left (pairs with one
+        # left, say): their INFEASIBLE bounds were compared too.
+        assert (infeasible > 0) == (cap is not None)
+
+
+def test_the_compiled_classes_refuse_bad_arguments(mastermind_problem: tuple) -> None:
+    problem, _ = mastermind_problem
+    kernel = ScanKernel.for_problem(problem, minimax=False)
+    targets = np.arange(40, dtype=np.int64)
+    with pytest.raises(IndexError, match="guess is outside"):
+        kernel.known_classes(problem.search_guesses, targets, {}, {})
+    with pytest.raises(IndexError, match="target is outside"):
+        kernel.known_classes(0, np.array([problem.n_targets], dtype=np.int64), {}, {})
+    with pytest.raises(TypeError, match="dicts"):
+        kernel.known_classes(0, targets, [], {})
+    classes, keys, _ = kernel.known_classes(0, targets, {}, {})
+    key = next(k for k in keys if k is not None)
+    with pytest.raises(TypeError, match="tuple"):
+        kernel.known_classes(0, targets, {key: 5}, {})
+    with pytest.raises(TypeError, match="suffix"):
+        kernel.known_classes(0, targets, {}, {}, "x")
+    with pytest.raises(ValueError, match="too short"):
+        kernel.scanner.classes(0, targets, np.empty(3, np.int64), {}, {}, b"", 2)
+    assert sum(len(c) for c in classes) <= len(targets)
 
 
 def _numpy_signature(codes: np.ndarray, win: int) -> bytes:
