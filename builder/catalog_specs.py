@@ -156,6 +156,15 @@ GLOBAL_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
         for answers in ("wordle-answers-2309", "wordle-answers-2315")
     ),
     OptimalSpec("wordle", targets="wordle-answers-2309", guesses="wordle-guesses-14855"),
+    # Today's game, every one of the 14855 openers settled: TARSE, 11219 (mean
+    # 3.5526, worst 6). Run led by SALET (the certificate records the lead); about
+    # 2 h on one core in all, through policies/proofs' checkpoint.
+    OptimalSpec(
+        "wordle",
+        targets="wordle-answers-3158",
+        guesses="wordle-guesses-14855",
+        lead_opener="SALET",
+    ),
     # NYT hard mode within six guesses, every opener settled: SALET, 8122 (2315 x 12972).
     OptimalSpec(
         "wordle",
