@@ -25,6 +25,7 @@ from ..client.rules import MODES
 from . import prior_making
 from .metrics import ARITHMETIC, DEFAULT_WINDOW, METRICS
 from .optimal.memo import DEFAULT_MEMO_LIMIT
+from .optimal.problem import OBJECTIVES
 
 #: Games whose trees the greedy and optimal builders grow (Guess My Word's are
 #: built by builder.guess_my_word; ``evaluate`` offers it too).
@@ -286,13 +287,15 @@ def add_optimize_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--objective",
         default="total",
-        choices=("total", "minimax"),
-        help="total: least total (= mean) guesses; minimax: least worst case",
+        choices=OBJECTIVES,
+        help="total: least total (= mean) guesses; minimax: least worst case; "
+        "total-then-worst: least total, then the least worst case among those trees; "
+        "worst-then-total: least worst case, then the least total among those trees",
     )
     parser.add_argument(
         "--max-guesses",
         type=positive,
-        help="total only: every target must be solved within this many guesses",
+        help="not with minimax: every target must be solved within this many guesses",
     )
     parser.add_argument("--first-guess", help="fix the first guess (proof is then given it)")
     parser.add_argument(

@@ -51,6 +51,10 @@ class SearchError(GuessworkError, ValueError):
     """
 
 
+class InfeasibleCapError(SearchError):
+    """No tree meets the worst-case cap (``--max-guesses``) asked for."""
+
+
 class BoundStoreError(SearchError):
     """A bound store (``optimize --bound-store``) cannot be used: it cannot be opened,
     read or written, is not a bound store, or has another format."""

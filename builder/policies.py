@@ -417,8 +417,11 @@ class OptimalSpec(GameSpec):
                 "use evaluate --game antiwordle for its greedy trees"
             )
         self.options().check()
-        if self.weights is not None and self.objective != "total":
-            raise SpecError("--weights applies to --objective total (the expected guesses)")
+        if self.weights is not None and self.objective == "minimax":
+            raise SpecError(
+                "--weights applies to the objectives with a total (the expected guesses), "
+                "not minimax"
+            )
         return game
 
     def strategy(self, game: Game) -> OptimalStrategy:
@@ -444,7 +447,8 @@ class OptimalSpec(GameSpec):
         """Return the policy's stable name.
 
         E.g. ``wordle-2315-g12972-normal-optimal-first-salet``,
-        ``jotto-2309-hard-lookahead4-first-debar``, ``mastermind-minimax``.
+        ``jotto-2309-hard-lookahead4-first-debar``, ``mastermind-minimax``,
+        ``wordle-2315-g12972-normal-optimal-total-then-worst-first-salet``.
         """
         parts = self.name_parts(make_game(self.game, self.length, self.colours))
         if self.beam is not None:
@@ -453,6 +457,8 @@ class OptimalSpec(GameSpec):
                 parts.append("minimax")
         else:
             parts.append("minimax" if self.objective == "minimax" else "optimal")
+            if self.objective in ("total-then-worst", "worst-then-total"):
+                parts.append(self.objective)
         if self.max_guesses is not None:
             parts.append(f"cap{self.max_guesses}")
         if self.first_guess is not None:

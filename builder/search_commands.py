@@ -24,7 +24,7 @@ from .catalog_commands import (
     _write_atomically,
     _write_location,
 )
-from .optimal import SearchStats, search_workers
+from .optimal import INFEASIBLE, SearchStats, search_workers
 from .optimal import cluster as search_engines
 from .optimal.bound_store import BOUND_STORE_VARIABLE, BoundStore
 from .policies import OptimalSpec, build_optimal_policy
@@ -141,6 +141,9 @@ def optimize(args: argparse.Namespace) -> Outcome:
         # A weighted search: the prior, and its expected guesses (value / total weight).
         "weights": built.data.prior.name if built.data.prior is not None else None,
         "weighted_mean": built.data.stats["mean"] if built.data.prior is not None else None,
+        # A tie-break objective: the tree's worst case, and the least total of any
+        # tree within one guess fewer (INFEASIBLE, 2**40: none), which proves it.
+        "tie_break": cert.tie_break,
     }
     lines = [
         f"{name}: first guess {info['first_guess']}, total {total} "
@@ -156,6 +159,13 @@ def optimize(args: argparse.Namespace) -> Outcome:
         + (f", given first guess {spec.first_guess}" if spec.first_guess else "")
         + f"; {seconds:.2f} s",
     ]
+    if cert.tie_break is not None:
+        worst, refuted = cert.tie_break["worst"], cert.tie_break["refuted"]
+        fewer = "no tree" if refuted >= INFEASIBLE else f"the least total is {refuted}"
+        among = "of total " + str(cert.value) if spec.objective == "total-then-worst" else "at all"
+        lines.append(
+            f"worst case {worst}, the least of any tree {among}: within {worst - 1} guesses {fewer}"
+        )
     lines.append(
         f"ran {outcome.engine}"
         + (f" on {plural(outcome.workers, 'worker')}" if outcome.engine != "in-process" else "")

@@ -29,7 +29,9 @@ from .errors import WeightedListError
 from .matrices import letter_array
 from .nyt_hard import NytRule, is_legal, node_states
 from .optimal import (
+    INFEASIBLE,
     OBJECTIVES,
+    TIE_BREAK_OBJECTIVES,
     CodeSymmetry,
     Problem,
     Search,
@@ -139,8 +141,10 @@ def verify_certificate(
         return [f"certificate objective {objective!r} is unknown"]
     faults: list[str] = []
     # From the tree's structure (decoding checked its sizes add up; verify_policy
-    # checks the replay), not a second replay of every target.
-    values = subtree_values(policy, objective)
+    # checks the replay), not a second replay of every target. A tie-break
+    # objective's tree is a (capped) total search's.
+    tree_objective = "minimax" if objective == "minimax" else "total"
+    values = subtree_values(policy, tree_objective)
     claimed = int(values[0])
     worst = claimed if objective == "minimax" else int(subtree_values(policy, "minimax")[0])
     if int(cert["value"]) != claimed:
@@ -169,11 +173,37 @@ def verify_certificate(
     for word, value, _exact in cert["roots"]:
         if word != policy.guess(policy.root) and int(value) < claimed:
             faults.append(f"first guess {word} is recorded at {value}, below the tree's {claimed}")
+    faults += _check_tie_break(cert, objective, claimed, worst)
     faults += _check_node_bounds(policy, cert, values)
     if "settled_by" in cert and not faults:
         faults += _check_openers(policy, cert)
     if prove and not faults:
         faults += _reprove(policy, cert, claimed, workers, scheduler)
+    return faults
+
+
+def _check_tie_break(cert: dict[str, Any], objective: str, claimed: int, worst: int) -> list[str]:
+    """Check a tie-break objective's record: the tree's worst case, and a refuting bound
+    for one guess fewer that proves it least (see builder/optimal/tie_break.py)."""
+    record = cert.get("tie_break")
+    if objective not in TIE_BREAK_OBJECTIVES:
+        return [] if record is None else [f"a {objective} certificate has a tie-break record"]
+    if not isinstance(record, dict) or not {"worst", "refuted"} <= record.keys():
+        return [f"the {objective} certificate has no tie-break record (worst, refuted)"]
+    faults = []
+    if int(record["worst"]) != worst:
+        faults.append(f"tie-break worst case {record['worst']} differs from the tree's {worst}")
+    refuted = int(record["refuted"])
+    if objective == "total-then-worst" and refuted <= claimed:
+        faults.append(
+            f"the least total within {worst - 1} guesses is recorded as {refuted}, not above "
+            f"the tree's {claimed}: a tree of that total may have a smaller worst case"
+        )
+    if objective == "worst-then-total" and refuted < INFEASIBLE:
+        faults.append(
+            f"a tree within {worst - 1} guesses is recorded (total {refuted}): the worst "
+            f"case {worst} is not the least"
+        )
     return faults
 
 

@@ -39,7 +39,8 @@ file carries; its SHA-256 is the policy's content hash. It is a msgpack map::
                (little-endian float64, the greedy metric's value, lower is
                better; 0 for the random guesser)}
     certificate (optimised trees only; absent otherwise)
-              {"objective": "total"|"minimax", "value": int, "lower_bound": int,
+              {"objective": "total"|"minimax"|"total-then-worst"|"worst-then-total",
+               "value": int, "lower_bound": int,
                "proven": bool, "beam": int|nil, "max_guesses": int|nil,
                "first_guess": str|nil, "hard": bool, "nyt_hard": true (only
                in NYT hard mode, whose node bounds are over legal guesses),
@@ -47,7 +48,11 @@ file carries; its SHA-256 is the policy's content hash. It is a msgpack map::
                "node_bounds": int32[n] as bin (each node's static lower bound),
                "roots": [[first guess, value or refuting bound, exact], ...],
                "settled_by": ["search"|"static"|"one-level", ...] (only for a
-               search over every opener: how each root was settled)}
+               search over every opener: how each root was settled),
+               "tie_break": {"worst": int, "refuted": int} (only for the
+               objectives "total-then-worst" and "worst-then-total": the
+               tree's worst case, and the least total of any tree within one
+               guess fewer, 2**40 if none: the proof that it is least)}
 
 Node 0 is the root. Node i guesses word ``node_guess[i]`` of the vocabulary
 (the guess list, then ``extra_words``) and covers ``node_size[i]`` targets:
@@ -513,6 +518,10 @@ def _certificate(value: Any, nodes: Any, where: str) -> dict[str, Any] | None:
     for name, kind in optional.items():
         if name in cert:
             _need(cert[name], kind, f"certificate.{name}", where)
+    if "tie_break" in cert:
+        record = _need(cert["tie_break"], dict, "certificate.tie_break", where)
+        for name in ("worst", "refuted"):
+            _need(record.get(name), int, f"certificate.tie_break.{name}", where)
     if "settled_by" in cert:
         settled = _need(cert["settled_by"], list, "certificate.settled_by", where)
         if len(settled) != len(cert["roots"]) or not set(settled) <= SETTLED_BY:

@@ -32,6 +32,7 @@ from .checkpoint import Checkpoint, fingerprint
 from .problem import (
     MAX_MATRIX_CELLS,
     OBJECTIVES,
+    TIE_BREAK_OBJECTIVES,
     Problem,
     SearchOptions,
     make_problem,
@@ -47,6 +48,7 @@ __all__ = [
     "INFEASIBLE",
     "MAX_MATRIX_CELLS",
     "OBJECTIVES",
+    "TIE_BREAK_OBJECTIVES",
     "Certificate",
     "Checkpoint",
     "CodeSymmetry",

@@ -15,10 +15,11 @@ from ..wordlists import WordList
 from .certificate import Certificate, node_bounds_of, node_values
 from .checkpoint import Checkpoint, fingerprint
 from .cluster import root_search
-from .problem import SearchOptions, make_problem
+from .problem import TIE_BREAK_OBJECTIVES, SearchOptions, make_problem
 from .root import Outcome
 from .search import Search
 from .symmetry import SymmetryHook
+from .tie_break import optimize_tie_break
 
 
 @dataclass(frozen=True)
@@ -43,19 +44,32 @@ def optimize(
 ) -> Optimized:
     """Search for the best tree for ``targets`` guessed from ``guesses``.
 
-    ``weights`` (one positive integer per target, the total objective only) makes
+    ``weights`` (one positive integer per target, the total objectives only) makes
     the objective the weighted total: the tree of least expected guesses when the
-    secret is drawn by the weights (see :mod:`.search`).
+    secret is drawn by the weights (see :mod:`.search`). A tie-break objective
+    runs as several searches (:mod:`.tie_break`).
 
     Returns:
         The tree, its certificate and the search outcome.
 
     Raises:
         SearchError: contradictory options, an unknown first guess, a cap no
-            tree meets, or a checkpoint from another search.
+            tree meets (InfeasibleCapError), or a checkpoint from another search.
         BoundStoreError: ``options.bound_store`` names a file that cannot be used.
     """
     options.check()
+    if options.objective in TIE_BREAK_OBJECTIVES:
+        return optimize_tie_break(
+            optimize,
+            game,
+            targets,
+            guesses,
+            options,
+            symmetry=symmetry,
+            checkpoint=checkpoint,
+            progress=progress,
+            weights=weights,
+        )
     problem, vocabulary = make_problem(game, targets, guesses, weights)
     first: int | None = None
     if options.first_guess is not None:

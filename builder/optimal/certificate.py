@@ -54,6 +54,13 @@ class Certificate:
     #: A search over every opener led by this opener (SearchOptions.lead_opener),
     #: or None (the key is then not written).
     lead_opener: str | None = None
+    #: A tie-break objective (``total-then-worst``, ``worst-then-total``): the
+    #: tree's worst case ``worst`` and ``refuted``, the least total of any tree
+    #: within ``worst - 1`` guesses (INFEASIBLE: there is none), which proves that
+    #: worst case least among the trees of its total (``total-then-worst``:
+    #: refuted > value) or among all trees (``worst-then-total``: INFEASIBLE).
+    #: None otherwise (the key is then not written).
+    tie_break: dict[str, int] | None = None
 
     def to_map(self) -> dict[str, Any]:
         """Return the certificate as a msgpack-ready map (int32 arrays as bytes)."""
@@ -73,6 +80,7 @@ class Certificate:
             **({"nyt_hard": True} if self.nyt_hard else {}),
             **({"settled_by": list(self.settled_by)} if self.settled_by else {}),
             **({"lead_opener": self.lead_opener} if self.lead_opener else {}),
+            **({"tie_break": dict(self.tie_break)} if self.tie_break else {}),
         }
 
 

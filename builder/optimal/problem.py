@@ -13,7 +13,11 @@ from ..wordlists import WordList, guess_vocabulary
 from ._scan import group, labels
 from .memo import DEFAULT_MEMO_LIMIT
 
-OBJECTIVES = ("total", "minimax")
+OBJECTIVES = ("total", "minimax", "total-then-worst", "worst-then-total")
+#: Objectives with a tie-break: the least total, then among those trees the least
+#: worst case; or the least worst case, then the least total. optimize() runs
+#: them as a sequence of total and minimax searches (see .tie_break).
+TIE_BREAK_OBJECTIVES = ("total-then-worst", "worst-then-total")
 #: Largest reply matrix a search builds (one copy, target-major; two while it is first
 #: made from the guess-major matrix).
 MAX_MATRIX_CELLS = 1 << 29
@@ -26,14 +30,16 @@ class SearchOptions:
     """What to optimise and how hard to look.
 
     Attributes:
-        objective: ``total`` (minimum sum of guesses) or ``minimax`` (minimum
-            worst case).
+        objective: ``total`` (minimum sum of guesses), ``minimax`` (minimum
+            worst case), ``total-then-worst`` (minimum total, then the least
+            worst case among trees of that total) or ``worst-then-total``
+            (minimum worst case, then the least total among those trees).
         hard: guesses only from the targets still possible.
         nyt_hard: NYT hard mode: any guess the NYT rule allows after the
             replies on the node's path (builder.nyt_hard); exact values and
             bounds are then memoised per target set and constraint state.
-        max_guesses: for ``total``, every target must be solved within this
-            many guesses.
+        max_guesses: for the objectives with a total, every target must be
+            solved within this many guesses.
         first_guess: the root's guess is fixed to this word.
         beam: lookahead: only the best ``beam`` guesses (greedy ranking) of
             each node are searched. None searches every guess.
@@ -72,11 +78,18 @@ class SearchOptions:
             SearchError: the options contradict each other or are out of range.
         """
         if self.objective not in OBJECTIVES:
-            raise SearchError(f"unknown objective {self.objective!r}; use total or minimax")
+            raise SearchError(
+                f"unknown objective {self.objective!r}; use one of {', '.join(OBJECTIVES)}"
+            )
         if self.max_guesses is not None and self.max_guesses < 1:
             raise SearchError(f"--max-guesses must be at least 1, not {self.max_guesses}")
         if self.max_guesses is not None and self.objective == "minimax":
-            raise SearchError("--max-guesses applies to --objective total only")
+            raise SearchError("--max-guesses does not apply to --objective minimax")
+        if self.beam is not None and self.objective in TIE_BREAK_OBJECTIVES:
+            raise SearchError(
+                f"--beam does not apply to --objective {self.objective}: its tie-break is "
+                "proven, so its searches are exact"
+            )
         if self.beam is not None and self.beam < 1:
             raise SearchError(f"--beam must be at least 1, not {self.beam}")
         if self.workers < 1:
@@ -89,6 +102,12 @@ class SearchOptions:
             raise SearchError(
                 "--lead-opener leads a search over every opener; --first-guess fixes one"
             )
+
+    @property
+    def tree_objective(self) -> str:
+        """Return the objective a single search runs for: the tree of a tie-break
+        objective comes from a total search (capped at its worst case)."""
+        return "minimax" if self.objective == "minimax" else "total"
 
     @property
     def root_depth(self) -> int:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import SearchError
+from ..errors import InfeasibleCapError, SearchError
 from ..progress import Progress
 from .bounds import INFEASIBLE
 from .checkpoint import Checkpoint
@@ -124,8 +124,8 @@ class RootSearch:
             The outcome: the best value, its proven lower bound and each root's result.
 
         Raises:
-            SearchError: no guess splits the targets or meets the worst-case
-                cap, or a checkpoint cannot be used.
+            InfeasibleCapError: no guess meets the worst-case cap.
+            SearchError: no guess splits the targets, or a checkpoint cannot be used.
         """
         self._started = time.perf_counter()
         everything = np.arange(self.problem.n_targets, dtype=np.int64)
@@ -158,11 +158,9 @@ class RootSearch:
             if self.progress is not None:
                 self.progress.close()
         if best_guess < 0:
-            raise SearchError(
-                "no tree meets the worst-case cap"
-                if self.options.max_guesses is not None
-                else "no guess splits the targets"
-            )
+            if self.options.max_guesses is not None:
+                raise InfeasibleCapError("no tree meets the worst-case cap")
+            raise SearchError("no guess splits the targets")
         if left_out < best:
             self.search.stats.beam_cut = True
         lower = self._lower_bound(best, best_guess, everything, depth)

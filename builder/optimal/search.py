@@ -71,7 +71,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from ..errors import SearchError
+from ..errors import InfeasibleCapError, SearchError
 from ..metrics import smallest
 from .bound_store import open_link
 from .bounds import INFEASIBLE, NO_CAPS
@@ -528,7 +528,7 @@ class Search(SetValues):
         """Return (value, guess) for ``targets`` in ``state``, solving them first if need be.
 
         Raises:
-            SearchError: no tree for ``targets`` meets the worst-case cap.
+            InfeasibleCapError: no tree for ``targets`` meets the worst-case cap.
         """
         size = len(targets)
         if size <= 2:
@@ -538,7 +538,7 @@ class Search(SetValues):
         if key not in self.exact:
             value = self.solve(targets, INFEASIBLE, depth, None, state)
             if value >= INFEASIBLE:
-                raise SearchError("no tree meets the worst-case cap")
+                raise InfeasibleCapError("no tree meets the worst-case cap")
         return self.exact[key]
 
     def subtree_guesses(self, targets: np.ndarray, depth: int, state: bytes = b"") -> list[int]:
@@ -548,7 +548,7 @@ class Search(SetValues):
         visited largest first (the order of :meth:`Problem.split`).
 
         Raises:
-            SearchError: a set has no tree that meets the worst-case cap.
+            InfeasibleCapError: a set has no tree that meets the worst-case cap.
         """
         out: list[int] = []
         stack = [(targets, depth, state)]

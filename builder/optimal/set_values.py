@@ -39,7 +39,7 @@ class SetValues:
     def __init__(self, problem: Problem, options: SearchOptions) -> None:
         self.problem = problem
         self.options = options
-        self.minimax = options.objective == "minimax"
+        self.minimax = options.tree_objective == "minimax"
         self.capped = options.max_guesses is not None
         self.weights = problem.weights
         if self.weights is not None and self.minimax:
