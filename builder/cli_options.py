@@ -267,7 +267,12 @@ def memory_size(text: str) -> int | None:
 
 
 def add_optimize_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="wordle", choices=TREE_GAMES, help="game id")
+    parser.add_argument(
+        "--game",
+        default="wordle",
+        choices=(*TREE_GAMES, "absurdle"),
+        help="game id; absurdle: the fewest guesses that beat its adversary (a line, proven)",
+    )
     parser.add_argument("--length", type=positive, help="word length (default 5)")
     parser.add_argument(
         "--targets",
@@ -298,6 +303,11 @@ def add_optimize_options(parser: argparse.ArgumentParser) -> None:
         help="not with minimax: every target must be solved within this many guesses",
     )
     parser.add_argument("--first-guess", help="fix the first guess (proof is then given it)")
+    parser.add_argument(
+        "--challenge",
+        metavar="WORD",
+        help="absurdle: challenge mode, the fewest guesses that force WORD (a target) last",
+    )
     parser.add_argument(
         "--lead-opener",
         metavar="WORD",

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..client.errors import UsageError
 from ..client.text import plural
+from .absurdle_command import optimize_absurdle
 from .catalog_commands import (
     Outcome,
     _check_name_free,
@@ -40,7 +41,12 @@ from .publish_lock import publishing
 
 
 def optimize(args: argparse.Namespace) -> Outcome:
-    """Search for an optimal, capped, minimax or lookahead tree; optionally store it."""
+    """Search for an optimal, capped, minimax or lookahead tree; optionally store it
+    (``--game absurdle``: the shortest line that beats Absurdle, see absurdle_command)."""
+    if args.game == "absurdle":
+        return optimize_absurdle(args)
+    if args.challenge is not None:
+        raise UsageError("--challenge applies to --game absurdle only")
     game_id = args.game
     length = args.length
     if game_id == "mastermind":

@@ -1,5 +1,5 @@
 """Mode rules over a game's replies: grouping targets, the seeds' hard mode,
-NYT hard mode, and the Evil Wordle replier.
+NYT hard mode, and the Evil Wordle and Absurdle repliers.
 
 The mode names (``HARD``, ``NORMAL``, ``NYT_HARD``) and the legality rules a
 guess must meet in each hard mode live here, beside the game rules of
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .games import GREEN, MISS, Game, ReplyCode, Word, Wordle, code_to_colours
+from .games import GREEN, MISS, YELLOW, Game, ReplyCode, Word, Wordle, code_to_colours
 
 
 def partition(game: Game, guess: Word, targets: list[Word]) -> dict[ReplyCode, list[Word]]:
@@ -96,3 +96,30 @@ def evil_reply(game: Game, guess: Word, targets: Sequence[Word]) -> tuple[ReplyC
         if code != game.win_reply and size > kept:
             best, kept = code, size
     return (best, kept) if kept else (game.win_reply, 1)
+
+
+def reveal_order(code: ReplyCode, length: int) -> tuple[int, int, ReplyCode]:
+    """Return how much a Wordle reply reveals, as Absurdle ranks it: its greens, its
+    yellows, then the reply read left to right (green above yellow above grey).
+
+    This is the order of qntm's Absurdle ("entropy lost"): of two classes of
+    equal size, its adversary keeps the one whose reply reveals less.
+    """
+    colours = code_to_colours(code, length)
+    return colours.count(GREEN), colours.count(YELLOW), code
+
+
+def absurdle_reply(game: Wordle, guess: Word, targets: Sequence[Word]) -> tuple[ReplyCode, int]:
+    """Return Absurdle's reply to ``guess`` and how many ``targets`` it keeps.
+
+    qntm's adversary: of the classes the reply splits ``targets`` into, the
+    largest; of equal ones, the one whose reply reveals least
+    (:func:`reveal_order`). The winning reply reveals most, so it is given only
+    when ``guess`` is the one target left.
+    """
+    sizes: dict[ReplyCode, int] = {}
+    for target in targets:
+        code = game.reply(guess, target)
+        sizes[code] = sizes.get(code, 0) + 1
+    code = min(sizes, key=lambda c: (-sizes[c], reveal_order(c, game.length)))
+    return code, sizes[code]

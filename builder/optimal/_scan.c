@@ -6,7 +6,9 @@
  *
  * - scan: each candidate's static lower bound, kept compactly when below a
  *   budget (see builder/optimal/bounds.py, which documents the bound);
- * - distinct: the most distinct replies any candidate gives, capped.
+ * - distinct: the most distinct replies any candidate gives, capped;
+ * - classes: one guess's classes with their memo keys and known bounds;
+ * - adversary: each candidate's largest class (Absurdle's reply).
  *
  * Two functions take the matrix itself, for one guess: group (the set's
  * classes, a counting sort) and labels (its canonical partition).
@@ -433,6 +435,58 @@ static PyObject *Scanner_distinct(Scanner *s, PyObject *const *args, Py_ssize_t 
     return Py_BuildValue("LL", (long long)best, (long long)which);
 }
 
+PyDoc_STRVAR(adversary_doc,
+             "adversary(candidates, targets, rank, chosen, kept) -> None\n\n"
+             "For each candidate, the reply code of its largest class of ``targets``\n"
+             "(of equal ones, the code of least ``rank``; int64, one per code) into\n"
+             "``chosen`` and that class's size into ``kept`` (int64 arrays of at least\n"
+             "one entry per candidate): Absurdle's adversary (builder/absurdle.py).");
+
+static PyObject *Scanner_adversary(Scanner *s, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "adversary takes 5 arguments");
+        return NULL;
+    }
+    Py_buffer cand, targets, rank, out[2];
+    if (take(args[0], &cand, 1, 8, SIGNED, 0, "candidates") < 0)
+        return NULL;
+    if (take(args[2], &rank, 1, 8, SIGNED, 0, "rank") < 0) {
+        PyBuffer_Release(&cand);
+        return NULL;
+    }
+    const char *names[] = {"chosen", "kept"};
+    int got = 0;
+    for (; got < 2; got++)
+        if (take(args[3 + got], &out[got], 1, 8, SIGNED, 1, names[got]) < 0)
+            break;
+    int status = -2; /* -2: an error is set */
+    if (got == 2 && begin(s, args[1], &targets) == 0) {
+        const Py_ssize_t nc = length_of(&cand), n = length_of(&targets);
+        if (length_of(&rank) <= s->max_code)
+            PyErr_SetString(PyExc_ValueError, "rank: one per reply code");
+        else if (length_of(&out[0]) < nc || length_of(&out[1]) < nc)
+            PyErr_SetString(PyExc_ValueError, "the adversary outputs are too short");
+        else {
+            const int64_t *c = cand.buf, *r = rank.buf;
+            int64_t *chosen = out[0].buf, *kept = out[1].buf;
+            status = s->matrix.itemsize == 1   ? adversary_u8(s, c, nc, n, r, chosen, kept)
+                     : s->matrix.itemsize == 2 ? adversary_u16(s, c, nc, n, r, chosen, kept)
+                                               : adversary_u32(s, c, nc, n, r, chosen, kept);
+        }
+        PyBuffer_Release(&targets);
+    }
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&out[i]);
+    PyBuffer_Release(&rank);
+    PyBuffer_Release(&cand);
+    if (status == -1)
+        return bad_guess();
+    if (status == -2)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 /* One class of a split: where it lies in `ordered`, its size and reply code. */
 typedef struct {
     Py_ssize_t start, size;
@@ -742,6 +796,7 @@ static PyMethodDef Scanner_methods[] = {
     {"scan", (PyCFunction)(void (*)(void))Scanner_scan, METH_FASTCALL, scan_doc},
     {"distinct", (PyCFunction)(void (*)(void))Scanner_distinct, METH_FASTCALL, distinct_doc},
     {"classes", (PyCFunction)(void (*)(void))Scanner_classes, METH_FASTCALL, classes_doc},
+    {"adversary", (PyCFunction)(void (*)(void))Scanner_adversary, METH_FASTCALL, adversary_doc},
     {NULL, NULL, 0, NULL}};
 
 static PyMethodDef module_methods[] = {

@@ -56,6 +56,15 @@ class Scanner:
         small_limit: int,
         /,
     ) -> tuple[list[np.ndarray], list[bytes | None], list[int]]: ...
+    def adversary(
+        self,
+        candidates: np.ndarray,
+        targets: np.ndarray,
+        rank: np.ndarray,
+        chosen: np.ndarray,
+        kept: np.ndarray,
+        /,
+    ) -> None: ...
 
 def group(
     matrix: np.ndarray,

@@ -233,3 +233,35 @@ static Py_ssize_t NAME(labels)(const CODE_T *matrix, Py_ssize_t n_guesses, int64
     }
     return count;
 }
+
+/* See Scanner.adversary. Returns 0, or -1 if a candidate is out of range. */
+static int NAME(adversary)(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py_ssize_t n,
+                           const int64_t *rank, int64_t *chosen, int64_t *kept)
+{
+    const CODE_T *const *rows = (const CODE_T *const *)s->rows;
+    int64_t *counts = s->counts, *touched = s->touched;
+    for (Py_ssize_t i = 0; i < nc; i++) {
+        const int64_t guess = cand[i];
+        if ((uint64_t)guess >= (uint64_t)s->n_guesses)
+            return -1;
+        Py_ssize_t k = 0;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            const int64_t code = rows[j][guess];
+            if (counts[code]++ == 0)
+                touched[k++] = code;
+        }
+        /* The largest class; of equal ones, the least rank. Counts go back to zero. */
+        int64_t best = -1, most = 0;
+        for (Py_ssize_t c = 0; c < k; c++) {
+            const int64_t code = touched[c], m = counts[code];
+            if (m > most || (m == most && rank[code] < rank[best])) {
+                best = code;
+                most = m;
+            }
+            counts[code] = 0;
+        }
+        chosen[i] = best;
+        kept[i] = most;
+    }
+    return 0;
+}

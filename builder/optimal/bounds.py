@@ -238,6 +238,22 @@ class ScanKernel:
         """
         return self.scanner.distinct(candidates, targets, enough, caps, probe)
 
+    def adversary(
+        self, candidates: np.ndarray, targets: np.ndarray, rank: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Return, for each of ``candidates``, the reply code of its largest class of
+        ``targets`` (of equal ones, the code of least ``rank``, an int64 per code)
+        and that class's size: Absurdle's reply (builder/absurdle.py).
+
+        Raises:
+            IndexError: a candidate or target is outside the reply matrix.
+            ValueError: ``rank`` has fewer entries than there are reply codes.
+        """
+        chosen = np.empty(len(candidates), dtype=np.int64)
+        kept = np.empty(len(candidates), dtype=np.int64)
+        self.scanner.adversary(candidates, targets, rank, chosen, kept)
+        return chosen, kept
+
     def known_classes(
         self,
         guess: int,

@@ -204,6 +204,15 @@ def test_the_compiled_classes_refuse_bad_arguments(mastermind_problem: tuple) ->
         kernel.known_classes(0, targets, {}, {}, "x")
     with pytest.raises(ValueError, match="too short"):
         kernel.scanner.classes(0, targets, np.empty(3, np.int64), {}, {}, b"", 2)
+    rank = np.zeros(kernel.scanner.max_code + 1, dtype=np.int64)
+    with pytest.raises(ValueError, match="rank"):
+        kernel.adversary(np.arange(3, dtype=np.int64), targets, rank[:-1])
+    with pytest.raises(IndexError, match="guess is outside"):
+        kernel.adversary(np.array([problem.search_guesses], dtype=np.int64), targets, rank)
+    with pytest.raises(ValueError, match="too short"):
+        kernel.scanner.adversary(
+            np.arange(3, dtype=np.int64), targets, rank, *[np.empty(2, np.int64)] * 2
+        )
     assert sum(len(c) for c in classes) <= len(targets)
 
 

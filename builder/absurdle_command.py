@@ -1,0 +1,98 @@
+"""``guesswork-build optimize --game absurdle``: the fewest guesses that beat Absurdle.
+
+Reads the lists, the mode (normal, or ``nyt-hard``: Absurdle's hard mode), a
+fixed first guess and a challenge word, runs builder.absurdle.absurdle_optimum
+and reports the line with its proof. Options of the tree searches that do not
+apply to a line (objectives, caps, beams, workers, storing) are refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..client.errors import UsageError
+from ..client.games import Wordle
+from ..client.rules import HARD, NYT_HARD
+from .absurdle import MAX_GUESSES, absurdle_optimum
+from .catalog_commands import Outcome
+from .policies import OptimalSpec
+
+#: Options of optimize that a line does not take, and the reason given.
+_REFUSED = {
+    "objective": "--objective",
+    "beam": "--beam",
+    "lead_opener": "--lead-opener",
+    "weights": "--weights",
+    "workers": "--workers",
+    "scheduler": "--scheduler",
+    "checkpoint": "--checkpoint",
+    "bound_store": "--bound-store",
+    "publish": "--publish",
+    "output": "--output",
+    "colours": "--colors",
+    "pegs": "--pegs",
+}
+
+
+def optimize_absurdle(args: argparse.Namespace) -> Outcome:
+    """Find and prove the shortest line that beats Absurdle; report it.
+
+    Raises:
+        UsageError: an option that does not apply to Absurdle, or the seeds' hard
+            mode (Absurdle's is the NYT rule: ``--mode nyt-hard``).
+        SearchError, WordListError: as builder.absurdle.absurdle_optimum and the
+            list loaders.
+    """
+    for attribute, option in _REFUSED.items():
+        value = getattr(args, attribute, None)
+        if value not in (None, False) and not (attribute == "objective" and value == "total"):
+            raise UsageError(f"{option} does not apply to --game absurdle (its play is one line)")
+    if args.mode == HARD:
+        raise UsageError("Absurdle's hard mode is the NYT rule: use --mode nyt-hard")
+    length = 5 if args.length is None else args.length
+    spec = OptimalSpec("wordle", length=length, targets=args.targets, guesses=args.guesses)
+    game = spec.check()
+    assert isinstance(game, Wordle)
+    targets, guesses = spec.lists(game)
+    hard = args.mode == NYT_HARD
+    line = absurdle_optimum(
+        game,
+        targets,
+        guesses,
+        first_guess=args.first_guess,
+        hard=hard,
+        challenge=args.challenge,
+        max_guesses=args.max_guesses or MAX_GUESSES,
+    )
+    name = (
+        f"absurdle-{targets.name}-{guesses.name}-{'nyt-hard' if hard else 'normal'}"
+        + (f"-first-{args.first_guess.lower()}" if args.first_guess else "")
+        + (f"-challenge-{args.challenge.lower()}" if args.challenge else "")
+    )
+    info = {
+        "name": name,
+        "game": "absurdle",
+        "mode": "nyt-hard" if hard else "normal",
+        "targets": targets.name,
+        "guesses": guesses.name,
+        "first_guess": line.guesses[0],
+        "fixed_first_guess": args.first_guess.upper() if args.first_guess else None,
+        "challenge": args.challenge.upper() if args.challenge else None,
+        # The guesses the guesser can guarantee: the line's length.
+        "worst": line.worst,
+        "lower_bound": line.lower_bound,
+        "proven": line.proven,
+        "line": [[guess, reply] for guess, reply in zip(line.guesses, line.replies, strict=True)],
+        "sets_searched": line.sets_searched,
+        "seconds": round(line.seconds, 3),
+    }
+    given = f", given first guess {info['fixed_first_guess']}" if args.first_guess else ""
+    lines = [
+        f"{name}: {line.worst} guesses beat Absurdle"
+        + (f", ending on {info['challenge']}" if args.challenge else "")
+        + f"{given}; proven: no line of {line.worst - 1} does ({line.seconds:.2f} s)",
+        "  ".join(
+            f"{guess} {reply}" for guess, reply in zip(line.guesses, line.replies, strict=True)
+        ),
+    ]
+    return Outcome(info, lines)
