@@ -31,8 +31,9 @@ from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.catalog import open_catalog
 from guesswork.client.games import Wordle
-from guesswork.client.policy_format import MalformedPolicyError, decode_core, encode_core
-from guesswork.client.probe import Policy
+from guesswork.client.policy_format import MalformedPolicyError
+
+from .stored import as_policy
 
 WORDLE = Wordle()
 
@@ -45,16 +46,6 @@ def lists() -> tuple[WordList, WordList]:
     every = load_wordlist("wordle-guesses-12972", WORDLE).words
     guesses = tuple(sorted(set(rhymes) | set(every[::60])))
     return WordList.from_words("rhymes", rhymes), WordList.from_words("some", guesses)
-
-
-def as_policy(built: BuiltPolicy, changes: dict[str, object] | None = None) -> Policy:
-    """The built tree as a stored policy, its certificate changed by ``changes``."""
-    certificate = {**(built.data.certificate or {}), **(changes or {})}
-    data = dataclasses.replace(built.data, certificate=certificate)
-    targets, guesses = built.tree.targets.words, built.tree.guesses.words
-    stored = StoredPolicy.from_data(data, targets, guesses)
-    core = encode_core(stored.data)
-    return Policy(decode_core(core, "test"), targets, guesses, core, stored.content_hash)
 
 
 @pytest.fixture(scope="module")

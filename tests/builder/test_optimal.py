@@ -25,10 +25,11 @@ from guesswork.client.policy_file import (
     encode_words,
 )
 from guesswork.client.policy_format import (
-    decode_core,
     encode_core,
 )
 from guesswork.client.probe import Policy
+
+from .stored import stored_policy
 
 WORDLE = Wordle()
 ANSWERS = load_wordlist("wordle-answers-2309", WORDLE).words
@@ -208,19 +209,13 @@ def test_mastermind_minimax_is_5(capsys: pytest.CaptureFixture[str]) -> None:
 def small_policy() -> Policy:
     spec = OptimalSpec("wordle", targets="wordle-answers-2309", mode="hard", first_guess="TRACE")
     built, _ = build_optimal_policy(spec)
-    return _policy(built.data, built.tree.targets.words, built.tree.guesses.words)
-
-
-def _policy(data: object, targets: tuple[str, ...], guesses: tuple[str, ...]) -> Policy:
-    stored = StoredPolicy.from_data(data, targets, guesses)  # type: ignore[arg-type]
-    core = encode_core(stored.data)
-    return Policy(decode_core(core, "test"), targets, guesses, core, stored.content_hash)
+    return stored_policy(built.data, built.tree.targets.words, built.tree.guesses.words)
 
 
 def _tampered(policy: Policy, **changes: object) -> Policy:
     cert = {**(policy.data.certificate or {}), **changes}
     data = dataclasses.replace(policy.data, certificate=cert)
-    return _policy(data, policy.targets, policy.guesses)
+    return stored_policy(data, policy.targets, policy.guesses)
 
 
 def test_a_fresh_certificate_checks_out(small_policy: Policy) -> None:
@@ -259,7 +254,7 @@ def test_tampered_totals_and_bounds_fail_verify(small_policy: Policy) -> None:
 def test_tampered_stats_fail_verify(small_policy: Policy) -> None:
     stats = {**small_policy.data.stats, "mean": small_policy.data.stats["mean"] - 0.01}
     data = dataclasses.replace(small_policy.data, stats=stats)
-    assert verify_policy(_policy(data, small_policy.targets, small_policy.guesses))
+    assert verify_policy(stored_policy(data, small_policy.targets, small_policy.guesses))
 
 
 def test_verify_command_reports_a_tampered_certificate(

@@ -11,7 +11,6 @@ Their certificates pass ``verify``, and a forged tie-break record does not.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 from collections.abc import Sequence
@@ -24,12 +23,12 @@ from guesswork.builder.cli import run
 from guesswork.builder.errors import InfeasibleCapError, SearchError, SpecError
 from guesswork.builder.optimal import INFEASIBLE, SearchOptions, optimize
 from guesswork.builder.policies import OptimalSpec, build_optimal_policy
-from guesswork.builder.publish import StoredPolicy
 from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, jotto_allowable, load_wordlist
 from guesswork.client.games import Jotto, Wordle
-from guesswork.client.policy_format import decode_core, encode_core
 from guesswork.client.probe import Policy
+
+from .stored import as_policy
 
 JOTTO = Jotto()
 WON = "won"
@@ -163,13 +162,7 @@ def test_the_lists_exercise_both_tie_breaks() -> None:
 
 
 def _policy_of(spec: OptimalSpec, changes: dict[str, object] | None = None) -> Policy:
-    built, _ = build_optimal_policy(spec)
-    certificate = {**(built.data.certificate or {}), **(changes or {})}
-    data = dataclasses.replace(built.data, certificate=certificate)
-    targets, guesses = built.tree.targets.words, built.tree.guesses.words
-    stored = StoredPolicy.from_data(data, targets, guesses)
-    core = encode_core(stored.data)
-    return Policy(decode_core(core, "test"), targets, guesses, core, stored.content_hash)
+    return as_policy(build_optimal_policy(spec)[0], changes)
 
 
 @pytest.fixture(scope="module")
