@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...client.games import Game, Wordle
+from ...client.games import Game, Jotto, Wordle
 from ..errors import SearchError
 from ..matrices import letter_array, reply_matrix
 from ..wordlists import WordList, guess_vocabulary
@@ -225,6 +225,24 @@ def check_weights(weights: np.ndarray | None, count: int) -> np.ndarray | None:
     return array
 
 
+def _check_no_anagrams(targets: WordList) -> None:
+    """Refuse Jotto targets with two anagrams: a guess would get the winning count
+    from both, so the search would count the other one solved.
+
+    Raises:
+        SearchError: naming the first two anagrams found.
+    """
+    seen: dict[frozenset[str], str] = {}
+    for word in targets.words:
+        other = seen.setdefault(frozenset(word), word)
+        if other != word:
+            raise SearchError(
+                f"Jotto targets {other} and {word} are anagrams: the full count would not "
+                "tell them apart from a win; keep one of each (as the Jotto lists built "
+                "from a spec do)"
+            )
+
+
 def make_problem(
     game: Game, targets: WordList, guesses: WordList, weights: np.ndarray | None = None
 ) -> tuple[Problem, WordList]:
@@ -234,9 +252,11 @@ def make_problem(
 
     Raises:
         SearchError: the lists are too large for the reply matrix to fit in memory,
-            or the weights are not usable.
+            the weights are not usable, or Jotto targets include two anagrams.
     """
     checked = check_weights(weights, len(targets))
+    if isinstance(game, Jotto):
+        _check_no_anagrams(targets)
     vocabulary, target_guess = guess_vocabulary(targets, guesses)
     cells = len(vocabulary) * len(targets)
     if cells > MAX_MATRIX_CELLS:

@@ -225,5 +225,13 @@ def test_options_a_tie_break_refuses() -> None:
             WordList.from_words("g", guesses),
             SearchOptions(objective="worst-then-total", max_guesses=2),
         )
+    # Jotto targets with two anagrams would count one solved by the other's win.
+    with pytest.raises(SearchError, match="AMONG and MANGO are anagrams"):
+        optimize(
+            JOTTO,
+            WordList.from_words("t", ["AMONG", "BUTCH", "MANGO"]),
+            WordList.from_words("g", ["AMONG", "BUTCH", "MANGO"]),
+            SearchOptions(),
+        )
     with pytest.raises(SpecError, match="--weights applies"):
         OptimalSpec("wordle", objective="minimax", weights="wordfreq").check()
