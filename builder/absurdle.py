@@ -104,10 +104,13 @@ class AbsurdleSearch:
         classes = self.problem.replies + 1  # the non-winning replies and the win
         self.most = [0, 1] + [classes ** (j - 1) for j in range(2, MAX_GUESSES + 1)]
 
-    def adversary(self, targets: np.ndarray, guesses: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def adversary(
+        self, targets: np.ndarray, guesses: np.ndarray, limit: int = 1 << 62
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Return, for each of ``guesses``, the reply Absurdle gives on ``targets`` and
-        how many targets that reply keeps (compiled: ScanKernel.adversary)."""
-        return self.kernel.adversary(guesses, targets, self.rank)
+        how many targets that reply keeps (compiled: ScanKernel.adversary; a guess
+        with a class over ``limit`` is read no further: -1 and ``limit + 1``)."""
+        return self.kernel.adversary(guesses, targets, self.rank, limit)
 
     def _candidates(self, state: bytes) -> np.ndarray:
         """Return the guesses allowed in ``state`` (every guess outside hard mode)."""
@@ -172,7 +175,8 @@ class AbsurdleSearch:
                 return [splitter, int(self.problem.target_guess[last])]
         if splitter >= 0:  # otherwise refuted; in challenge mode, which keeps the goal
             guesses = self._candidates(state) if first is None else np.array([first], np.int64)
-            chosen, kept = self.adversary(targets, guesses)
+            # A class too large for the guesses after is not worth counting to the end.
+            chosen, kept = self.adversary(targets, guesses, self.most[left - 1])
             # Kept classes that can still be won, smallest first (ties: list order);
             # in challenge mode, only those that keep the goal.
             hopeful = (kept < size) & (kept <= self.most[left - 1])

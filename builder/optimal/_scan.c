@@ -436,18 +436,22 @@ static PyObject *Scanner_distinct(Scanner *s, PyObject *const *args, Py_ssize_t 
 }
 
 PyDoc_STRVAR(adversary_doc,
-             "adversary(candidates, targets, rank, chosen, kept) -> None\n\n"
+             "adversary(candidates, targets, rank, limit, chosen, kept) -> None\n\n"
              "For each candidate, the reply code of its largest class of ``targets``\n"
              "(of equal ones, the code of least ``rank``; int64, one per code) into\n"
              "``chosen`` and that class's size into ``kept`` (int64 arrays of at least\n"
-             "one entry per candidate): Absurdle's adversary (builder/absurdle.py).");
+             "one entry per candidate): Absurdle's adversary (builder/absurdle.py). A\n"
+             "candidate with a class over ``limit`` is read no further: -1 and limit + 1.");
 
 static PyObject *Scanner_adversary(Scanner *s, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "adversary takes 5 arguments");
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "adversary takes 6 arguments");
         return NULL;
     }
+    const int64_t limit = PyLong_AsLongLong(args[3]);
+    if (PyErr_Occurred())
+        return NULL;
     Py_buffer cand, targets, rank, out[2];
     if (take(args[0], &cand, 1, 8, SIGNED, 0, "candidates") < 0)
         return NULL;
@@ -458,7 +462,7 @@ static PyObject *Scanner_adversary(Scanner *s, PyObject *const *args, Py_ssize_t
     const char *names[] = {"chosen", "kept"};
     int got = 0;
     for (; got < 2; got++)
-        if (take(args[3 + got], &out[got], 1, 8, SIGNED, 1, names[got]) < 0)
+        if (take(args[4 + got], &out[got], 1, 8, SIGNED, 1, names[got]) < 0)
             break;
     int status = -2; /* -2: an error is set */
     if (got == 2 && begin(s, args[1], &targets) == 0) {
@@ -470,9 +474,10 @@ static PyObject *Scanner_adversary(Scanner *s, PyObject *const *args, Py_ssize_t
         else {
             const int64_t *c = cand.buf, *r = rank.buf;
             int64_t *chosen = out[0].buf, *kept = out[1].buf;
-            status = s->matrix.itemsize == 1   ? adversary_u8(s, c, nc, n, r, chosen, kept)
-                     : s->matrix.itemsize == 2 ? adversary_u16(s, c, nc, n, r, chosen, kept)
-                                               : adversary_u32(s, c, nc, n, r, chosen, kept);
+            status = s->matrix.itemsize == 1
+                         ? adversary_u8(s, c, nc, n, r, limit, chosen, kept)
+                     : s->matrix.itemsize == 2 ? adversary_u16(s, c, nc, n, r, limit, chosen, kept)
+                                               : adversary_u32(s, c, nc, n, r, limit, chosen, kept);
         }
         PyBuffer_Release(&targets);
     }

@@ -61,6 +61,7 @@ class Scanner:
         candidates: np.ndarray,
         targets: np.ndarray,
         rank: np.ndarray,
+        limit: int,
         chosen: np.ndarray,
         kept: np.ndarray,
         /,

@@ -236,7 +236,7 @@ static Py_ssize_t NAME(labels)(const CODE_T *matrix, Py_ssize_t n_guesses, int64
 
 /* See Scanner.adversary. Returns 0, or -1 if a candidate is out of range. */
 static int NAME(adversary)(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py_ssize_t n,
-                           const int64_t *rank, int64_t *chosen, int64_t *kept)
+                           const int64_t *rank, int64_t limit, int64_t *chosen, int64_t *kept)
 {
     const CODE_T *const *rows = (const CODE_T *const *)s->rows;
     int64_t *counts = s->counts, *touched = s->touched;
@@ -244,11 +244,13 @@ static int NAME(adversary)(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py_ss
         const int64_t guess = cand[i];
         if ((uint64_t)guess >= (uint64_t)s->n_guesses)
             return -1;
-        Py_ssize_t k = 0;
-        for (Py_ssize_t j = 0; j < n; j++) {
+        Py_ssize_t k = 0, j = 0;
+        int over = 0;
+        for (; j < n && !over; j++) {
             const int64_t code = rows[j][guess];
             if (counts[code]++ == 0)
                 touched[k++] = code;
+            over = counts[code] > limit; /* the rest cannot bring it back under */
         }
         /* The largest class; of equal ones, the least rank. Counts go back to zero. */
         int64_t best = -1, most = 0;
@@ -260,8 +262,8 @@ static int NAME(adversary)(Scanner *s, const int64_t *cand, Py_ssize_t nc, Py_ss
             }
             counts[code] = 0;
         }
-        chosen[i] = best;
-        kept[i] = most;
+        chosen[i] = over ? -1 : best;
+        kept[i] = over ? limit + 1 : most;
     }
     return 0;
 }

@@ -239,11 +239,16 @@ class ScanKernel:
         return self.scanner.distinct(candidates, targets, enough, caps, probe)
 
     def adversary(
-        self, candidates: np.ndarray, targets: np.ndarray, rank: np.ndarray
+        self,
+        candidates: np.ndarray,
+        targets: np.ndarray,
+        rank: np.ndarray,
+        limit: int = 1 << 62,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Return, for each of ``candidates``, the reply code of its largest class of
         ``targets`` (of equal ones, the code of least ``rank``, an int64 per code)
-        and that class's size: Absurdle's reply (builder/absurdle.py).
+        and that class's size: Absurdle's reply (builder/absurdle.py). A candidate
+        with a class over ``limit`` is read no further: -1 and ``limit + 1``.
 
         Raises:
             IndexError: a candidate or target is outside the reply matrix.
@@ -251,7 +256,7 @@ class ScanKernel:
         """
         chosen = np.empty(len(candidates), dtype=np.int64)
         kept = np.empty(len(candidates), dtype=np.int64)
-        self.scanner.adversary(candidates, targets, rank, chosen, kept)
+        self.scanner.adversary(candidates, targets, rank, limit, chosen, kept)
         return chosen, kept
 
     def known_classes(

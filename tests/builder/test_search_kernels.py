@@ -211,7 +211,7 @@ def test_the_compiled_classes_refuse_bad_arguments(mastermind_problem: tuple) ->
         kernel.adversary(np.array([problem.search_guesses], dtype=np.int64), targets, rank)
     with pytest.raises(ValueError, match="too short"):
         kernel.scanner.adversary(
-            np.arange(3, dtype=np.int64), targets, rank, *[np.empty(2, np.int64)] * 2
+            np.arange(3, dtype=np.int64), targets, rank, 99, *[np.empty(2, np.int64)] * 2
         )
     assert sum(len(c) for c in classes) <= len(targets)
 
