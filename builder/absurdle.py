@@ -13,8 +13,8 @@ winning line; every line of ``k - 1`` guesses was refuted on the way, so that
 
 - one guess left: only a set of one target is won (by guessing it);
 - two left: a guess must split the set into classes of one (the adversary
-  then keeps one word, guessed next); whether any guess does is what the
-  compiled distinct-reply count answers (builder/optimal/_scan.c);
+  then keeps one word, guessed next); the compiled adversary kernel
+  (builder/optimal/_scan.c) reads each guess only up to its first shared reply;
 - more: every guess is tried in order of the class the adversary keeps,
   smallest first, skipping a class too large for ``k - 1`` guesses (the
   adversary keeps at least a ``1/R`` share of a set for ``R`` replies, so
@@ -95,8 +95,6 @@ class AbsurdleSearch:
         self.rank[order] = np.arange(self.codes)
         self.all_guesses = np.arange(self.problem.search_guesses, dtype=np.int64)
         self.kernel = ScanKernel.for_problem(self.problem, minimax=False)
-        self.counted = self.kernel.scanner.max_code < 256  # distinct counts apply
-        self._inside = np.zeros(self.problem.search_guesses, dtype=bool)  # scratch
         self.goal = goal
         self.refuted: set[tuple[bytes, int]] = set()
         self.sets_searched = 0
@@ -117,27 +115,11 @@ class AbsurdleSearch:
         return self.all_guesses if self.rule is None or not state else self.rule.legal(state)
 
     def _splitter(self, targets: np.ndarray, allowed: np.ndarray) -> int:
-        """Return a guess of ``allowed`` that splits ``targets`` into classes of one
-        (-1: none)."""
-        size = len(targets)
-        if not self.counted:
-            _, kept = self.adversary(targets, allowed)
-            ones = np.flatnonzero(kept == 1)
-            return int(allowed[ones[0]]) if len(ones) else -1
-        # Distinct replies, the win counted twice: a target splitting the rest into
-        # ones counts size + 1; a guess outside the set doing so counts size, as does
-        # a target leaving one class of two, so a count of size is settled outside.
-        no_caps = np.zeros(0, dtype=np.int64)
-        count, guess = self.kernel.distinct_replies(allowed, targets, size + 1, no_caps, no_caps)
-        if count == size + 1:
-            return guess
-        if count < size:
-            return -1
-        self._inside[self.problem.target_guess[targets]] = True
-        outside = allowed[~self._inside[allowed]]
-        self._inside[self.problem.target_guess[targets]] = False
-        count, guess = self.kernel.distinct_replies(outside, targets, size, no_caps, no_caps)
-        return guess if count == size else -1
+        """Return the first guess of ``allowed`` that splits ``targets`` into classes of
+        one (-1: none); each guess is read only up to its first shared reply."""
+        _, kept = self.adversary(targets, allowed, 1)
+        ones = np.flatnonzero(kept == 1)
+        return int(allowed[ones[0]]) if len(ones) else -1
 
     def _kept(self, targets: np.ndarray, guess: int) -> np.ndarray:
         """Return the targets Absurdle keeps after ``guess``."""
@@ -166,14 +148,13 @@ class AbsurdleSearch:
         if first is None and key in self.refuted:
             return None
         self.sets_searched += 1
-        splitter = 0
-        if left == 2 and first is None:
+        if left == 2 and first is None and goal is None:
             # The last guess but one must split the set into classes of one.
-            splitter = self._splitter(targets, self._candidates(state))
-            if splitter >= 0 and goal is None:
-                (last,) = self._kept(targets, splitter).tolist()
-                return [splitter, int(self.problem.target_guess[last])]
-        if splitter >= 0:  # otherwise refuted; in challenge mode, which keeps the goal
+            guess = self._splitter(targets, self._candidates(state))
+            if guess >= 0:
+                (last,) = self._kept(targets, guess).tolist()
+                return [guess, int(self.problem.target_guess[last])]
+        else:
             guesses = self._candidates(state) if first is None else np.array([first], np.int64)
             # A class too large for the guesses after is not worth counting to the end.
             chosen, kept = self.adversary(targets, guesses, self.most[left - 1])
