@@ -171,6 +171,13 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         help="report.html (self-contained, pictures embedded) or report.png (one figure)",
     )
+    from .multiboard_command import add_boards_options
+
+    add_boards_options(
+        command(
+            "boards", "play multi-board Wordle (Dordle, Quordle, ...) against one board at a time"
+        )
+    )
     add_cache_command(sub)
     return parser
 
@@ -186,6 +193,10 @@ def _command(name: str) -> Callable[[argparse.Namespace], Outcome]:
         from .search_commands import optimize
 
         return optimize
+    if name == "boards":
+        from .multiboard_command import boards
+
+        return boards
     from .commands import COMMANDS
 
     return COMMANDS[name]

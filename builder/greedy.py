@@ -199,10 +199,36 @@ class GreedyStep:
                 letters, candidates, consistent.astype(np.int64), self.options.retry_percent
             )
             candidates, metric = candidates[retried], METRIC_NEG_ENTROPY
+        values = self.values(consistent, candidates, replies, weights, metric)
+        best = smallest(values, count)
+        return Ranked(candidates[best], values[best])
+
+    def values(
+        self,
+        consistent: np.ndarray,
+        candidates: np.ndarray,
+        replies: Callable[[np.ndarray], np.ndarray] | ReplyColumns,
+        weights: np.ndarray | None = None,
+        metric: int | None = None,
+    ) -> np.ndarray:
+        """Return each of ``candidates``' metric values (lower is better) when
+        ``consistent`` are the words left, read as :meth:`rank` reads them.
+
+        ``metric`` (builder.metrics' code) overrides the step's own; an
+        approx_entropy step must be given an exact one, as :meth:`rank` does
+        for the candidates it retries. ``replies`` and ``weights``: as for
+        :meth:`rank`.
+
+        Raises:
+            ValueError: the metric is approx_entropy (an estimate, not a value).
+        """
+        metric = METRICS[self.options.metric] if metric is None else metric
+        if metric == METRIC_APPROX_ENTROPY:
+            raise ValueError("approx_entropy ranks by estimate: ask for an exact metric's values")
         if not isinstance(replies, ReplyColumns):
-            values = _block_values(self, candidates, len(consistent), metric, replies, weights)
-        elif replies.by_target is not None and len(replies.columns) <= TARGET_MAJOR_UP_TO:
-            values = metric_values_by_target(
+            return _block_values(self, candidates, len(consistent), metric, replies, weights)
+        if replies.by_target is not None and len(replies.columns) <= TARGET_MAJOR_UP_TO:
+            return metric_values_by_target(
                 replies.by_target,
                 candidates,
                 replies.columns,
@@ -212,19 +238,16 @@ class GreedyStep:
                 weights,
                 self.win_reply,
             )
-        else:
-            values = metric_values(
-                replies.matrix,
-                candidates,
-                replies.columns,
-                metric,
-                self.options.arithmetic,
-                self.reply_space,
-                weights,
-                self.win_reply,
-            )
-        best = smallest(values, count)
-        return Ranked(candidates[best], values[best])
+        return metric_values(
+            replies.matrix,
+            candidates,
+            replies.columns,
+            metric,
+            self.options.arithmetic,
+            self.reply_space,
+            weights,
+            self.win_reply,
+        )
 
 
 def _block_values(

@@ -43,6 +43,8 @@ from ..client.strategy import WordTreeStrategy
 from .greedy import GreedyStep, greedy_step
 from .guess_my_word import build_tree
 from .matrices import alphabet_of, letter_array, reply_block
+from .metrics import METRIC_NEG_ENTROPY
+from .multiboard import joint_step, rank_boards
 from .nyt_hard import legal_after
 from .priors import open_word_weights
 from .weighted_lists import WeightedList
@@ -173,6 +175,41 @@ class GreedyLiveSolver:
             count,
             history,
             None if weights is None else weights[possible],
+        )
+
+    def rank_boards(self, policy: Policy, boards: Sequence[np.ndarray], count: int) -> Ranking:
+        """Return up to ``count`` vocabulary indices, best first, with their joint values,
+        for a multi-board position (client.lookup.LiveSolver.rank_boards): the joint
+        step (builder.multiboard) over the unsolved ``boards``, each the target
+        indices (ascending) still possible on one board.
+
+        Raises:
+            GuessMyWordError: a Guess My Word policy (no greedy step).
+        """
+        own_step, letters, target_to_vocabulary, _ = self._prepare(policy)
+        step = joint_step(own_step)
+        weights = policy.data.numpy_weights()
+        secrets = [target_to_vocabulary[board] for board in boards]
+
+        def values_of(number: int, candidates: np.ndarray) -> np.ndarray:
+            secret_letters = letters[secrets[number]]
+            return step.values(
+                secrets[number],
+                candidates,
+                lambda rows: reply_block(policy.game, letters[rows], secret_letters),
+                None if weights is None else weights[boards[number]],
+                METRIC_NEG_ENTROPY,
+            )
+
+        ranked = rank_boards(
+            step,
+            secrets,
+            count,
+            values_of,
+            [None if weights is None else weights[board] for board in boards],
+        )
+        return Ranking(
+            tuple(int(i) for i in ranked.guesses), tuple(float(v) for v in ranked.values)
         )
 
     def _word_tree_answer(self, policy: Policy, remaining: np.ndarray) -> int:

@@ -4,6 +4,8 @@
     guesswork play [--hard]               # today's game (TODAY); --policy NAME: another
                                           # (an interactive helper: guesswork.client.play)
     guesswork play --language es          # Wordle in Spanish (--length K: other lengths)
+    guesswork play --boards 4             # Quordle (2: Dordle, 8: Octordle; any N to 32)
+    guesswork suggest --board "RAISE:..Y.." --board "RAISE:G...." [--json]   # Dordle
     guesswork policies [--json]
     guesswork analyze --policy NAME --history "..." [--answer WORD] [--json] [--plot FILE]
     guesswork bee top [--words enable1] [--allow-s] [-n N] [--json]
@@ -44,6 +46,7 @@ from .core import DEFAULT_ALTERNATIVES, MAX_ALTERNATIVES, Guesswork
 from .errors import GuessworkError, UsageError, reason_of
 from .games import MAX_LENGTH, MIN_LENGTH
 from .letters import LANGUAGES
+from .multiboard import MAX_BOARDS, VARIANTS
 from .policy_choice import TODAY, chosen_policy
 from .replies import is_share_row
 from .suggestion import LIVE_GUESS_LIST, Suggestion
@@ -52,6 +55,7 @@ from .text import plural, shown
 # The interactive helper, analysis tables and pictures are imported by the
 # commands that use them: a one-shot suggestion loads none of them.
 if TYPE_CHECKING:
+    from .multiboard import BoardsSuggestion
     from .spelling_bee import Hints
 
 PROG = "guesswork"
@@ -101,7 +105,27 @@ def describe(answer: Suggestion) -> str:
     return f"{answer.guess}  ({answer.remaining} possible, {source}){others}"
 
 
+def describe_boards(answer: BoardsSuggestion) -> str:
+    """Return a one-line human description of a multi-board suggestion."""
+    counts = ", ".join(
+        f"board {i}: {'solved' if board.solved else f'{board.remaining} possible'}"
+        for i, board in enumerate(answer.boards, start=1)
+    )
+    if answer.solved:
+        return f"solved: every board, in {plural(answer.turn, 'guess')} ({counts})"
+    others = f"; or {' '.join(answer.alternatives)}" if answer.alternatives else ""
+    return f"{answer.guess}  (guess {answer.turn + 1} of {answer.guess_limit}; {counts}){others}"
+
+
 def _suggest(backend: Guesswork, args: argparse.Namespace) -> int:
+    if args.board is not None:
+        boards = [parse_history(text) for text in args.board]
+        several = backend.suggest_boards(args.policy, boards, args.alternatives)
+        if args.json:
+            print(json.dumps({**several.to_json(), "policy": args.policy}))
+        else:
+            print(describe_boards(several))
+        return 0
     answer = backend.suggest(args.policy, parse_history(args.history), args.alternatives)
     # The policy that answered: the one named, or the one today's game picked.
     if args.json:
@@ -215,6 +239,16 @@ def _length(text: str) -> int:
     return value
 
 
+def _boards(text: str) -> int:
+    """Parse ``--boards``: a count from 1 to MAX_BOARDS, or a variant's name (dordle ...)."""
+    if text.lower() in VARIANTS:
+        return VARIANTS[text.lower()]
+    if text.isdigit() and 1 <= int(text) <= MAX_BOARDS:
+        return int(text)
+    names = ", ".join(f"{name} ({count})" for name, count in VARIANTS.items())
+    raise argparse.ArgumentTypeError(f"a game has 1 to {MAX_BOARDS} boards ({names}), not {text!r}")
+
+
 def _language(text: str) -> str:
     if text not in LANGUAGES:
         known = ", ".join(f"{code} ({language.name})" for code, language in LANGUAGES.items())
@@ -266,7 +300,15 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--policy", help=f"policy name (default: today's game, {TODAY})")
     which.add_argument("--length", type=_length, help=LENGTH_HELP)
     which.add_argument("--language", type=_language, help=LANGUAGE_HELP)
-    suggest.add_argument("--history", default="", help='turns "GUESS:REPLY,GUESS:REPLY"')
+    turns = suggest.add_mutually_exclusive_group()
+    turns.add_argument("--history", default="", help='turns "GUESS:REPLY,GUESS:REPLY"')
+    turns.add_argument(
+        "--board",
+        action="append",
+        metavar="HISTORY",
+        help="a multi-board game (Dordle, Quordle, ...): one --board per board, each its "
+        'turns as --history takes them ("" for a board not played yet)',
+    )
     suggest.add_argument(
         "--alternatives",
         type=whole(0, MAX_ALTERNATIVES),
@@ -279,6 +321,12 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--policy", help=f"policy name (default: today's game, {TODAY})")
     which.add_argument("--length", type=_length, help=LENGTH_HELP)
     which.add_argument("--language", type=_language, help=LANGUAGE_HELP)
+    interactive.add_argument(
+        "--boards",
+        type=_boards,
+        help=f"a multi-board game: 2 (Dordle), 4 (Quordle), 8 (Octordle), up to {MAX_BOARDS}, "
+        "or the game's name; normal mode, the policy's lists",
+    )
     for chooser in (suggest, interactive):
         chooser.add_argument(
             "--hard",
@@ -364,6 +412,9 @@ def run(argv: Sequence[str] | None = None, local: LocalFactory | None = None) ->
                 "answering in process needs guesswork.service: run `guesswork` or "
                 "`python -m guesswork`, or give --server"
             )
+        several = getattr(args, "boards", None) is not None or getattr(args, "board", None)
+        if several and args.hard:
+            raise UsageError("multi-board games are played in normal mode: drop --hard")
         if args.command in ("suggest", "play"):
             args.policy = chosen_policy(
                 backend.policies(), args.policy, args.length, args.language, args.hard
@@ -376,6 +427,10 @@ def run(argv: Sequence[str] | None = None, local: LocalFactory | None = None) ->
             status = _analyze(backend, args)
         elif args.command == "policies":
             status = _policies(backend, args)
+        elif args.boards is not None:
+            from .play_boards import play_boards
+
+            status = play_boards(backend, args.policy, args.boards)
         else:
             from .play import play
 

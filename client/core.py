@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from .analysis import GameAnalysis
+    from .multiboard import BoardsSuggestion
     from .policy_info import PolicyInfo
     from .spelling_bee import BeeTable, Hints, HoneycombSummary
     from .suggestion import Suggestion
@@ -140,6 +141,16 @@ class Guesswork(Protocol):
         self, policy: str, history: History = (), alternatives: int = DEFAULT_ALTERNATIVES
     ) -> Suggestion:
         """Return the next guess after ``history``."""
+        ...
+
+    def suggest_boards(
+        self,
+        policy: str,
+        boards: Sequence[History],
+        alternatives: int = DEFAULT_ALTERNATIVES,
+    ) -> BoardsSuggestion:
+        """Return the next guess of a multi-board game (client.multiboard): one history
+        per board, over the policy's lists."""
         ...
 
     def score(self, policy: str, guess: str, target: str) -> GuessScore:

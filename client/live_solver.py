@@ -65,3 +65,11 @@ class LiveSolver(Protocol):
         the place of the remaining targets.
         """
         ...
+
+    def rank_boards(self, policy: Policy, boards: Sequence[np.ndarray], count: int) -> Ranking:
+        """Return up to ``count`` vocabulary indices, best first, with their joint values,
+        for a multi-board position (client.multiboard): ``boards`` holds each unsolved
+        board's remaining targets (target indices, ascending, at least one each).
+        A board known to one word gets that word first.
+        """
+        ...

@@ -72,6 +72,7 @@ from .text import shown, with_article
 if TYPE_CHECKING:
     import numpy as np
 
+    from .multiboard import BoardsSuggestion
     from .policy_info import PolicyInfo
 
 #: Longest history accepted: longer than any stored game (Jotto's worst is 19).
@@ -341,6 +342,18 @@ class PolicyLookup:
             values := self.policy.alternative_values(node)[:alternatives],
             self._ranking_metric(alternatives) if values else "",
         )
+
+    def suggest_boards(
+        self,
+        histories: Sequence[Sequence[tuple[str, str]]],
+        alternatives: int = DEFAULT_ALTERNATIVES,
+    ) -> BoardsSuggestion:
+        """Return the next guess for a multi-board position: one history per board, each
+        as :meth:`suggest` takes it, over the policy's targets (client.board_lookup
+        answers it, and says what it raises)."""
+        from .board_lookup import suggest_boards
+
+        return suggest_boards(self, histories, alternatives)
 
     def _ranking_metric(self, alternatives: int) -> str:
         """Return the metric of the alternatives' values ("" when none are asked for;

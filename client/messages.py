@@ -19,6 +19,7 @@ from .analysis import EXACT, GREEDY_ESTIMATE, TREE, GameAnalysis, MoveAnalysis
 from .core import RULE_CONSISTENT, RULE_NYT, EvilAnswer, GuessCheck, GuessScore, HoneycombReport
 from .errors import BadRequestError
 from .letters import list_language
+from .multiboard import BoardsSuggestion, BoardState
 from .policy_info import PolicyInfo
 from .spelling_bee import BeeTable, Hints, HoneycombSummary
 from .suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
@@ -156,6 +157,46 @@ def suggestion(message: pb.SuggestGuessResponse) -> Suggestion:
         alternatives=tuple(message.alternatives),
         source=_inverse(SOURCE_VALUES).get(message.source, STORED),
         turn=message.turn,
+        alternative_values=tuple(message.alternative_values),
+        alternative_metric=message.alternative_metric,
+    )
+
+
+def board_histories(histories: Iterable[Iterable[tuple[str, str]]]) -> list[pb.BoardHistory]:
+    """Return one history per board as the request's ``BoardHistory`` messages."""
+    return [pb.BoardHistory(history=turns(history)) for history in histories]
+
+
+def boards(messages: Iterable[pb.BoardHistory]) -> list[list[tuple[str, str]]]:
+    """Return a SuggestBoards request's ``boards`` as one (guess, reply) list per board."""
+    return [history(board.history) for board in messages]
+
+
+def boards_suggestion_message(answer: BoardsSuggestion) -> pb.SuggestBoardsResponse:
+    """Return a multi-board suggestion as a SuggestBoards response."""
+    return pb.SuggestBoardsResponse(
+        guess=answer.guess,
+        boards=[pb.BoardState(remaining=b.remaining, solved=b.solved) for b in answer.boards],
+        solved=answer.solved,
+        alternatives=answer.alternatives,
+        source=SOURCE_VALUES[answer.source],
+        turn=answer.turn,
+        guess_limit=answer.guess_limit,
+        alternative_values=answer.alternative_values,
+        alternative_metric=answer.alternative_metric,
+    )
+
+
+def boards_suggestion(message: pb.SuggestBoardsResponse) -> BoardsSuggestion:
+    """Return a SuggestBoards response as the multi-board suggestion it carries."""
+    return BoardsSuggestion(
+        guess=message.guess,
+        boards=tuple(BoardState(board.remaining, board.solved) for board in message.boards),
+        solved=message.solved,
+        alternatives=tuple(message.alternatives),
+        source=_inverse(SOURCE_VALUES).get(message.source, LIVE),
+        turn=message.turn,
+        guess_limit=message.guess_limit,
         alternative_values=tuple(message.alternative_values),
         alternative_metric=message.alternative_metric,
     )

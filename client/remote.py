@@ -15,6 +15,7 @@ ServiceUnavailableError. A RemoteClient may be shared between threads.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
@@ -38,6 +39,7 @@ from .core import (
     HoneycombReport,
 )
 from .errors import GuessworkError, ServiceUnavailableError, error_for_reason
+from .multiboard import BoardsSuggestion
 from .policy_info import PolicyInfo
 from .spelling_bee import BeeTable
 from .suggestion import Suggestion
@@ -134,6 +136,24 @@ class RemoteClient:
             policy=policy, history=messages.turns(history), max_alternatives=alternatives
         )
         return messages.suggestion(self._call("SuggestGuess", request))
+
+    def suggest_boards(
+        self,
+        policy: str,
+        boards: Sequence[History],
+        alternatives: int = DEFAULT_ALTERNATIVES,
+    ) -> BoardsSuggestion:
+        """Return the next guess of a multi-board game (client.multiboard), one history
+        per board.
+
+        Raises:
+            BadRequestError, and the errors of :meth:`suggest` (naming the board):
+            as the service reports them.
+        """
+        request = pb.SuggestBoardsRequest(
+            policy=policy, boards=messages.board_histories(boards), max_alternatives=alternatives
+        )
+        return messages.boards_suggestion(self._call("SuggestBoards", request))
 
     def score(self, policy: str, guess: str, target: str) -> GuessScore:
         """Return the reply ``guess`` gets when the secret is ``target``."""

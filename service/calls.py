@@ -33,6 +33,7 @@ from .servicer import GuessworkServicer
 CACHED_METHODS = frozenset(
     {
         "SuggestGuess",
+        "SuggestBoards",
         "ScoreGuess",
         "CheckGuess",
         "EvilReply",

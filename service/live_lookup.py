@@ -85,6 +85,12 @@ class LiveOnDemand:
         with self.gate.admitted():
             return self.solver().rank_words(policy, words, possible, count, history)
 
+    def rank_boards(self, policy: Policy, boards: Sequence[np.ndarray], count: int) -> Ranking:
+        """Return up to ``count`` vocabulary indices for a multi-board position, best
+        first (client.lookup.LiveSolver.rank_boards)."""
+        with self.gate.admitted():
+            return self.solver().rank_boards(policy, boards, count)
+
 
 class LiveCatalogLookup(CatalogLookup):
     """Answers for every policy of a catalog, off-tree histories answered live."""

@@ -30,7 +30,10 @@ from .live_gate import UNLIMITED, LiveGate
 from .live_lookup import LiveCatalogLookup
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..client.analysis import GameAnalysis
+    from ..client.multiboard import BoardsSuggestion
     from ..client.policy_info import PolicyInfo
     from ..client.spelling_bee import BeeTable
     from ..client.suggestion import Suggestion
@@ -84,6 +87,16 @@ class LocalGuesswork:
     ) -> Suggestion:
         """Return the next guess (see client.lookup.PolicyLookup.suggest)."""
         return self.lookups.policy(policy).suggest(history, alternatives)
+
+    def suggest_boards(
+        self,
+        policy: str,
+        boards: Sequence[History],
+        alternatives: int = DEFAULT_ALTERNATIVES,
+    ) -> BoardsSuggestion:
+        """Return the next guess of a multi-board position (see
+        client.lookup.PolicyLookup.suggest_boards)."""
+        return self.lookups.policy(policy).suggest_boards(boards, alternatives)
 
     def score(self, policy: str, guess: str, target: str) -> GuessScore:
         """Return the reply ``guess`` gets from ``target`` (client.lookup.PolicyLookup.score)."""

@@ -89,6 +89,19 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):
         answer = self.answers.suggest(request.policy, history, alternatives)
         return messages.suggestion_message(answer)
 
+    def SuggestBoards(  # noqa: N802
+        self, request: pb.SuggestBoardsRequest, context: grpc.ServicerContext
+    ) -> pb.SuggestBoardsResponse:
+        alternatives = (
+            request.max_alternatives
+            if request.HasField("max_alternatives")
+            else DEFAULT_ALTERNATIVES
+        )
+        answer = self.answers.suggest_boards(
+            request.policy, messages.boards(request.boards), alternatives
+        )
+        return messages.boards_suggestion_message(answer)
+
     def ScoreGuess(  # noqa: N802
         self, request: pb.ScoreGuessRequest, context: grpc.ServicerContext
     ) -> pb.ScoreGuessResponse:

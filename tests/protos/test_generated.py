@@ -79,4 +79,4 @@ def test_every_rpc_has_its_own_messages_and_every_field_a_comment() -> None:
         )
         if is_field:
             assert lines[number - 1].strip().startswith("//"), f"line {number + 1} has no comment"
-    assert len(requests) == len(responses) == 10
+    assert len(requests) == len(responses) == 11

@@ -157,6 +157,52 @@ class SuggestGuessResponse(_message.Message):
     alternative_metric: str
     def __init__(self, guess: _Optional[str] = ..., remaining: _Optional[int] = ..., solved: _Optional[bool] = ..., alternatives: _Optional[_Iterable[str]] = ..., source: _Optional[_Union[Source, str]] = ..., turn: _Optional[int] = ..., alternative_values: _Optional[_Iterable[float]] = ..., alternative_metric: _Optional[str] = ...) -> None: ...
 
+class BoardHistory(_message.Message):
+    __slots__ = ("history",)
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    history: _containers.RepeatedCompositeFieldContainer[Turn]
+    def __init__(self, history: _Optional[_Iterable[_Union[Turn, _Mapping]]] = ...) -> None: ...
+
+class SuggestBoardsRequest(_message.Message):
+    __slots__ = ("policy", "boards", "max_alternatives")
+    POLICY_FIELD_NUMBER: _ClassVar[int]
+    BOARDS_FIELD_NUMBER: _ClassVar[int]
+    MAX_ALTERNATIVES_FIELD_NUMBER: _ClassVar[int]
+    policy: str
+    boards: _containers.RepeatedCompositeFieldContainer[BoardHistory]
+    max_alternatives: int
+    def __init__(self, policy: _Optional[str] = ..., boards: _Optional[_Iterable[_Union[BoardHistory, _Mapping]]] = ..., max_alternatives: _Optional[int] = ...) -> None: ...
+
+class BoardState(_message.Message):
+    __slots__ = ("remaining", "solved")
+    REMAINING_FIELD_NUMBER: _ClassVar[int]
+    SOLVED_FIELD_NUMBER: _ClassVar[int]
+    remaining: int
+    solved: bool
+    def __init__(self, remaining: _Optional[int] = ..., solved: _Optional[bool] = ...) -> None: ...
+
+class SuggestBoardsResponse(_message.Message):
+    __slots__ = ("guess", "boards", "solved", "alternatives", "source", "turn", "guess_limit", "alternative_values", "alternative_metric")
+    GUESS_FIELD_NUMBER: _ClassVar[int]
+    BOARDS_FIELD_NUMBER: _ClassVar[int]
+    SOLVED_FIELD_NUMBER: _ClassVar[int]
+    ALTERNATIVES_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    GUESS_LIMIT_FIELD_NUMBER: _ClassVar[int]
+    ALTERNATIVE_VALUES_FIELD_NUMBER: _ClassVar[int]
+    ALTERNATIVE_METRIC_FIELD_NUMBER: _ClassVar[int]
+    guess: str
+    boards: _containers.RepeatedCompositeFieldContainer[BoardState]
+    solved: bool
+    alternatives: _containers.RepeatedScalarFieldContainer[str]
+    source: Source
+    turn: int
+    guess_limit: int
+    alternative_values: _containers.RepeatedScalarFieldContainer[float]
+    alternative_metric: str
+    def __init__(self, guess: _Optional[str] = ..., boards: _Optional[_Iterable[_Union[BoardState, _Mapping]]] = ..., solved: _Optional[bool] = ..., alternatives: _Optional[_Iterable[str]] = ..., source: _Optional[_Union[Source, str]] = ..., turn: _Optional[int] = ..., guess_limit: _Optional[int] = ..., alternative_values: _Optional[_Iterable[float]] = ..., alternative_metric: _Optional[str] = ...) -> None: ...
+
 class ScoreGuessRequest(_message.Message):
     __slots__ = ("policy", "guess", "target")
     POLICY_FIELD_NUMBER: _ClassVar[int]

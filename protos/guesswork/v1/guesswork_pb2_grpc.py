@@ -50,6 +50,11 @@ class GuessworkStub:
                 request_serializer=guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessRequest.SerializeToString,
                 response_deserializer=guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessResponse.FromString,
                 _registered_method=True)
+        self.SuggestBoards = channel.unary_unary(
+                '/guesswork.v1.Guesswork/SuggestBoards',
+                request_serializer=guesswork_dot_v1_dot_guesswork__pb2.SuggestBoardsRequest.SerializeToString,
+                response_deserializer=guesswork_dot_v1_dot_guesswork__pb2.SuggestBoardsResponse.FromString,
+                _registered_method=True)
         self.ScoreGuess = channel.unary_unary(
                 '/guesswork.v1.Guesswork/ScoreGuess',
                 request_serializer=guesswork_dot_v1_dot_guesswork__pb2.ScoreGuessRequest.SerializeToString,
@@ -110,6 +115,25 @@ class GuessworkServicer:
         (Guess My Word included). Errors: POLICY_NOT_FOUND, INVALID_WORD,
         UNKNOWN_WORD, INVALID_REPLY, IMPOSSIBLE_REPLY, HISTORY_TOO_LONG, BAD_REQUEST,
         CONTRADICTORY_HISTORY, GAME_OVER (a turn after the winning one).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SuggestBoards(self, request, context):
+        """Suggests the next guess of a multi-board game (Dordle 2 boards, Quordle 4,
+        Octordle 8; any count from 1 to 32): one history per board, each as
+        SuggestGuess takes it, over a Wordle policy's targets and guess list; each
+        board replies by Wordle's rule. Every guess is played on every unsolved
+        board, so an unsolved board's history holds every guess played, a solved
+        board's the guesses up to its win; an empty history is a board not played
+        yet. The guess is ranked live by the joint metric "joint_entropy" (the bits
+        about every board's secret, plus two bits per board the guess may solve),
+        a board known to one word getting that word first. Errors: those of
+        SuggestGuess, their field prefixed "boards[i]." and their message "board
+        i+1:"; BAD_REQUEST for a board count outside 1..32 (field "boards"), boards
+        whose guesses disagree (field "boards[i]", and "turn"), or a policy that is
+        not Wordle's (field "policy").
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -198,6 +222,11 @@ def add_GuessworkServicer_to_server(servicer, server):
                     servicer.SuggestGuess,
                     request_deserializer=guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessRequest.FromString,
                     response_serializer=guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessResponse.SerializeToString,
+            ),
+            'SuggestBoards': grpc.unary_unary_rpc_method_handler(
+                    servicer.SuggestBoards,
+                    request_deserializer=guesswork_dot_v1_dot_guesswork__pb2.SuggestBoardsRequest.FromString,
+                    response_serializer=guesswork_dot_v1_dot_guesswork__pb2.SuggestBoardsResponse.SerializeToString,
             ),
             'ScoreGuess': grpc.unary_unary_rpc_method_handler(
                     servicer.ScoreGuess,
@@ -317,6 +346,33 @@ class Guesswork:
             '/guesswork.v1.Guesswork/SuggestGuess',
             guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessRequest.SerializeToString,
             guesswork_dot_v1_dot_guesswork__pb2.SuggestGuessResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SuggestBoards(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/guesswork.v1.Guesswork/SuggestBoards',
+            guesswork_dot_v1_dot_guesswork__pb2.SuggestBoardsRequest.SerializeToString,
+            guesswork_dot_v1_dot_guesswork__pb2.SuggestBoardsResponse.FromString,
             options,
             channel_credentials,
             insecure,

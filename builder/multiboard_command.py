@@ -1,0 +1,143 @@
+"""``guesswork-build boards``: multi-board play evaluated against one board at a time.
+
+Plays Dordle, Quordle, Octordle or any number of boards over a Wordle policy's
+lists with the joint step and with the baseline (the single-board policy solving
+the boards in order; builder.multiboard_eval), on the same games: every ordered
+pair of distinct secrets (``--every-pair``, two boards), or a fixed random sample
+(``--games`` games drawn with ``--seed``). Prints each strategy's mean guesses,
+share solved within the guess limit, worst case and the mean's ratio to the
+baseline's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+
+from typing import TYPE_CHECKING
+
+from ..client.errors import UsageError
+from ..client.multiboard import MAX_BOARDS, VARIANTS
+
+if TYPE_CHECKING:
+    from .catalog_commands import Outcome
+
+# The parser of every command imports this module for add_boards_options: the
+# evaluator (numba's greedy step), the catalog and the games are imported by
+# the command itself, so that an optimize run loads no JIT.
+
+
+def add_boards_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``guesswork-build boards`` to ``parser``."""
+    parser.add_argument("--policy", required=True, help="a Wordle policy: its lists are played")
+    parser.add_argument(
+        "--boards",
+        required=True,
+        help=f"boards per game: 1 to {MAX_BOARDS}, or {', '.join(VARIANTS)}",
+    )
+    parser.add_argument("--limit", type=int, help="guess limit (default: the boards plus five)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
+        "--every-pair",
+        action="store_true",
+        help="two boards: every ordered pair of distinct secrets, counted exactly",
+    )
+    which.add_argument("--games", type=int, default=10_000, help="games in the sample (10000)")
+    parser.add_argument("--seed", type=int, default=0, help="the sample's seed (0)")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def board_count(text: str) -> int:
+    """Return the boards ``--boards`` names: a count, or a variant's name.
+
+    Raises:
+        UsageError: neither a count from 1 to MAX_BOARDS nor a known variant.
+    """
+    if text.lower() in VARIANTS:
+        return VARIANTS[text.lower()]
+    if text.isdigit() and 1 <= int(text) <= MAX_BOARDS:
+        return int(text)
+    raise UsageError(
+        f"--boards must be 1 to {MAX_BOARDS} or one of {', '.join(VARIANTS)}, not {text[:40]!r}"
+    )
+
+
+def boards(args: argparse.Namespace) -> Outcome:
+    """Evaluate both strategies on the same games; report them side by side.
+
+    Raises:
+        UsageError: a bad count, limit or sample size; --every-pair without two
+            boards; a policy that is not Wordle's.
+        PolicyNotFoundError, PolicyFormatError: as the catalog raises them.
+    """
+    from ..client.catalog import open_store
+    from ..client.games import Antiwordle, Wordle
+    from ..client.text import plural
+    from .catalog_commands import Outcome
+    from .multiboard_eval import JOINT, ONE_AT_A_TIME, BoardsEvaluator, BoardsScore
+
+    count = board_count(args.boards)
+    if args.limit is not None and not count <= args.limit <= 200:
+        raise UsageError(f"--limit must be {count} (the boards) to 200, not {args.limit}")
+    if args.every_pair and count != 2:
+        raise UsageError(f"--every-pair counts two-board games, not {count}-board ones")
+    if not args.every_pair and not 1 <= args.games <= 10_000_000:
+        raise UsageError(f"--games must be 1 to 10000000, not {args.games}")
+    with open_store(args.catalog) as catalog:
+        policy = catalog.policy(args.policy.removeprefix("policies/"))
+    if not isinstance(policy.game, Wordle) or isinstance(policy.game, Antiwordle):
+        raise UsageError(f"{policy.name} is {policy.game.id}'s: multi-board games are Wordle's")
+    evaluator = BoardsEvaluator(policy, count, args.limit)
+    scores: list[BoardsScore] = []
+    seconds: dict[str, float] = {}
+    for strategy in (JOINT, ONE_AT_A_TIME):
+        started = time.perf_counter()
+        if args.every_pair:
+            scores.append(evaluator.every_pair(strategy, _progress(strategy, args.quiet)))
+        else:
+            scores.append(evaluator.sample(strategy, args.games, args.seed))
+        seconds[strategy] = time.perf_counter() - started
+        if not args.quiet:
+            print(f"{strategy}: {seconds[strategy]:.1f} s", file=sys.stderr)
+    joint, baseline = scores
+    games = (
+        "every ordered pair of distinct secrets"
+        if args.every_pair
+        else (f"{plural(args.games, 'random game', grouped=True)} (seed {args.seed})")
+    )
+    info = {
+        "policy": policy.name,
+        "boards": count,
+        "guess_limit": evaluator.limit,
+        "games": joint.games,
+        "every_pair": bool(args.every_pair),
+        "seed": None if args.every_pair else args.seed,
+        "strategies": [score.to_json() for score in scores],
+        "mean_ratio": joint.mean / baseline.mean,
+        "seconds": {name: round(value, 1) for name, value in seconds.items()},
+    }
+    lines = [f"{policy.name}, {count} boards, limit {evaluator.limit}: {games}"]
+    for score in scores:
+        lines.append(
+            f"  {score.strategy:<14} mean {score.mean:.4f}  within {evaluator.limit}: "
+            f"{100 * score.within_limit:.3f}%  worst {score.worst}  "
+            f"({seconds[score.strategy]:.1f} s)"
+        )
+    lines.append(f"  joint / one at a time: {info['mean_ratio']:.4f} of the mean guesses")
+    return Outcome(info, lines)
+
+
+def _progress(strategy: str, quiet: bool) -> Callable[[int], None] | None:
+    if quiet:
+        return None
+    last = [0.0]
+
+    def tell(games: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] >= 10:
+            last[0] = now
+            print(f"{strategy}: {games:,} games counted", file=sys.stderr, flush=True)
+
+    return tell

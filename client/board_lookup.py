@@ -1,0 +1,112 @@
+"""Multi-board positions answered for one policy: :func:`suggest_boards`.
+
+Each board's history is checked as a single-board one is (client.lookup), its
+errors tagged with the board; the boards' guesses must tell one game
+(client.multiboard.board_progress); each unsolved board's targets left are
+found by the game's rules, and the live solver ranks guesses for them together
+(builder.multiboard's joint step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from .core import DEFAULT_ALTERNATIVES
+from .errors import BadRequestError, GuessworkError, LiveAnswerUnavailableError
+from .games import Antiwordle, Wordle
+from .lookup import PolicyLookup, Turn, check_alternatives
+from .multiboard import (
+    JOINT_METRIC,
+    BoardsSuggestion,
+    BoardState,
+    board_progress,
+    check_board_count,
+    guess_limit,
+)
+from .suggestion import LIVE
+from .text import with_article
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+@contextmanager
+def on_board(number: int) -> Iterator[None]:
+    """Tag an error raised inside with the board it is about (0-based ``number``): its
+    message says "board N:" (1-based) and its field is ``boards[N]``, before any
+    turn's (``boards[N].history[T].reply``)."""
+    try:
+        yield
+    except GuessworkError as error:
+        field = error.metadata.get("field", "")
+        error.metadata["field"] = f"boards[{number}]" + (f".{field}" if field else "")
+        error.args = (f"board {number + 1}: {error}", *error.args[1:])
+        raise
+
+
+def suggest_boards(
+    lookup: PolicyLookup,
+    histories: Sequence[Sequence[tuple[str, str]]],
+    alternatives: int = DEFAULT_ALTERNATIVES,
+) -> BoardsSuggestion:
+    """Return the next guess for a multi-board position (client.multiboard): one
+    history per board, each as :meth:`PolicyLookup.suggest` takes it, over the policy's targets.
+
+    Raises:
+        BadRequestError: not a Wordle policy, a bad board count, or histories
+            that do not tell one game (client.multiboard.board_progress).
+        ContradictoryHistoryError: no target fits a board (the error names it).
+        LiveAnswerUnavailableError: no live solver.
+        and the errors of :meth:`PolicyLookup.turns`, tagged with the board (``boards[i]``).
+    """
+    check_alternatives(alternatives)
+    check_board_count(len(histories))
+    if not isinstance(lookup.game, Wordle) or isinstance(lookup.game, Antiwordle):
+        raise BadRequestError(
+            f"{lookup.name} is {with_article(lookup.game.id)} policy: multi-board games "
+            f"are played over a Wordle policy's lists",
+            metadata={"field": "policy", "policy": lookup.name},
+        )
+    boards: list[list[Turn]] = []
+    for number, history in enumerate(histories):
+        with on_board(number):
+            boards.append(lookup.turns(history))
+    progress = board_progress(
+        [[(turn.word, turn.code) for turn in turns] for turns in boards],
+        lookup.game.win_reply,
+    )
+    left: list[np.ndarray] = []
+    states = []
+    for number, (turns, solved) in enumerate(zip(boards, progress.solved, strict=True)):
+        if solved:
+            states.append(BoardState(1, True))
+            continue
+        with on_board(number):
+            remaining = lookup.consistent(turns)
+        left.append(remaining)
+        states.append(BoardState(len(remaining), False))
+    limit = guess_limit(len(histories))
+    if not left:
+        return BoardsSuggestion(
+            progress.guesses[-1], tuple(states), True, (), LIVE, len(progress.guesses), limit
+        )
+    if lookup.live is None:
+        raise LiveAnswerUnavailableError(
+            "a multi-board position is answered live, which needs guesswork.builder "
+            "(use guesswork.service.local, or the service)"
+        )
+    ranked = lookup.live.rank_boards(lookup.policy, left, alternatives + 1)
+    chosen = [lookup.policy.vocabulary[i] for i in ranked.indices]
+    return BoardsSuggestion(
+        chosen[0],
+        tuple(states),
+        False,
+        tuple(chosen[1:]),
+        LIVE,
+        len(progress.guesses),
+        limit,
+        tuple(ranked.values[1:]),
+        JOINT_METRIC if alternatives else "",
+    )

@@ -1,0 +1,147 @@
+"""Multi-board Wordle: Dordle, Quordle, Octordle, and any number of boards.
+
+A game has N boards, each with its own secret (distinct words of one list),
+and a guess limit. Every guess is played on every unsolved board, each board
+replies by Wordle's rule, and a board is solved when its secret is guessed
+(it then takes no more guesses). The game is won when every board is solved
+within the limit; the named variants' limits are the boards plus five
+(:func:`guess_limit`): Dordle 2 boards in 7, Quordle 4 in 9, Octordle 8 in 13.
+
+A position is one history per board, each a list of (guess, reply) turns as
+single-board play takes them: an unsolved board's history holds every guess
+played so far, a solved board's the guesses up to the one that solved it.
+:func:`board_progress` checks that the histories tell one game. The answer to
+"what next?" is a :class:`BoardsSuggestion`; its guess is ranked by the joint
+metric :data:`JOINT_METRIC` (builder.multiboard says how), except that a
+board known to one word gets that word played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import BadRequestError
+
+#: The named games: boards per game.
+VARIANTS = {"dordle": 2, "quordle": 4, "octordle": 8}
+#: The most boards a game may have (Duotrigordle's 32).
+MAX_BOARDS = 32
+#: How the joint step ranks guesses: the information about every board's secret
+#: (bits, summed over the boards) plus one bit per board the guess may solve
+#: (expected solved boards), as builder.multiboard defines it.
+JOINT_METRIC = "joint_entropy"
+
+
+def guess_limit(boards: int) -> int:
+    """Return the guess limit of a game of ``boards`` boards: the boards plus five, as
+    Dordle (7), Quordle (9), Octordle (13), Sedecordle (21) and Duotrigordle (37) have."""
+    return boards + 5
+
+
+def check_board_count(boards: int) -> None:
+    """Raise BadRequestError unless 1 <= ``boards`` <= MAX_BOARDS."""
+    if not 1 <= boards <= MAX_BOARDS:
+        raise BadRequestError(
+            f"a game has 1 to {MAX_BOARDS} boards, not {boards}",
+            metadata={"field": "boards", "limit": MAX_BOARDS, "value": boards},
+        )
+
+
+@dataclass(frozen=True)
+class BoardProgress:
+    """The guesses of a multi-board position and which boards are solved."""
+
+    #: Every guess played so far, in order (the longest board history's).
+    guesses: tuple[str, ...]
+    #: Per board: solved (its last reply was the win).
+    solved: tuple[bool, ...]
+
+
+def board_progress(histories: Sequence[Sequence[tuple[str, int]]], win: int) -> BoardProgress:
+    """Return the guesses played and the boards solved, checking that the per-board
+    histories (checked turns: canonical guess and reply code) tell one game.
+
+    Raises:
+        BadRequestError: a board's guesses are not the game's (every unsolved
+            board has every guess; a solved board the guesses up to its win);
+            the error names the board (``boards[i]``, 0-based) and the turn.
+    """
+    check_board_count(len(histories))
+    longest = max(histories, key=len)
+    guesses = tuple(word for word, _ in longest)
+    solved = []
+    for number, turns in enumerate(histories):
+        for turn, ((word, _), played) in enumerate(zip(turns, guesses, strict=False), start=1):
+            if word != played:
+                raise BadRequestError(
+                    f"board {number + 1} turn {turn} guesses {word}, but another board's "
+                    f"turn {turn} is {played}: every guess is played on every board",
+                    metadata={"field": f"boards[{number}]", "turn": turn},
+                )
+        won = bool(turns) and turns[-1][1] == win
+        if len(turns) < len(guesses) and not won:
+            raise BadRequestError(
+                f"board {number + 1} has {len(turns)} of the {len(guesses)} guesses played and "
+                f"is not solved: every guess is played on every unsolved board",
+                metadata={"field": f"boards[{number}]", "turn": len(turns) + 1},
+            )
+        solved.append(won)
+    return BoardProgress(guesses, tuple(solved))
+
+
+@dataclass(frozen=True)
+class BoardState:
+    """One board of a multi-board position."""
+
+    #: Targets still possible on the board (1 once solved).
+    remaining: int
+    #: The board's secret has been guessed.
+    solved: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the board as a JSON-ready dict."""
+        return {"remaining": self.remaining, "solved": self.solved}
+
+
+@dataclass(frozen=True)
+class BoardsSuggestion:
+    """A suggested next guess for a multi-board position.
+
+    Attributes:
+        guess: the word to play on every unsolved board (upper case); once every
+            board is solved, the last guess.
+        boards: each board's targets left and whether it is solved, in order.
+        solved: every board is solved.
+        alternatives: next-best guesses by :attr:`alternative_metric`, best first.
+        alternative_values: their joint values, lower is better.
+        alternative_metric: :data:`JOINT_METRIC` ("" when none are ranked).
+        source: ``"live"``: computed for this position.
+        turn: the guesses played so far.
+        guess_limit: the game's guess limit (:func:`guess_limit`).
+    """
+
+    guess: str
+    boards: tuple[BoardState, ...]
+    solved: bool
+    alternatives: tuple[str, ...]
+    source: str
+    turn: int
+    guess_limit: int
+    alternative_values: tuple[float, ...] = ()
+    alternative_metric: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the suggestion as the CLI's JSON object."""
+        return {
+            "guess": self.guess,
+            "boards": [board.to_json() for board in self.boards],
+            "solved": self.solved,
+            "alternatives": list(self.alternatives),
+            "alternative_values": list(self.alternative_values),
+            "alternative_metric": self.alternative_metric,
+            "source": self.source,
+            "turn": self.turn,
+            "guess_limit": self.guess_limit,
+        }
