@@ -15,10 +15,15 @@ const TILE_GAMES = new Set(["wordle", "antiwordle"]);
 const state = {
   policies: [],
   policy: null, // the chosen policy's summary (ListPolicies)
-  history: [], // [{guess, reply}]
-  suggestion: null, // the last SuggestGuess answer
-  colours: [], // the colour index of each tile of the reply being entered
+  boardCount: 1, // 1: Wordle (SuggestGuess); more: Dordle, Quordle... (SuggestBoards)
+  history: [], // one board: [{guess, reply}]
+  histories: [], // several boards: one [{guess, reply}] per board
+  suggestion: null, // the last SuggestGuess or SuggestBoards answer
+  colours: [], // one board: the colour index of each tile of the reply being entered
+  boardColours: [], // several boards: per board, its tiles' colour indices (solved: null)
 };
+
+const several = () => state.boardCount > 1;
 
 const $ = (id) => document.getElementById(id);
 
@@ -75,22 +80,42 @@ function pickDefault() {
 function choosePolicy() {
   state.policy = state.policies.find((p) => p.name === $("policy").value) || null;
   state.history = [];
+  state.histories = Array.from({ length: state.boardCount }, () => []);
   $("analysis-panel").hidden = true;
   return suggest();
+}
+
+// A multi-board game is played in normal mode over a Wordle policy's lists: the
+// hard-mode box and the share text (one board's rows) are for one board.
+function chooseBoards() {
+  state.boardCount = Number($("boards").value) || 1;
+  $("hard").disabled = several();
+  if (several() && $("hard").checked) {
+    $("hard").checked = false;
+    pickDefault();
+  }
+  $("share-panel").hidden = several();
+  return choosePolicy();
 }
 
 async function suggest() {
   showError("");
   if (!state.policy) return;
   try {
-    const answer = await call("SuggestGuess", {
-      policy: state.policy.name,
-      history: state.history,
-      maxAlternatives: 5,
-    });
+    const answer = several()
+      ? await call("SuggestBoards", {
+        policy: state.policy.name,
+        boards: state.histories.map((history) => ({ history })),
+        maxAlternatives: 5,
+      })
+      : await call("SuggestGuess", {
+        policy: state.policy.name,
+        history: state.history,
+        maxAlternatives: 5,
+      });
     state.suggestion = answer;
     render();
-    if (answer.solved) await analyse();
+    if (answer.solved && !several()) await analyse();
   } catch (error) {
     showError(error.message);
     render();
@@ -98,6 +123,13 @@ async function suggest() {
 }
 
 function render() {
+  $("board").hidden = several();
+  $("boards-played").hidden = !several();
+  if (several()) {
+    renderBoards();
+    return;
+  }
+  $("board-tiles").hidden = true;
   const answer = state.suggestion;
   const board = $("board");
   board.replaceChildren();
@@ -135,10 +167,89 @@ function render() {
   drawTiles();
 }
 
+// Several boards: each board's turns under its own heading, then one row of tiles
+// per unsolved board for the replies to the guess shown.
+function renderBoards() {
+  const answer = state.suggestion;
+  const played = $("boards-played");
+  played.replaceChildren();
+  state.histories.forEach((history, number) => {
+    const column = document.createElement("section");
+    column.className = "played-board";
+    const heading = document.createElement("h3");
+    const board = answer && answer.boards ? answer.boards[number] || {} : {};
+    heading.id = `played-board-${number + 1}`;
+    heading.textContent = `Board ${number + 1}: ` +
+      (board.solved ? "solved" : `${board.remaining || 0} possible`);
+    const list = document.createElement("ol");
+    list.setAttribute("aria-labelledby", heading.id);
+    for (const turn of history) {
+      const item = document.createElement("li");
+      item.className = "played";
+      item.append(rowOf(turn.guess, turn.reply));
+      list.append(item);
+    }
+    column.append(heading, list);
+    played.append(column);
+  });
+  $("tiles").hidden = true;
+  $("text-reply").hidden = true;
+  $("text-reply-label").hidden = true;
+  if (!answer) return;
+  const turns = answer.turn || 0;
+  if (answer.solved) {
+    $("suggestion").textContent =
+      `Solved: all ${state.boardCount} boards in ${turns} guesses (limit ${answer.guessLimit}).`;
+    $("alternatives").textContent = "";
+    $("reply-area").hidden = true;
+    $("board-tiles").hidden = true;
+    return;
+  }
+  $("suggestion").textContent =
+    `Guess ${answer.guess} (guess ${turns + 1} of ${answer.guessLimit}, computed live)`;
+  const others = answer.alternatives || [];
+  const values = answer.alternativeValues || [];
+  const shown = others.map((word, i) =>
+    i < values.length ? `${word} (${describeValue(values[i], answer.alternativeMetric)})` : word,
+  );
+  $("alternatives").textContent = shown.length ? `Next best: ${shown.join(", ")}` : "";
+  $("reply-area").hidden = false;
+  $("reply-help").textContent =
+    "For each unsolved board, click each letter (or focus it and press G, Y or .) until " +
+    "it shows that board's colour, then press Enter reply.";
+  state.boardColours = answer.boards.map((b) => (b.solved ? null : Array.from(answer.guess, () => 0)));
+  drawBoardTiles();
+}
+
+function drawBoardTiles() {
+  const area = $("board-tiles");
+  area.hidden = false;
+  area.replaceChildren();
+  const guess = state.suggestion.guess;
+  state.boardColours.forEach((colours, number) => {
+    if (!colours) return;
+    const group = document.createElement("div");
+    group.className = "board-reply";
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", `Board ${number + 1}'s reply`);
+    const label = document.createElement("span");
+    label.className = "board-label";
+    label.textContent = `Board ${number + 1}`;
+    label.setAttribute("aria-hidden", "true");
+    const row = document.createElement("div");
+    row.className = "row";
+    fillTiles(row, guess, colours, `board ${number + 1}, `, () => drawBoardTiles());
+    group.append(label, row);
+    area.append(group);
+  });
+}
+
 // What an alternative's value means, by the metric that ranked it (lower is better).
 function describeValue(value, metric) {
   if (metric === "neg_entropy" || metric === "approx_entropy") return `${(-value).toFixed(2)} bits`;
   if (metric === "entropy") return `${value.toFixed(2)} bits`;
+  // Bits about every board's secret plus two per board the guess may solve.
+  if (metric === "joint_entropy") return `${(-value).toFixed(2)} joint bits`;
   if (metric === "max") return `at most ${Math.round(value)} left`;
   if (metric === "expectation") return `${value.toFixed(1)} left expected`;
   return String(Number(value.toFixed(3)));
@@ -170,28 +281,41 @@ function describeReply(guess, reply) {
 }
 
 function drawTiles() {
-  const box = $("tiles");
+  fillTiles($("tiles"), state.suggestion.guess, state.colours, "", () => drawTiles());
+}
+
+// One reply's tiles in ``box``: each cycles its colour on a click, or takes G, Y or
+// "." from the keyboard and moves the focus on (to the next box's first tile after
+// the last). ``redraw`` draws every box again after a change.
+function fillTiles(box, guess, colours, labelPrefix, redraw) {
   box.replaceChildren();
-  const guess = state.suggestion.guess;
+  // Focus moves within one reply area: the one board's tiles, or every board's.
+  const area = box.closest("#board-tiles") || box;
+  const tilesOf = () => Array.from(area.querySelectorAll(".tile.input"));
   Array.from(guess).forEach((letter, index) => {
     const tile = document.createElement("button");
     tile.type = "button";
-    const colour = COLOURS[state.colours[index]];
-    tile.className = `tile ${colour.name}`;
+    const colour = COLOURS[colours[index]];
+    tile.className = `tile input ${colour.name}`;
     tile.textContent = letter;
-    tile.setAttribute("aria-label", `letter ${index + 1}, ${letter}: ${colour.name}; press to change`);
+    tile.setAttribute(
+      "aria-label",
+      `${labelPrefix}letter ${index + 1}, ${letter}: ${colour.name}; press to change`,
+    );
     tile.addEventListener("click", () => {
-      state.colours[index] = (state.colours[index] + 1) % COLOURS.length;
-      drawTiles();
-      box.children[index].focus();
+      const at = tilesOf().indexOf(tile);
+      colours[index] = (colours[index] + 1) % COLOURS.length;
+      redraw();
+      tilesOf()[at].focus();
     });
     tile.addEventListener("keydown", (event) => {
       const found = COLOURS.findIndex((c) => c.letter.toLowerCase() === event.key.toLowerCase());
       if (found >= 0) {
-        state.colours[index] = found;
-        drawTiles();
-        const next = box.children[Math.min(index + 1, guess.length - 1)];
-        next.focus();
+        const at = tilesOf().indexOf(tile);
+        colours[index] = found;
+        redraw();
+        const all = tilesOf();
+        all[Math.min(at + 1, all.length - 1)].focus();
         event.preventDefault();
       }
     });
@@ -200,7 +324,7 @@ function drawTiles() {
 }
 
 function currentReply() {
-  if (TILE_GAMES.has(state.policy.game)) {
+  if (TILE_GAMES.has(state.policy.game) && !several()) {
     return state.colours.map((c) => COLOURS[c].letter).join("");
   }
   return $("text-reply").value.trim();
@@ -208,6 +332,10 @@ function currentReply() {
 
 async function submitReply() {
   if (!state.suggestion || state.suggestion.solved) return;
+  if (several()) {
+    await submitBoardReplies();
+    return;
+  }
   state.history.push({ guess: state.suggestion.guess, reply: currentReply() });
   $("text-reply").value = "";
   const before = state.history.length;
@@ -218,7 +346,33 @@ async function submitReply() {
   }
 }
 
+// Several boards: the guess shown is played on every unsolved board, each with the
+// reply its tiles show; a refused position is taken back whole.
+async function submitBoardReplies() {
+  const guess = state.suggestion.guess;
+  const played = [];
+  state.boardColours.forEach((colours, number) => {
+    if (!colours) return;
+    state.histories[number].push({ guess, reply: colours.map((c) => COLOURS[c].letter).join("") });
+    played.push(number);
+  });
+  await suggest();
+  if ($("error").textContent) {
+    for (const number of played) state.histories[number].pop();
+    const message = $("error").textContent;
+    await suggest();
+    showError(message);
+  }
+}
+
 async function undo() {
+  if (several()) {
+    // The last guess was played on every board whose history is the longest.
+    const turns = Math.max(0, ...state.histories.map((h) => h.length));
+    for (const history of state.histories) if (history.length === turns) history.pop();
+    await suggest();
+    return;
+  }
   state.history.pop();
   $("analysis-panel").hidden = true;
   await suggest();
@@ -318,6 +472,7 @@ function setContrast() {
 
 async function start() {
   $("policy").addEventListener("change", choosePolicy);
+  $("boards").addEventListener("change", chooseBoards);
   $("hard").addEventListener("change", () => { pickDefault(); choosePolicy(); });
   $("contrast").addEventListener("change", setContrast);
   $("new-game").addEventListener("click", choosePolicy);

@@ -19,7 +19,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from guesswork.client.catalog import Catalog
 from guesswork.client.games import Wordle
@@ -123,3 +123,82 @@ def test_a_whole_game_on_the_page_with_the_keyboard(
     assert len(colours) > 10
     keep = os.environ.get("GUESSWORK_SCREENSHOT")
     (Path(keep) if keep else tmp_path / "mid-game.png").write_bytes(shot)
+
+
+#: A Dordle's secrets, from today's answer list.
+DORDLE = ("TACIT", "PLUMB")
+
+
+def _dordle_on_the_backend(policy: str) -> list[str]:
+    """Return the guesses the application core suggests for :data:`DORDLE` until both
+    boards are solved, each board's replies computed here."""
+    from guesswork.service.local import LocalGuesswork
+
+    game, backend = Wordle(), LocalGuesswork.open(None)
+    histories: list[list[tuple[str, str]]] = [[], []]
+    guesses: list[str] = []
+    while True:
+        answer = backend.suggest_boards(policy, histories, 0)
+        if answer.solved:
+            return guesses
+        guesses.append(answer.guess)
+        for board, secret in zip(histories, DORDLE, strict=True):
+            if not board or board[-1][0] != secret:
+                board.append((answer.guess, game.format_reply(game.reply(answer.guess, secret))))
+
+
+def test_a_dordle_on_the_page_with_the_keyboard(
+    http_server: GuessworkServer, browser: WebDriver, catalog: Catalog
+) -> None:
+    default = today_policy(catalog.list())
+    expected = _dordle_on_the_backend(default)
+    browser.get(f"http://127.0.0.1:{http_server.http_port}/")
+    wait = WebDriverWait(browser, 60)
+    wait.until(lambda b: _text(b, "suggestion").startswith("Guess "))
+    # Two boards, chosen from the keyboard: the hard-mode box is then off limits.
+    Select(browser.find_element(By.ID, "boards")).select_by_value("2")
+    wait.until(lambda b: "of 7" in _text(b, "suggestion"))
+    assert browser.find_element(By.ID, "hard").get_attribute("disabled") is not None
+    game = Wordle()
+    solved = [False, False]
+
+    def enter_replies(turn: int, guess: str) -> None:
+        shown = _text(browser, "suggestion")
+        assert shown.startswith(f"Guess {guess} (guess {turn} of 7"), (shown, expected)
+        open_secrets = [s for s, done in zip(DORDLE, solved, strict=True) if not done]
+        groups = browser.find_elements(By.CSS_SELECTOR, "#board-tiles .board-reply")
+        assert len(groups) == len(open_secrets)
+        for number, secret in enumerate(open_secrets):
+            reply = game.format_reply(game.reply(guess, secret))
+            for index, colour in enumerate(reply):
+                # Found again for each key: a key redraws every board's tiles.
+                group = browser.find_elements(By.CSS_SELECTOR, "#board-tiles .board-reply")[number]
+                tiles = group.find_elements(By.CSS_SELECTOR, ".tile")
+                assert "".join(tile.text for tile in tiles) == guess
+                tiles[index].send_keys(colour)
+        browser.find_element(By.ID, "submit").send_keys("\n")
+
+    # Undo takes the first guess back from both boards.
+    enter_replies(1, expected[0])
+    wait.until(lambda b: "(guess 2 of 7" in _text(b, "suggestion"))
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#boards-played li")) == 2
+    browser.find_element(By.ID, "undo").send_keys("\n")
+    wait.until(lambda b: "(guess 1 of 7" in _text(b, "suggestion"))
+    assert not browser.find_elements(By.CSS_SELECTOR, "#boards-played li")
+    for turn, guess in enumerate(expected, start=1):
+        enter_replies(turn, guess)
+        solved = [done or guess == secret for done, secret in zip(solved, DORDLE, strict=True)]
+        if turn < len(expected):
+            wait.until(lambda b, t=turn: f"(guess {t + 1} of 7" in _text(b, "suggestion"))
+    wait.until(lambda b: _text(b, "suggestion").startswith("Solved"))
+    assert _text(browser, "suggestion") == (
+        f"Solved: all 2 boards in {len(expected)} guesses (limit 7)."
+    )
+    headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "#boards-played h3")]
+    assert headings == ["Board 1: solved", "Board 2: solved"]
+    # Each board lists its own turns: every guess until it was solved.
+    for number, secret in enumerate(DORDLE):
+        rows = browser.find_elements(
+            By.CSS_SELECTOR, f"#boards-played section:nth-child({number + 1}) li"
+        )
+        assert len(rows) == expected.index(secret) + 1
