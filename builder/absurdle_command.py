@@ -2,8 +2,10 @@
 
 Reads the lists, the mode (normal, or ``nyt-hard``: Absurdle's hard mode), a
 fixed first guess and a challenge word, runs builder.absurdle.absurdle_optimum
-and reports the line with its proof. Options of the tree searches that do not
-apply to a line (objectives, caps, beams, workers, storing) are refused.
+and reports the line with its proof. ``--publish`` and ``--output`` store the
+line as a policy (builder.absurdle_policy; not a challenge line, which ends on
+one word). Options of the tree searches that do not apply to a line
+(objectives, caps, beams, workers) are refused.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from ..client.errors import UsageError
 from ..client.games import Wordle
 from ..client.rules import HARD, NYT_HARD
 from .absurdle import MAX_GUESSES, absurdle_optimum
-from .catalog_commands import Outcome
+from .absurdle_policy import AbsurdleSpec, build_absurdle_policy
+from .catalog_commands import Outcome, check_publish, store_built
 from .policies import OptimalSpec
 
 #: Options of optimize that a line does not take, and the reason given.
@@ -27,8 +30,6 @@ _REFUSED = {
     "scheduler": "--scheduler",
     "checkpoint": "--checkpoint",
     "bound_store": "--bound-store",
-    "publish": "--publish",
-    "output": "--output",
     "colours": "--colors",
     "pegs": "--pegs",
 }
@@ -49,12 +50,25 @@ def optimize_absurdle(args: argparse.Namespace) -> Outcome:
             raise UsageError(f"{option} does not apply to --game absurdle (its play is one line)")
     if args.mode == HARD:
         raise UsageError("Absurdle's hard mode is the NYT rule: use --mode nyt-hard")
+    storing = bool(args.publish or args.output)
+    if storing and args.challenge:
+        raise UsageError(
+            "a challenge line ends on one word and is not stored: drop --publish and --output"
+        )
     length = 5 if args.length is None else args.length
     spec = OptimalSpec("wordle", length=length, targets=args.targets, guesses=args.guesses)
     game = spec.check()
     assert isinstance(game, Wordle)
     targets, guesses = spec.lists(game)
     hard = args.mode == NYT_HARD
+    policy_spec = AbsurdleSpec(
+        length=length,
+        targets=args.targets,
+        guesses=args.guesses,
+        mode=args.mode,
+        first_guess=args.first_guess,
+    )
+    location = check_publish(args, args.name or policy_spec.name()) if storing else ""
     line = absurdle_optimum(
         game,
         targets,
@@ -64,10 +78,9 @@ def optimize_absurdle(args: argparse.Namespace) -> Outcome:
         challenge=args.challenge,
         max_guesses=args.max_guesses or MAX_GUESSES,
     )
-    name = (
-        f"absurdle-{targets.name}-{guesses.name}-{'nyt-hard' if hard else 'normal'}"
-        + (f"-first-{args.first_guess.lower()}" if args.first_guess else "")
-        + (f"-challenge-{args.challenge.lower()}" if args.challenge else "")
+    # The policy's name (what --publish stores), a challenge line's marked as such.
+    name = args.name or (
+        policy_spec.name() + (f"-challenge-{args.challenge.lower()}" if args.challenge else "")
     )
     info = {
         "name": name,
@@ -95,4 +108,7 @@ def optimize_absurdle(args: argparse.Namespace) -> Outcome:
             f"{guess} {reply}" for guess, reply in zip(line.guesses, line.replies, strict=True)
         ),
     ]
+    if storing:
+        built = build_absurdle_policy(policy_spec, line)
+        store_built(args, built, location, info, lines)
     return Outcome(info, lines)

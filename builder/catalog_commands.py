@@ -11,7 +11,7 @@ import argparse
 import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..client.catalog import (
     SHIPPED_CATALOG,
@@ -37,6 +37,9 @@ from .publish import (
 from .publish_lock import publishing
 from .upgrade import upgrade_catalog
 from .wordlists import SHIPPED, shipped_words
+
+if TYPE_CHECKING:
+    from .policies import BuiltPolicy
 
 
 @dataclass(frozen=True)
@@ -158,6 +161,49 @@ def _renamed(stored: StoredPolicy, name: str | None) -> StoredPolicy:
         return stored
     data = replace(stored.data, name=name)
     return StoredPolicy(encode_core(data), data, stored.words)
+
+
+def check_publish(args: argparse.Namespace, name: str) -> str:
+    """Return the catalog ``--publish`` writes to ("" without it), after checking that
+    ``name`` is free there (before a search, so that a taken name fails at once).
+
+    Raises:
+        UsageError: the name is taken (without ``--replace``), or no catalog can be written.
+    """
+    location = _write_location(args) if args.publish else ""
+    if args.publish:
+        with publishing(location) as catalog:
+            _check_name_free(catalog, location, name, args.replace)
+    return location
+
+
+def store_built(
+    args: argparse.Namespace,
+    built: BuiltPolicy,
+    location: str,
+    info: dict[str, Any],
+    lines: list[str],
+) -> None:
+    """Publish ``built`` to ``location`` (``--publish``) and write it to ``--output``,
+    as asked; add what was written to the report's ``info`` and ``lines``.
+
+    Raises:
+        UsageError: the name was taken meanwhile; OSError: the file cannot be written.
+    """
+    stored = StoredPolicy.from_data(built.data, built.tree.targets.words, built.tree.guesses.words)
+    stored = _renamed(stored, args.name)
+    name = stored.data.name
+    if args.publish:
+        with publishing(location) as catalog:  # read again: another publish may have landed
+            _check_name_free(catalog, location, name, args.replace)
+            path = publish_catalog(location, merged(catalog, [stored]), kept_bee_tables(catalog))
+        info["catalog"] = str(path)
+        lines.append(f"stored {name} in {path}")
+    if args.output:
+        path = Path(args.output)
+        _write_atomically(path, export_bytes(stored))
+        info["file"] = str(path)
+        lines.append(f"wrote {path}")
 
 
 def list_policies(args: argparse.Namespace) -> Outcome:

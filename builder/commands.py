@@ -58,7 +58,7 @@ from .guess_my_word import (
     word_tree_policy,
 )
 from .policies import (
-    OptimalSpec,
+    AnySpec,
     PolicySpec,
     build_any,
     build_policy,
@@ -310,7 +310,7 @@ def build(args: argparse.Namespace) -> Outcome:
     return Outcome(info, [line])
 
 
-def _reused(sources: list[Catalog], spec: PolicySpec | OptimalSpec) -> StoredPolicy | None:
+def _reused(sources: list[Catalog], spec: AnySpec) -> StoredPolicy | None:
     """Return a slow spec's policy from the first ``--reuse`` catalog that has it
     (checked by :func:`reuse_policy`), or None to build it.
 

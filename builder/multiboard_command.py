@@ -15,7 +15,6 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-
 from typing import TYPE_CHECKING
 
 from ..client.errors import UsageError

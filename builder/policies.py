@@ -14,6 +14,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
@@ -49,6 +50,9 @@ from .wordlists import (
     load_wordlist,
     mastermind_codes,
 )
+
+if TYPE_CHECKING:
+    from .absurdle_policy import AbsurdleSpec
 
 BUILDER = f"guesswork {__version__}"
 
@@ -518,18 +522,28 @@ def build_optimal_policy(
     return BuiltPolicy(spec, result.tree, data, seconds), result
 
 
-def build_any(spec: PolicySpec | OptimalSpec, *, workers: int = 1) -> BuiltPolicy:
-    """Build a greedy or an optimised policy (no checkpoint; ``workers`` for a search).
+#: Any spec a catalog build takes: greedy, optimised, or Absurdle's line
+#: (builder.absurdle_policy, which builds on this module).
+AnySpec: TypeAlias = "PolicySpec | OptimalSpec | AbsurdleSpec"
+
+
+def build_any(spec: AnySpec, *, workers: int = 1) -> BuiltPolicy:
+    """Build a greedy, an optimised or an Absurdle policy (no checkpoint; ``workers``
+    for a search).
 
     Raises:
-        as build_policy and build_optimal_policy.
+        as build_policy, build_optimal_policy and build_absurdle_policy.
     """
+    from .absurdle_policy import AbsurdleSpec, build_absurdle_policy
+
+    if isinstance(spec, AbsurdleSpec):
+        return build_absurdle_policy(spec)
     if isinstance(spec, OptimalSpec):
         return build_optimal_policy(spec, workers=workers)[0]
     return build_policy(spec)
 
 
-def reuse_policy(catalog: Catalog, spec: PolicySpec | OptimalSpec) -> StoredPolicy:
+def reuse_policy(catalog: Catalog, spec: AnySpec) -> StoredPolicy:
     """Return ``spec``'s policy from ``catalog``, checked to be what a build would give.
 
     Checks the name, the word lists, the weights and the strategy against the spec, replays

@@ -18,26 +18,12 @@ from typing import Any
 from ..client.errors import UsageError
 from ..client.text import plural
 from .absurdle_command import optimize_absurdle
-from .catalog_commands import (
-    Outcome,
-    _check_name_free,
-    _renamed,
-    _write_atomically,
-    _write_location,
-)
+from .catalog_commands import Outcome, check_publish, store_built
 from .optimal import INFEASIBLE, SearchStats, search_workers
 from .optimal import cluster as search_engines
 from .optimal.bound_store import BOUND_STORE_VARIABLE, BoundStore
 from .policies import OptimalSpec, build_optimal_policy
 from .progress import Progress
-from .publish import (
-    StoredPolicy,
-    export_bytes,
-    kept_bee_tables,
-    merged,
-    publish_catalog,
-)
-from .publish_lock import publishing
 
 
 def optimize(args: argparse.Namespace) -> Outcome:
@@ -85,10 +71,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
     checkpoint = Path(args.checkpoint) if args.checkpoint else None
     bound_store = args.bound_store or os.environ.get(BOUND_STORE_VARIABLE) or None
     name = args.name or spec.name()
-    location = _write_location(args) if args.publish else ""
-    if args.publish:
-        with publishing(location) as catalog:  # fail before the search if the name is taken
-            _check_name_free(catalog, location, name, args.replace)
+    location = check_publish(args, name)
     # Root branches are searched largest first, so done/total would promise far too
     # much time left: their reports carry counts and time so far only.
     progress = Progress(
@@ -190,19 +173,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
             f"bound store {bound_store}: {info['store_hits']:,} of {info['store_lookups']:,} "
             f"sets found ({0.0 if rate is None else rate:.1%}); {info['store_rows']:,} rows"
         )
-    stored = StoredPolicy.from_data(built.data, built.tree.targets.words, built.tree.guesses.words)
-    stored = _renamed(stored, args.name)
-    if args.publish:
-        with publishing(location) as catalog:  # read again: another publish may have landed
-            _check_name_free(catalog, location, name, args.replace)
-            path = publish_catalog(location, merged(catalog, [stored]), kept_bee_tables(catalog))
-        info["catalog"] = str(path)
-        lines.append(f"stored {name} in {path}")
-    if args.output:
-        path = Path(args.output)
-        _write_atomically(path, export_bytes(stored))
-        info["file"] = str(path)
-        lines.append(f"wrote {path}")
+    store_built(args, built, location, info, lines)
     return Outcome(info, lines)
 
 

@@ -24,6 +24,7 @@ from ..client.games import GuessMyWord, Mastermind, Wordle
 from ..client.probe import Policy
 from ..client.replay import consistency_faults
 from ..client.rules import NYT_HARD
+from .absurdle_policy import ABSURDLE, absurdle_faults
 from .alternatives import alternative_faults
 from .errors import WeightedListError
 from .matrices import letter_array
@@ -127,7 +128,8 @@ def verify_certificate(
     bound equal the recomputed ones, the lower bound does not exceed the
     value and equals it exactly when the tree is claimed proven, a fixed first
     guess is the root's, the worst case respects a cap, and every refuted
-    first guess's bound is at least the value. With ``prove``, the search is
+    first guess's bound is at least the value (an Absurdle line's certificate:
+    builder.absurdle_policy.absurdle_faults). With ``prove``, the search is
     run again with the recorded parameters and must reach the same value and
     bound, on ``workers`` processes or the Dask cluster at ``scheduler`` (a
     global proof's rerun is minutes of work). Policies without a certificate
@@ -137,6 +139,8 @@ def verify_certificate(
     if cert is None:
         return []
     objective = str(cert["objective"])
+    if objective == ABSURDLE:
+        return absurdle_faults(policy, cert, subtree_values(policy, "minimax"), prove)
     if objective not in OBJECTIVES:
         return [f"certificate objective {objective!r} is unknown"]
     faults: list[str] = []
