@@ -210,6 +210,11 @@ ABSURDLE_SPECS: tuple[AbsurdleSpec, ...] = tuple(
     for mode in ("normal", NYT_HARD)
 )
 
+#: Policies that also store multi-board openings (builder.multiboard_openings: the
+#: first guess of 2, 4 and 8 boards, Dordle's second after every pair of replies):
+#: today's game's, which ``play --boards`` uses by default. About 1.3 MB and 4 s.
+BOARD_OPENING_POLICIES = ("wordle-3158-g14855-normal-optimal",)
+
 #: Every policy of the shipped catalog, in catalog-build order.
 CATALOG_SPECS: tuple[AnySpec, ...] = (
     *DEFAULT_SPECS,

@@ -34,6 +34,7 @@ from .catalog_commands import (
     verify,
 )
 from .catalog_specs import (
+    BOARD_OPENING_POLICIES,
     CATALOG_SPECS,
     SLOW_SPECS,
 )
@@ -346,6 +347,10 @@ def build_all(args: argparse.Namespace) -> Outcome:
             built, how = build_any(spec, workers=args.workers), "built"
             tree = built.tree
             stored = StoredPolicy.from_data(built.data, tree.targets.words, tree.guesses.words)
+        if stored.data.name in BOARD_OPENING_POLICIES:
+            from .multiboard_openings import with_board_openings  # numba: see _command in cli
+
+            stored = with_board_openings(stored)
         seconds = time.perf_counter() - started
         stored_policies.append(stored)
         rows.append({"name": stored.data.name, "seconds": round(seconds, 4), "how": how})

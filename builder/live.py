@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -51,6 +51,9 @@ from .weighted_lists import WeightedList
 
 #: Policies whose letter arrays are kept (a few MB for the longest lists).
 _POLICIES_KEPT = 64
+#: One board's values: (its targets left, the candidates or None for every word) ->
+#: the joint step's neg_entropy value of each candidate (GreedyLiveSolver.board_values).
+BoardValuesOver = Callable[[np.ndarray, "np.ndarray | None"], np.ndarray]
 #: Guess My Word answers kept (a tree over thousands of words takes a second).
 _WORD_TREE_ANSWERS_KEPT = 10_000
 #: Letter arrays of open word lists kept (one per policy answering off-list games).
@@ -88,7 +91,7 @@ class GreedyLiveSolver:
             OrderedDict()
         )
 
-    def _prepare(self, policy: Policy) -> tuple[GreedyStep, np.ndarray, np.ndarray, str]:
+    def prepared(self, policy: Policy) -> tuple[GreedyStep, np.ndarray, np.ndarray, str]:
         """Return the policy's step, vocabulary letters, each target's vocabulary index
         and the alphabet coding the letters (builder.matrices.alphabet_of)."""
         with self._lock:
@@ -127,7 +130,7 @@ class GreedyLiveSolver:
         """
         if isinstance(policy.data.strategy, WordTreeStrategy):
             return Ranking((self._word_tree_answer(policy, remaining),))
-        step, letters, target_to_vocabulary, alphabet = self._prepare(policy)
+        step, letters, target_to_vocabulary, alphabet = self.prepared(policy)
         weights = policy.data.numpy_weights()
         return _ranked(
             policy,
@@ -153,7 +156,7 @@ class GreedyLiveSolver:
         Raises:
             GuessMyWordError: a Guess My Word policy (its secrets are its targets).
         """
-        step = self._prepare(policy)[0]  # a Guess My Word policy has none: it raises
+        step = self.prepared(policy)[0]  # a Guess My Word policy has none: it raises
         key = (policy.content_hash, words)
         with self._lock:
             coded = self._open_letters.get(key)
@@ -186,31 +189,56 @@ class GreedyLiveSolver:
         Raises:
             GuessMyWordError: a Guess My Word policy (no greedy step).
         """
-        own_step, letters, target_to_vocabulary, _ = self._prepare(policy)
-        step = joint_step(own_step)
+        step, values_over = self.board_values(policy)
+        target_to_vocabulary = self.prepared(policy)[2]
         weights = policy.data.numpy_weights()
-        secrets = [target_to_vocabulary[board] for board in boards]
-
-        def values_of(number: int, candidates: np.ndarray) -> np.ndarray:
-            secret_letters = letters[secrets[number]]
-            return step.values(
-                secrets[number],
-                candidates,
-                lambda rows: reply_block(policy.game, letters[rows], secret_letters),
-                None if weights is None else weights[boards[number]],
-                METRIC_NEG_ENTROPY,
-            )
-
         ranked = rank_boards(
             step,
-            secrets,
+            [target_to_vocabulary[board] for board in boards],
             count,
-            values_of,
+            lambda number, candidates: values_over(boards[number], candidates),
             [None if weights is None else weights[board] for board in boards],
         )
         return Ranking(
             tuple(int(i) for i in ranked.guesses), tuple(float(v) for v in ranked.values)
         )
+
+    def board_values(self, policy: Policy) -> tuple[GreedyStep, BoardValuesOver]:
+        """Return the joint step of ``policy`` (builder.multiboard.joint_step) and the
+        function giving one board's values: ``values_over(targets, candidates)``, the
+        step's neg_entropy values of the ``candidates`` (vocabulary indices; None: the
+        whole vocabulary) when ``targets`` (target indices, ascending) are the board's
+        targets left. The stored openings (builder.multiboard_openings) read the
+        same values as the live answers do.
+
+        Raises:
+            GuessMyWordError: a Guess My Word policy (no greedy step).
+        """
+        own_step, letters, target_to_vocabulary, _ = self.prepared(policy)
+        step = joint_step(own_step)
+        weights = policy.data.numpy_weights()
+        everything = np.arange(len(policy.vocabulary), dtype=np.int64)
+
+        def values_over(targets: np.ndarray, candidates: np.ndarray | None = None) -> np.ndarray:
+            secrets = target_to_vocabulary[targets]
+            secret_letters = letters[secrets]
+            return step.values(
+                secrets,
+                everything if candidates is None else candidates,
+                lambda rows: reply_block(policy.game, letters[rows], secret_letters),
+                None if weights is None else weights[targets],
+                METRIC_NEG_ENTROPY,
+            )
+
+        return step, values_over
+
+    def target_replies(self, policy: Policy, guess: int) -> np.ndarray:
+        """Return the reply each of ``policy``'s targets gives to vocabulary word ``guess``."""
+        _, letters, target_to_vocabulary, _ = self.prepared(policy)
+        codes: np.ndarray = reply_block(
+            policy.game, letters[[guess]], letters[target_to_vocabulary]
+        )[0]
+        return codes
 
     def _word_tree_answer(self, policy: Policy, remaining: np.ndarray) -> int:
         """Return :func:`word_tree_guess`, remembered for the last many positions."""

@@ -9,8 +9,10 @@ weighted by the stored target weights). A deduced leaf ends a replay without
 a guess (see client.policy_format). On top of it, the builder checks that a
 Guess My Word policy's weighted list is one it could have built from, and
 that an NYT hard-mode policy's guesses and stored alternatives meet the NYT
-rule on their paths, and that every stored alternative's value is its guess's
-value at its node (builder.alternatives.alternative_faults).
+rule on their paths, that every stored alternative's value is its guess's
+value at its node (builder.alternatives.alternative_faults), and that stored
+multi-board openings are the joint step's rankings, computed again
+(builder.multiboard_openings.openings_faults).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from .absurdle_policy import ABSURDLE, absurdle_faults
 from .alternatives import alternative_faults
 from .errors import WeightedListError
 from .matrices import letter_array
+from .multiboard_openings import openings_faults
 from .nyt_hard import NytRule, is_legal, node_states
 from .optimal import (
     INFEASIBLE,
@@ -56,7 +59,7 @@ def verify_policy(policy: Policy) -> list[str]:
             WeightedList(policy.targets, tuple(policy.data.weights.tolist()))
         except WeightedListError as error:
             return [f"the weighted target list is not valid: {error}"]
-    return nyt_hard_faults(policy) or alternative_faults(policy)
+    return nyt_hard_faults(policy) or alternative_faults(policy) or openings_faults(policy)
 
 
 def _node_states(policy: Policy, letters: np.ndarray) -> np.ndarray:

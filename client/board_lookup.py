@@ -4,7 +4,8 @@ Each board's history is checked as a single-board one is (client.lookup), its
 errors tagged with the board; the boards' guesses must tell one game
 (client.multiboard.board_progress); each unsolved board's targets left are
 found by the game's rules, and the live solver ranks guesses for them together
-(builder.multiboard's joint step).
+(builder.multiboard's joint step); the openings a policy stores (its first
+guesses, and Dordle's second) are looked up instead (client.board_openings).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from .board_openings import Ranked
 from .core import DEFAULT_ALTERNATIVES
 from .errors import BadRequestError, GuessworkError, LiveAnswerUnavailableError
 from .games import Antiwordle, Wordle
@@ -25,7 +27,7 @@ from .multiboard import (
     check_board_count,
     guess_limit,
 )
-from .suggestion import LIVE
+from .suggestion import LIVE, STORED
 from .text import with_article
 
 if TYPE_CHECKING:
@@ -92,6 +94,21 @@ def suggest_boards(
         return BoardsSuggestion(
             progress.guesses[-1], tuple(states), True, (), LIVE, len(progress.guesses), limit
         )
+    stored = _stored_opening(lookup, boards)
+    if stored is not None:
+        chosen = [lookup.policy.vocabulary[i] for i in stored.guesses[: alternatives + 1]]
+        values = stored.values[1 : alternatives + 1]
+        return BoardsSuggestion(
+            chosen[0],
+            tuple(states),
+            False,
+            tuple(chosen[1:]),
+            STORED,
+            len(progress.guesses),
+            limit,
+            values,
+            JOINT_METRIC if values else "",
+        )
     if lookup.live is None:
         raise LiveAnswerUnavailableError(
             "a multi-board position is answered live, which needs guesswork.builder "
@@ -110,3 +127,19 @@ def suggest_boards(
         tuple(ranked.values[1:]),
         JOINT_METRIC if alternatives else "",
     )
+
+
+def _stored_opening(lookup: PolicyLookup, boards: Sequence[Sequence[Turn]]) -> Ranked | None:
+    """Return the policy's stored ranking for this position (client.board_openings): the
+    first guess of a game of as many boards, or Dordle's second guess after the
+    first guess's two replies; None when the policy stores none for it."""
+    openings = lookup.policy.data.openings
+    if openings is None:
+        return None
+    played = max(len(turns) for turns in boards)
+    if played == 0:
+        return openings.first.get(len(boards))
+    if played == 1 and len(boards) == 2:
+        (first, *_), (second, *_) = boards
+        return openings.second(first.index, first.code, second.code)
+    return None

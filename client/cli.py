@@ -114,7 +114,8 @@ def describe_boards(answer: BoardsSuggestion) -> str:
     if answer.solved:
         return f"solved: every board, in {plural(answer.turn, 'guess')} ({counts})"
     others = f"; or {' '.join(answer.alternatives)}" if answer.alternatives else ""
-    return f"{answer.guess}  (guess {answer.turn + 1} of {answer.guess_limit}; {counts}){others}"
+    turn = f"guess {answer.turn + 1} of {answer.guess_limit}, {answer.source}"
+    return f"{answer.guess}  ({turn}; {counts}){others}"
 
 
 def _suggest(backend: Guesswork, args: argparse.Namespace) -> int:

@@ -94,6 +94,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 
+from .board_openings import BoardOpenings, decode_openings
 from .errors import (
     MalformedPolicyError,
     NotAPolicyFileError,
@@ -186,6 +187,8 @@ class PolicyData:
     weights: TreeArray | None = field(default=None, repr=False)
     #: The prior the weights come from (weighted Wordle-like policies); None otherwise.
     prior: PriorRef | None = None
+    #: Stored multi-board openings (Wordle policies: client.board_openings); None: none.
+    openings: BoardOpenings | None = field(default=None, repr=False)
 
     @property
     def metric(self) -> str:
@@ -279,6 +282,8 @@ def encode_core(policy: PolicyData) -> bytes:
             "sha256": policy.prior.sha256,
             "params": dict(sorted(policy.prior.params.items())),
         }
+    if policy.openings is not None:
+        core["openings"] = policy.openings.to_map()
     packed: bytes = msgpack.packb(core, use_bin_type=True)
     return packed
 
@@ -389,6 +394,7 @@ def decode_core(core: bytes, where: str) -> PolicyData:
     tree = _need(top.get("tree"), dict, "tree", where)
     extra = _need(top.get("extra_words"), list, "extra_words", where)
     prior = _prior(top.get("prior"), version, where)
+    guesses = _ref(top.get("guesses"), "guesses", where)
     decoded = {
         **{name: _int32_array(tree, name, where) for name in _ARRAYS},
         **_alternatives(tree, version, where),
@@ -399,7 +405,7 @@ def decode_core(core: bytes, where: str) -> PolicyData:
         mode=_need(top.get("mode"), str, "mode", where),
         strategy=strategy_from_map(_need(top.get("strategy"), dict, "strategy", where), where),
         targets=_ref(top.get("targets"), "targets", where),
-        guesses=_ref(top.get("guesses"), "guesses", where),
+        guesses=guesses,
         extra_words=tuple(_need(word, str, "extra word", where) for word in extra),
         builder=_need(top.get("builder"), str, "builder", where),
         stats=_need(top.get("stats"), dict, "stats", where),
@@ -407,6 +413,12 @@ def decode_core(core: bytes, where: str) -> PolicyData:
         certificate=_certificate(top.get("certificate"), tree.get("nodes"), where),
         weights=_weights(top.get("target_weights"), game, where, prior, version),
         prior=prior,
+        openings=decode_openings(
+            top.get("openings"),
+            guesses.count + len(extra),
+            game.reply_space,
+            where,
+        ),
     )
     shape = TreeShape(
         nodes=tree.get("nodes"),

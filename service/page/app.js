@@ -205,8 +205,9 @@ function renderBoards() {
     $("board-tiles").hidden = true;
     return;
   }
+  const source = answer.source === "SOURCE_STORED" ? "stored" : "computed live";
   $("suggestion").textContent =
-    `Guess ${answer.guess} (guess ${turns + 1} of ${answer.guessLimit}, computed live)`;
+    `Guess ${answer.guess} (guess ${turns + 1} of ${answer.guessLimit}, ${source})`;
   const others = answer.alternatives || [];
   const values = answer.alternativeValues || [];
   const shown = others.map((word, i) =>

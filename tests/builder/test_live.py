@@ -73,7 +73,7 @@ def test_ranking_over_words_is_the_same_step(name: str) -> None:
         vocabulary = tuple(policy.vocabulary)
         weights = open_word_weights(policy.data.prior, vocabulary)
         assert weights is not None
-        step, letters, _, alphabet = solver._prepare(policy)
+        step, letters, _, alphabet = solver.prepared(policy)
         differs = 0
         for node in range(0, policy.data.node_count, 211):
             remaining = remaining_of(policy, node)

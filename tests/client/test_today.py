@@ -104,7 +104,7 @@ def test_live_answers_off_the_answer_list_are_weighted_by_the_prior(
     words = lookup.open_words
     alphabet = alphabet_of(words)
     coded = (letter_array(words, 5, alphabet), alphabet)
-    step = GreedyLiveSolver()._prepare(lookup.policy)[0]
+    step = GreedyLiveSolver().prepared(lookup.policy)[0]
     played = [(turn.word, turn.code) for turn in turns]
     weights = open_word_weights(None, words)
     assert weights is not None and len(possible) == answer.remaining

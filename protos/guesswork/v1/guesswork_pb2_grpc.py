@@ -129,7 +129,11 @@ class GuessworkServicer:
         board's the guesses up to its win; an empty history is a board not played
         yet. The guess is ranked live by the joint metric "joint_entropy" (the bits
         about every board's secret, plus two bits per board the guess may solve),
-        a board known to one word getting that word first. Errors: those of
+        a board known to one word getting that word first; a policy that stores
+        its multi-board openings (the first guess of 2, 4 and 8 boards, Dordle's
+        second after every pair of replies) answers those positions from them,
+        with the same ranking and up to 20 (first) or 5 (second) alternatives.
+        Errors: those of
         SuggestGuess, their field prefixed "boards[i]." and their message "board
         i+1:"; BAD_REQUEST for a board count outside 1..32 (field "boards"), boards
         whose guesses disagree (field "boards[i]", and "turn"), or a policy that is
