@@ -179,13 +179,13 @@ def main() -> None:
                 raise SystemExit(f"{proof.name}: values {sorted(values)}, expected {proof.value}")
             print(f"\n{proof.name} (value {proof.value})")
             print(f"  ours    CPU s {spread([r.cpu for r in ours])}   "
-                  f"peak {max(r.peak_mb for r in ours):.0f} MB")  # fmt: skip
+                  f"peak {max(r.peak_mb for r in ours):.1f} MB")  # fmt: skip
             if theirs:
                 ratios = [o.cpu / t.cpu for o, t in zip(ours, theirs, strict=True)]
                 print(f"  theirs  CPU s {spread([r.cpu for r in theirs])}   "
-                      f"peak {max(r.peak_mb for r in theirs):.0f} MB")  # fmt: skip
+                      f"peak {max(r.peak_mb for r in theirs):.1f} MB")  # fmt: skip
                 memory = max(r.peak_mb for r in ours) / max(r.peak_mb for r in theirs)
-                print(f"  ours / theirs  CPU {spread(ratios)}   peak memory {memory:.1f}x")
+                print(f"  ours / theirs  CPU {spread(ratios)}   peak memory {memory:.2f}x")
 
 
 if __name__ == "__main__":
