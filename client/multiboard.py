@@ -65,13 +65,15 @@ def board_progress(histories: Sequence[Sequence[tuple[str, int]]], win: int) -> 
 
     Raises:
         BadRequestError: a board's guesses are not the game's (every unsolved
-            board has every guess; a solved board the guesses up to its win);
-            the error names the board (``boards[i]``, 0-based) and the turn.
+            board has every guess; a solved board the guesses up to its win),
+            or one guess solves two boards (their secrets differ); the error
+            names the board (``boards[i]``, 0-based) and the turn.
     """
     check_board_count(len(histories))
     longest = max(histories, key=len)
     guesses = tuple(word for word, _ in longest)
     solved = []
+    winners: dict[str, int] = {}  # a solving guess -> the board it solved
     for number, turns in enumerate(histories):
         for turn, ((word, _), played) in enumerate(zip(turns, guesses, strict=False), start=1):
             if word != played:
@@ -81,6 +83,14 @@ def board_progress(histories: Sequence[Sequence[tuple[str, int]]], win: int) -> 
                     metadata={"field": f"boards[{number}]", "turn": turn},
                 )
         won = bool(turns) and turns[-1][1] == win
+        if won and turns[-1][0] in winners:
+            raise BadRequestError(
+                f"boards {winners[turns[-1][0]] + 1} and {number + 1} are both solved by "
+                f"{turns[-1][0]}: a game's boards have different secrets",
+                metadata={"field": f"boards[{number}]", "turn": len(turns)},
+            )
+        if won:
+            winners[turns[-1][0]] = number
         if len(turns) < len(guesses) and not won:
             raise BadRequestError(
                 f"board {number + 1} has {len(turns)} of the {len(guesses)} guesses played and "

@@ -62,6 +62,8 @@ def test_board_progress_reads_one_game() -> None:
         ([[("RAISE", 0), ("CLOUT", 0)], [("RAISE", 0), ("PINKY", 0)]], "boards[1]", "turn 2"),
         ([[("RAISE", 0), ("CLOUT", 0)], [("RAISE", 0)]], "boards[1]", "1 of the 2 guesses"),
         ([[("RAISE", 0)], []], "boards[1]", "0 of the 1 guesses"),
+        # One guess cannot solve two boards: a game's secrets differ.
+        ([[("RAISE", 1), ("CLOUT", WIN)], [("RAISE", 1), ("CLOUT", WIN)]], "boards[1]", "both"),
         ([], "boards", "1 to 32 boards"),
         ([[]] * (MAX_BOARDS + 1), "boards", "not 33"),
     ],
