@@ -11,7 +11,7 @@ Two strategies play the same games over a policy's lists:
   reply the board has had, to guesses made for the boards before it).
 
 A game's score is the number of guesses until every board is solved; play
-goes on past the game's guess limit (client.multiboard.guess_limit), so the
+goes on past the game's guess limit (client.multiboard.MultiBoard), so the
 mean counts every game, and the share solved within the limit is reported
 beside it. The secrets of one game are distinct, as in the games themselves.
 
@@ -32,9 +32,10 @@ from typing import Any
 
 import numpy as np
 
-from ..client.errors import OffTreeError
+from ..client.errors import BadRequestError, OffTreeError
+from ..client.games import Wordle
 from ..client.interrupt import still_wanted
-from ..client.multiboard import guess_limit
+from ..client.multiboard import multi_board
 from ..client.probe import SOLVED, Policy
 from .greedy import GreedyStep, ReplyColumns, greedy_step
 from .matrices import alphabet_of, letter_array, reply_block
@@ -116,15 +117,18 @@ class BoardsEvaluator:
         limit: the game's guess limit (default: client.multiboard.guess_limit).
 
     Raises:
-        ValueError: fewer than one board, or a limit below the boards.
+        ValueError: not a Wordle policy, boards outside 1..32, or a limit below
+            the boards.
     """
 
     def __init__(self, policy: Policy, boards: int, limit: int | None = None) -> None:
-        if boards < 1:
-            raise ValueError(f"a game has at least one board, not {boards}")
-        self.limit = guess_limit(boards) if limit is None else limit
-        if self.limit < boards:
-            raise ValueError(f"{boards} boards need at least {boards} guesses, not {self.limit}")
+        if not isinstance(policy.game, Wordle):
+            raise ValueError(f"multi-board games are Wordle's, not {policy.game.id}'s")
+        try:
+            self.rules = multi_board(boards, policy.game, limit)
+        except BadRequestError as error:
+            raise ValueError(str(error)) from None
+        self.limit = self.rules.limit
         self.policy, self.boards = policy, boards
         vocabulary = policy.vocabulary
         position = {word: i for i, word in enumerate(vocabulary)}

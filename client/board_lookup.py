@@ -2,7 +2,7 @@
 
 Each board's history is checked as a single-board one is (client.lookup), its
 errors tagged with the board; the boards' guesses must tell one game
-(client.multiboard.board_progress); each unsolved board's targets left are
+(client.multiboard.MultiBoard.progress); each unsolved board's targets left are
 found by the game's rules, and the live solver ranks guesses for them together
 (builder.multiboard's joint step); the openings a policy stores (its first
 guesses, and Dordle's second) are looked up instead (client.board_openings).
@@ -23,9 +23,8 @@ from .multiboard import (
     JOINT_METRIC,
     BoardsSuggestion,
     BoardState,
-    board_progress,
     check_board_count,
-    guess_limit,
+    multi_board,
 )
 from .suggestion import LIVE, STORED
 from .text import with_article
@@ -58,7 +57,7 @@ def suggest_boards(
 
     Raises:
         BadRequestError: not a Wordle policy, a bad board count, or histories
-            that do not tell one game (client.multiboard.board_progress).
+            that do not tell one game (client.multiboard.MultiBoard.progress).
         ContradictoryHistoryError: no target fits a board (the error names it).
         LiveAnswerUnavailableError: no live solver.
         and the errors of :meth:`PolicyLookup.turns`, tagged with the board (``boards[i]``).
@@ -71,14 +70,12 @@ def suggest_boards(
             f"are played over a Wordle policy's lists",
             metadata={"field": "policy", "policy": lookup.name},
         )
+    game = multi_board(len(histories), lookup.game)
     boards: list[list[Turn]] = []
     for number, history in enumerate(histories):
         with on_board(number):
             boards.append(lookup.turns(history))
-    progress = board_progress(
-        [[(turn.word, turn.code) for turn in turns] for turns in boards],
-        lookup.game.win_reply,
-    )
+    progress = game.progress([[(turn.word, turn.code) for turn in turns] for turns in boards])
     left: list[np.ndarray] = []
     states = []
     for number, (turns, solved) in enumerate(zip(boards, progress.solved, strict=True)):
@@ -89,7 +86,7 @@ def suggest_boards(
             remaining = lookup.consistent(turns)
         left.append(remaining)
         states.append(BoardState(len(remaining), False))
-    limit = guess_limit(len(histories))
+    limit = game.limit
     if not left:
         return BoardsSuggestion(
             progress.guesses[-1], tuple(states), True, (), LIVE, len(progress.guesses), limit

@@ -13,16 +13,18 @@ played so far, a solved board's the guesses up to the one that solved it.
 :func:`board_progress` checks that the histories tell one game. The answer to
 "what next?" is a :class:`BoardsSuggestion`; its guess is ranked by the joint
 metric :data:`JOINT_METRIC` (builder.multiboard says how), except that a
-board known to one word gets that word played.
+board known to one word gets that word played. :class:`MultiBoard` holds
+a game's rules as a value.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import BadRequestError
+from .games import Wordle
 
 #: The named games: boards per game.
 VARIANTS = {"dordle": 2, "quordle": 4, "octordle": 8}
@@ -47,6 +49,88 @@ def check_board_count(boards: int) -> None:
             f"a game has 1 to {MAX_BOARDS} boards, not {boards}",
             metadata={"field": "boards", "limit": MAX_BOARDS, "value": boards},
         )
+
+
+@dataclass(frozen=True)
+class MultiBoard:
+    """The rules of a multi-board game, as a value (like client.games' games).
+
+    ``boards`` boards of one Wordle game (``board``), each with its own secret,
+    all different; every guess is played on every unsolved board, each board
+    replies by ``board``'s rule, and the game is won when every board is solved
+    within ``limit`` guesses. :func:`multi_board` makes the named ones.
+
+    Raises:
+        BadRequestError: boards outside 1..MAX_BOARDS, or a limit below the boards.
+    """
+
+    boards: int
+    limit: int
+    board: Wordle = field(default_factory=Wordle)
+
+    def __post_init__(self) -> None:
+        check_board_count(self.boards)
+        if self.limit < self.boards:
+            raise BadRequestError(
+                f"{self.boards} boards need a limit of at least {self.boards} guesses, "
+                f"not {self.limit}",
+                metadata={"field": "limit", "value": self.limit},
+            )
+
+    @property
+    def id(self) -> str:
+        """Return the game's name: ``dordle``, ``quordle``, ``octordle`` or ``N-boards``."""
+        named = {count: name for name, count in VARIANTS.items()}
+        return named.get(self.boards, f"{self.boards}-boards")
+
+    def replies(self, guess: str, secrets: Sequence[str]) -> tuple[int, ...]:
+        """Return each board's reply code to ``guess``, one per secret, in board order.
+
+        Raises:
+            BadRequestError: not one secret per board, or secrets that repeat.
+        """
+        if len(secrets) != self.boards or len(set(secrets)) != len(secrets):
+            raise BadRequestError(
+                f"{self.id} takes {self.boards} different secrets, not {list(secrets)[:40]}",
+                metadata={"field": "secrets"},
+            )
+        return tuple(self.board.reply(guess, secret) for secret in secrets)
+
+    def progress(self, histories: Sequence[Sequence[tuple[str, int]]]) -> BoardProgress:
+        """Return the guesses played and the boards solved (:func:`board_progress`),
+        after checking there is one history per board.
+
+        Raises:
+            BadRequestError: as :func:`board_progress`, or not one history per board.
+        """
+        if len(histories) != self.boards:
+            raise BadRequestError(
+                f"{self.id} has {self.boards} boards, not {len(histories)}",
+                metadata={"field": "boards", "value": len(histories)},
+            )
+        return board_progress(histories, self.board.win_reply)
+
+
+def multi_board(
+    boards: int | str, board: Wordle | None = None, limit: int | None = None
+) -> MultiBoard:
+    """Return the rules of a game of ``boards`` boards (a count, or a variant's name:
+    dordle, quordle, octordle) of ``board`` (default: Wordle), its guess limit
+    ``limit`` (default: :func:`guess_limit`).
+
+    Raises:
+        BadRequestError: an unknown name, a count outside 1..MAX_BOARDS, or a
+            limit below the boards.
+    """
+    if isinstance(boards, str):
+        if boards.lower() not in VARIANTS:
+            raise BadRequestError(
+                f"unknown multi-board game {boards[:40]!r}; known: {', '.join(VARIANTS)}",
+                metadata={"field": "boards"},
+            )
+        boards = VARIANTS[boards.lower()]
+    check_board_count(boards)
+    return MultiBoard(boards, guess_limit(boards) if limit is None else limit, board or Wordle())
 
 
 @dataclass(frozen=True)

@@ -102,9 +102,9 @@ def test_sample_is_fixed_and_distinct(small: Policy) -> None:
 
 
 def test_bad_arguments(small: Policy) -> None:
-    with pytest.raises(ValueError, match="at least one board"):
+    with pytest.raises(ValueError, match="1 to 32 boards, not 0"):
         BoardsEvaluator(small, 0)
-    with pytest.raises(ValueError, match="at least 4 guesses"):
+    with pytest.raises(ValueError, match="a limit of at least 4 guesses, not 3"):
         BoardsEvaluator(small, 4, limit=3)
     with pytest.raises(ValueError, match="two-board"):
         BoardsEvaluator(small, 3).every_pair(JOINT)

@@ -11,7 +11,7 @@ import pytest
 from guesswork.__main__ import run
 from guesswork.client.errors import BadRequestError, ContradictoryHistoryError, InvalidReplyError
 from guesswork.client.games import Wordle
-from guesswork.client.multiboard import MAX_BOARDS, board_progress, guess_limit
+from guesswork.client.multiboard import MAX_BOARDS, board_progress, guess_limit, multi_board
 from guesswork.service.local import LocalGuesswork
 
 from .test_play import ENV
@@ -54,6 +54,23 @@ def test_board_progress_reads_one_game() -> None:
     assert progress.solved == (True, False)
     both = board_progress([[("RAISE", WIN)], [("RAISE", 1), ("CLOUT", WIN)]], WIN)
     assert both.solved == (True, True) and both.guesses == ("RAISE", "CLOUT")
+
+
+def test_the_rules_as_a_value() -> None:
+    quordle = multi_board("Quordle")
+    assert (quordle.id, quordle.boards, quordle.limit) == ("quordle", 4, 9)
+    assert multi_board(3).id == "3-boards" and multi_board(2, limit=9).limit == 9
+    # Hand-checked: CRANE against each secret, by Wordle's rule board by board.
+    codes = multi_board("dordle").replies("CRANE", ["CRANK", "TACIT"])
+    assert [WORDLE.format_reply(code) for code in codes] == ["GGGG.", "Y.Y.."]
+    with pytest.raises(BadRequestError, match="2 different secrets"):
+        multi_board(2).replies("CRANE", ["TACIT", "TACIT"])
+    with pytest.raises(BadRequestError, match="unknown multi-board game 'sextordle'"):
+        multi_board("sextordle")
+    with pytest.raises(BadRequestError, match="limit of at least 8"):
+        multi_board(8, limit=7)
+    with pytest.raises(BadRequestError, match="has 2 boards, not 3"):
+        multi_board(2).progress([[], [], []])
 
 
 @pytest.mark.parametrize(
