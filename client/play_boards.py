@@ -110,7 +110,15 @@ class BoardsSession:
         try:
             self.answer = self.backend.suggest_boards(self.policy, histories, PLAY_ALTERNATIVES)
         except GuessworkError as error:
-            print(f"Not accepted: {error} (if an earlier reply was mistyped, undo takes it back)")
+            hint = "if an earlier reply was mistyped, undo takes it back"
+            if len(tokens) == wanted + 1:
+                # One entry more than the boards left reads as 'WORD REPLY ...': say so,
+                # for a player who typed a reply for a board already solved.
+                hint = (
+                    f"{len(tokens)} entries for {plural(wanted, 'unsolved board')} are read "
+                    f"as 'WORD {' '.join(['REPLY'] * wanted)}'; solved boards take no reply"
+                )
+            print(f"Not accepted: {error} ({hint})")
             return False
         self.histories = histories
         return True

@@ -191,3 +191,18 @@ def test_play_a_dordle_to_the_end() -> None:
         lines.append(" ".join(replies))
     assert "Solved all 2 boards in" in result.stdout
     assert set(secrets) <= set(shown)
+
+
+def test_a_reply_for_a_solved_board_is_explained(
+    backend: LocalGuesswork, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Board 1 solved by the first guess: a line with a reply for it too reads as
+    'WORD REPLY', and the refusal says so; the game then goes on as typed right."""
+    from guesswork.client.play_boards import play_boards
+
+    first = backend.suggest_boards(POLICY, [[], []]).guess
+    typed = iter([f"GGGGG {reply(first, 'CIGAR')}", f"GGGGG {reply(first, 'CIGAR')}", "q"])
+    # The first line: board 1's secret is the first guess (solved), board 2's CIGAR.
+    assert play_boards(backend, POLICY, 2, lambda _prompt: next(typed)) == 0
+    shown = capsys.readouterr().out
+    assert "2 entries for 1 unsolved board are read as 'WORD REPLY'" in shown
