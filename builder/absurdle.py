@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..client.games import Wordle
+from ..client.interrupt import still_wanted
 from ..client.rules import absurdle_reply, nyt_hard_problem, reveal_order
 from .errors import SearchError
 from .nyt_hard import NytRule
@@ -148,6 +149,7 @@ class AbsurdleSearch:
         if first is None and key in self.refuted:
             return None
         self.sets_searched += 1
+        still_wanted()  # a live answer (builder.live) stops once its caller has gone
         if left == 2 and first is None and goal is None:
             # The last guess but one must split the set into classes of one.
             guess = self._splitter(targets, self._candidates(state))

@@ -17,13 +17,17 @@ and its certificate (objective ``absurdle``) claims what is Absurdle's:
 
 builder.verify replays the adversary through the tree, which must follow the
 line to the win in ``value`` guesses; ``verify --prove`` runs the search again
-(every shorter line refuted).
+(every shorter line refuted). Off the stored line, live answers lead with the
+first guess of the shortest line from the position (:class:`AbsurdleContinuation`,
+used by builder.live).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +37,8 @@ from ..client.errors import OffTreeError
 from ..client.games import Antiwordle, Wordle
 from ..client.probe import SOLVED, Policy
 from ..client.rules import HARD, NYT_HARD, absurdle_reply, nyt_hard_problem
-from ..client.strategy import GreedyStrategy, OptimalStrategy
-from .absurdle import AbsurdleLine, absurdle_optimum
+from ..client.strategy import ABSURDLE, GreedyStrategy, OptimalStrategy
+from .absurdle import MAX_GUESSES, AbsurdleLine, AbsurdleSearch, absurdle_optimum
 from .errors import SearchError, SpecError
 from .metrics import DEFAULT_WINDOW
 from .optimal.certificate import node_values
@@ -44,9 +48,6 @@ from .wordlists import WordList, guess_vocabulary
 
 if TYPE_CHECKING:
     from ..client.games import Game
-
-#: The certificate objective (and strategy objective) of an Absurdle policy.
-ABSURDLE = "absurdle"
 
 
 @dataclass(frozen=True)
@@ -246,3 +247,39 @@ def _reprove_absurdle(policy: Policy, value: int, first: str | None, hard: bool)
             f"the search, run again, needs {found.worst} guesses, not the certificate's {value}"
         ]
     return []
+
+
+class AbsurdleContinuation:
+    """The best line against Absurdle from any position of one Absurdle policy's game,
+    for live answers off its stored line (builder.live).
+
+    The search (builder.absurdle.AbsurdleSearch, over the policy's lists and mode)
+    is made once and keeps the sets it refuted between questions, so a lock lets
+    one question search at a time.
+    """
+
+    def __init__(self, policy: Policy) -> None:
+        """Prepare the search over ``policy``'s lists (its reply matrix, from cache)."""
+        data = policy.data
+        targets = WordList(data.targets.name, policy.targets, data.targets.sha256)
+        guesses = WordList(data.guesses.name, policy.guesses, data.guesses.sha256)
+        assert isinstance(policy.game, Wordle)
+        self.search = AbsurdleSearch(policy.game, targets, guesses, hard=data.mode == NYT_HARD)
+        self.position = self.search.vocabulary.index()
+        self.lock = threading.Lock()
+
+    def first_guess(self, remaining: np.ndarray, history: Sequence[tuple[str, int]]) -> int | None:
+        """Return the first guess (a vocabulary index) of the shortest line that beats
+        Absurdle when ``remaining`` (target indices, ascending) are the targets its
+        replies to ``history`` kept; None when no line of MAX_GUESSES wins."""
+        with self.lock:
+            state = b""
+            if self.search.rule is not None:
+                for word, code in history:
+                    state = self.search.rule.child(state, self.position[word], code)
+            targets = np.asarray(remaining, dtype=np.int64)
+            for left in range(1, MAX_GUESSES + 1):
+                found = self.search.line(targets, left, None, state)
+                if found is not None:
+                    return found[0]
+        return None

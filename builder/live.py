@@ -32,6 +32,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -39,7 +40,7 @@ from ..client.errors import GuessMyWordError
 from ..client.games import GuessMyWord
 from ..client.live_solver import Ranking
 from ..client.probe import Policy
-from ..client.strategy import WordTreeStrategy
+from ..client.strategy import OptimalStrategy, WordTreeStrategy
 from .greedy import GreedyStep, greedy_step
 from .guess_my_word import build_tree
 from .matrices import alphabet_of, letter_array, reply_block
@@ -49,11 +50,16 @@ from .nyt_hard import legal_after
 from .priors import open_word_weights
 from .weighted_lists import WeightedList
 
+if TYPE_CHECKING:
+    from .absurdle_policy import AbsurdleContinuation
+
 #: Policies whose letter arrays are kept (a few MB for the longest lists).
 _POLICIES_KEPT = 64
 #: One board's values: (its targets left, the candidates or None for every word) ->
 #: the joint step's neg_entropy value of each candidate (GreedyLiveSolver.board_values).
 BoardValuesOver = Callable[[np.ndarray, "np.ndarray | None"], np.ndarray]
+#: Absurdle policies whose line search is kept (its refuted sets grow with use).
+_ABSURDLE_KEPT = 4
 #: Guess My Word answers kept (a tree over thousands of words takes a second).
 _WORD_TREE_ANSWERS_KEPT = 10_000
 #: Letter arrays of open word lists kept (one per policy answering off-list games).
@@ -87,6 +93,7 @@ class GreedyLiveSolver:
             OrderedDict()
         )
         self._word_tree_answers: OrderedDict[tuple[str, bytes], int] = OrderedDict()
+        self._absurdle: OrderedDict[str, AbsurdleContinuation] = OrderedDict()
         self._open_letters: OrderedDict[tuple[str, tuple[str, ...]], tuple[np.ndarray, str]] = (
             OrderedDict()
         )
@@ -132,7 +139,7 @@ class GreedyLiveSolver:
             return Ranking((self._word_tree_answer(policy, remaining),))
         step, letters, target_to_vocabulary, alphabet = self.prepared(policy)
         weights = policy.data.numpy_weights()
-        return _ranked(
+        ranking = _ranked(
             policy,
             step,
             (letters, alphabet),
@@ -140,6 +147,42 @@ class GreedyLiveSolver:
             count,
             history,
             None if weights is None else weights[remaining],
+        )
+        strategy = policy.data.strategy
+        if isinstance(strategy, OptimalStrategy) and strategy.absurdle and len(remaining) > 1:
+            return self._absurdle_first(policy, remaining, history, ranking)
+        return ranking
+
+    def _absurdle_first(
+        self,
+        policy: Policy,
+        remaining: np.ndarray,
+        history: Sequence[tuple[str, int]],
+        ranking: Ranking,
+    ) -> Ranking:
+        """Return ``ranking`` (the greedy step's) led by the first guess of the shortest
+        line that beats Absurdle from this position: an Absurdle policy's answer off
+        its stored line. The alternatives stay the step's, with their values; the
+        line's guess takes its own greedy value where the step ranked it."""
+        with self._lock:
+            continuation = self._absurdle.get(policy.content_hash)
+        if continuation is None:
+            from .absurdle_policy import AbsurdleContinuation  # its search: only when asked
+
+            continuation = AbsurdleContinuation(policy)
+            with self._lock:
+                self._absurdle[policy.content_hash] = continuation
+                if len(self._absurdle) > _ABSURDLE_KEPT:
+                    self._absurdle.popitem(last=False)
+        best = continuation.first_guess(remaining, history)
+        if best is None or (ranking.indices and ranking.indices[0] == best):
+            return ranking
+        ranked = dict(zip(ranking.indices, ranking.values, strict=False))
+        others = [i for i in ranking.indices if i != best][: max(0, len(ranking.indices) - 1)]
+        values = (ranked.get(best, ranking.values[0] if ranking.values else 0.0),)
+        return Ranking(
+            (best, *others),
+            (*values, *(ranked[i] for i in others)) if ranking.values else (),
         )
 
     def rank_words(

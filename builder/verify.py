@@ -26,7 +26,8 @@ from ..client.games import GuessMyWord, Mastermind, Wordle
 from ..client.probe import Policy
 from ..client.replay import consistency_faults
 from ..client.rules import NYT_HARD
-from .absurdle_policy import ABSURDLE, absurdle_faults
+from ..client.strategy import ABSURDLE
+from .absurdle_policy import absurdle_faults
 from .alternatives import alternative_faults
 from .errors import WeightedListError
 from .matrices import letter_array

@@ -86,6 +86,11 @@ class GreedyStrategy:
         return stored
 
 
+#: The objective of an Absurdle policy's strategy and certificate: the shortest line
+#: that beats Absurdle's adversary, stored as a complete tree (builder.absurdle_policy).
+ABSURDLE = "absurdle"
+
+
 @dataclass(frozen=True)
 class OptimalStrategy:
     """An optimised tree's search, and the greedy step it falls back to live."""
@@ -97,6 +102,11 @@ class OptimalStrategy:
     fallback: GreedyStrategy = GreedyStrategy()
 
     kind = "optimal"
+
+    @property
+    def absurdle(self) -> bool:
+        """Return True for an Absurdle policy's strategy (its line, completed)."""
+        return self.objective == ABSURDLE
 
     @property
     def label(self) -> str:

@@ -114,3 +114,52 @@ def test_optimize_stores_a_line_that_verify_checks(
     # A challenge line ends on one word: it is not a policy.
     assert run([*command, "--challenge", "WHOOP", "--catalog", catalog, "--publish"]) == 2
     assert "challenge line" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("mode", "opener"), [("normal", "CRANE"), ("nyt-hard", "SALET")])
+def test_off_the_line_answers_continue_the_best_line(mode: str, opener: str) -> None:
+    """A player who opens elsewhere gets, live, the rest of the shortest line that beats
+    Absurdle after that opener: played out against the adversary, the game takes
+    exactly as many guesses as the search proves least given the opener."""
+    from guesswork.service.local import LocalGuesswork
+
+    backend = LocalGuesswork.open(None)
+    name = f"wordle-2315-g12972-{mode}-absurdle"
+    answers = load_wordlist("wordle-answers-2315", WORDLE)
+    guesses = load_wordlist("wordle-guesses-12972", WORDLE)
+    best = absurdle_optimum(WORDLE, answers, guesses, first_guess=opener, hard=mode == "nyt-hard")
+    alive, history, guess = list(answers.words), [], opener
+    while True:
+        code, _ = absurdle_reply(WORDLE, guess, alive)
+        history.append((guess, WORDLE.format_reply(code)))
+        if code == WORDLE.win_reply:
+            break
+        alive = [word for word in alive if WORDLE.reply(guess, word) == code]
+        answer = backend.suggest(name, history)
+        assert answer.source == "live"
+        guess = answer.guess
+    assert [word for word, _ in history] == list(best.guesses)
+    assert len(history) == best.worst
+
+
+def test_a_live_line_search_stops_when_its_call_ends() -> None:
+    """The search behind a live answer checks that its caller still waits (a client
+    that went away, or a server shutting down, stops it); the refuted sets it keeps
+    stay sound, so the next question gets the right answer."""
+    import numpy as np
+
+    from guesswork.builder.absurdle_policy import AbsurdleContinuation
+    from guesswork.client.catalog import open_catalog
+    from guesswork.client.interrupt import CALL_ACTIVE, CallEndedError
+
+    policy = open_catalog().policy("wordle-2315-g12972-normal-absurdle")
+    continuation = AbsurdleContinuation(policy)
+    everything = np.arange(len(policy.targets))
+    token = CALL_ACTIVE.set(lambda: False)
+    try:
+        with pytest.raises(CallEndedError):
+            continuation.first_guess(everything, [])
+    finally:
+        CALL_ACTIVE.reset(token)
+    first = continuation.first_guess(everything, [])
+    assert first is not None and policy.vocabulary[first] == built("normal").tree.first_guess
