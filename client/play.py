@@ -77,6 +77,24 @@ PLAY_ALTERNATIVES = 20
 #: Games whose replies are coloured squares: a finished game prints a share text.
 SHARED_GAMES = ("wordle", "antiwordle")
 _QUIT = ("q", "quit", "exit")
+
+
+def read_until_taken(read: Callable[[str], str], prompt: str, take: Callable[[str], bool]) -> bool:
+    """Read lines at ``prompt`` until ``take`` acts on one and returns True (the turns
+    changed); return False when the player quits (q, quit, exit) or the input ends.
+    The interactive helpers (this one and client.play_boards) share it."""
+    while True:
+        try:
+            line = read(prompt).strip()
+        except EOFError:
+            print()
+            return False
+        if line.lower() in _QUIT:
+            return False
+        if take(line):
+            return True
+
+
 _HELP = ("help", "?")
 _UNDO = "undo"
 
@@ -353,16 +371,8 @@ def play(backend: Guesswork, policy: str, read: Callable[[str], str] = input) ->
     while not session.answer.solved:
         session.show(off_list)
         off_list = session.answer.source == LIVE_GUESS_LIST
-        while True:
-            try:
-                line = read("reply> ").strip()
-            except EOFError:
-                print()
-                return 0
-            if line.lower() in _QUIT:
-                return 0
-            if session.take(line):
-                break
+        if not read_until_taken(read, "reply> ", session.take):
+            return 0
     print(f"Solved in {plural(len(session.history), 'guess')}.")
     print("\n".join(game_summary(backend.policy_info(policy), session.history)))
     return 0

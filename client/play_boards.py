@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from .errors import GuessworkError
 from .letters import upper_word
+from .play import read_until_taken
 from .text import plural
 
 if TYPE_CHECKING:
@@ -39,7 +40,6 @@ BOARDS_COMMANDS = (
     "  help, ?               this list",
     "  q, quit               stop",
 )
-_QUIT = ("q", "quit", "exit")
 _HELP = ("help", "?")
 _UNDO = "undo"
 
@@ -155,16 +155,8 @@ def play_boards(
     )
     while not session.answer.solved:
         session.show()
-        while True:
-            try:
-                line = read("replies> ").strip()
-            except EOFError:
-                print()
-                return 0
-            if line.lower() in _QUIT:
-                return 0
-            if session.take(line):
-                break
+        if not read_until_taken(read, "replies> ", session.take):
+            return 0
     used = session.answer.turn
     within = "within" if used <= session.answer.guess_limit else "past"
     print(

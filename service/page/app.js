@@ -147,14 +147,8 @@ function render() {
     $("reply-area").hidden = true;
     return;
   }
-  const source = answer.source === "SOURCE_STORED" ? "stored" : "computed live";
-  $("suggestion").textContent = `Guess ${answer.guess} (${remaining} possible, ${source})`;
-  const others = answer.alternatives || [];
-  const values = answer.alternativeValues || [];
-  const shown = others.map((word, i) =>
-    i < values.length ? `${word} (${describeValue(values[i], answer.alternativeMetric)})` : word,
-  );
-  $("alternatives").textContent = shown.length ? `Next best: ${shown.join(", ")}` : "";
+  $("suggestion").textContent = `Guess ${answer.guess} (${remaining} possible, ${sourceOf(answer)})`;
+  showAlternatives(answer);
   $("reply-area").hidden = false;
   const tiles = TILE_GAMES.has(state.policy.game);
   $("tiles").hidden = !tiles;
@@ -205,15 +199,9 @@ function renderBoards() {
     $("board-tiles").hidden = true;
     return;
   }
-  const source = answer.source === "SOURCE_STORED" ? "stored" : "computed live";
   $("suggestion").textContent =
-    `Guess ${answer.guess} (guess ${turns + 1} of ${answer.guessLimit}, ${source})`;
-  const others = answer.alternatives || [];
-  const values = answer.alternativeValues || [];
-  const shown = others.map((word, i) =>
-    i < values.length ? `${word} (${describeValue(values[i], answer.alternativeMetric)})` : word,
-  );
-  $("alternatives").textContent = shown.length ? `Next best: ${shown.join(", ")}` : "";
+    `Guess ${answer.guess} (guess ${turns + 1} of ${answer.guessLimit}, ${sourceOf(answer)})`;
+  showAlternatives(answer);
   $("reply-area").hidden = false;
   $("reply-help").textContent =
     "For each unsolved board, click each letter (or focus it and press G, Y or .) until " +
@@ -243,6 +231,20 @@ function drawBoardTiles() {
     group.append(label, row);
     area.append(group);
   });
+}
+
+function sourceOf(answer) {
+  return answer.source === "SOURCE_STORED" ? "stored" : "computed live";
+}
+
+// The next-best guesses of a SuggestGuess or SuggestBoards answer, with their values.
+function showAlternatives(answer) {
+  const others = answer.alternatives || [];
+  const values = answer.alternativeValues || [];
+  const shown = others.map((word, i) =>
+    i < values.length ? `${word} (${describeValue(values[i], answer.alternativeMetric)})` : word,
+  );
+  $("alternatives").textContent = shown.length ? `Next best: ${shown.join(", ")}` : "";
 }
 
 // What an alternative's value means, by the metric that ranked it (lower is better).

@@ -8,9 +8,11 @@ catalog's: through StoredPolicy, the policy file's core encoding and its decoder
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
-from guesswork.builder.policies import BuiltPolicy
+from guesswork.builder.policies import BuiltPolicy, PolicySpec, build_policy
 from guesswork.builder.publish import StoredPolicy
+from guesswork.builder.wordlists import shipped_words
 from guesswork.client.policy_format import PolicyData, decode_core, encode_core
 from guesswork.client.probe import Policy
 
@@ -27,3 +29,16 @@ def as_policy(built: BuiltPolicy, changes: dict[str, object] | None = None) -> P
     certificate = {**(built.data.certificate or {}), **(changes or {})}
     data = dataclasses.replace(built.data, certificate=certificate)
     return stored_policy(data, built.tree.targets.words, built.tree.guesses.words)
+
+
+def small_wordle_policy(folder: Path, every: int) -> BuiltPolicy:
+    """Return a greedy normal-mode Wordle policy built in ``folder`` over every
+    ``every``-th answer of the 2309, guessing from them and 90 more words of the 12972."""
+    answers = shipped_words("wordle-answers-2309")[::every]
+    others = [w for w in shipped_words("wordle-guesses-12972")[5::140] if w not in answers]
+    (folder / "targets.txt").write_text("\n".join(answers) + "\n")
+    (folder / "guesses.txt").write_text("\n".join([*answers, *others]) + "\n")
+    spec = PolicySpec(
+        "wordle", targets=str(folder / "targets.txt"), guesses=str(folder / "guesses.txt")
+    )
+    return build_policy(spec)

@@ -12,12 +12,10 @@ import pytest
 from guesswork.builder.live import GreedyLiveSolver
 from guesswork.builder.multiboard import SOLVE_BONUS
 from guesswork.builder.multiboard_eval import JOINT, ONE_AT_A_TIME, BoardsEvaluator
-from guesswork.builder.policies import PolicySpec, build_policy
-from guesswork.builder.wordlists import shipped_words
 from guesswork.client.games import Wordle
 from guesswork.client.probe import Policy
 
-from .stored import stored_policy
+from .stored import small_wordle_policy, stored_policy
 
 WORDLE = Wordle()
 
@@ -25,15 +23,7 @@ WORDLE = Wordle()
 @pytest.fixture(scope="module")
 def small(tmp_path_factory: pytest.TempPathFactory) -> Policy:
     """A greedy policy over 36 answers (every 64th) and 90 more guesses."""
-    answers = shipped_words("wordle-answers-2309")[::64]
-    others = [w for w in shipped_words("wordle-guesses-12972")[5::140] if w not in answers]
-    folder = tmp_path_factory.mktemp("lists")
-    (folder / "targets.txt").write_text("\n".join(answers) + "\n")
-    (folder / "guesses.txt").write_text("\n".join([*answers, *others]) + "\n")
-    spec = PolicySpec(
-        "wordle", targets=str(folder / "targets.txt"), guesses=str(folder / "guesses.txt")
-    )
-    built = build_policy(spec)
+    built = small_wordle_policy(tmp_path_factory.mktemp("lists"), 64)
     return stored_policy(built.data, built.tree.targets.words, built.tree.guesses.words)
 
 

@@ -16,10 +16,8 @@ from guesswork.builder.multiboard_openings import (
     openings_faults,
     with_board_openings,
 )
-from guesswork.builder.policies import PolicySpec, build_policy
 from guesswork.builder.publish import StoredPolicy
 from guesswork.builder.verify import verify_policy
-from guesswork.builder.wordlists import shipped_words
 from guesswork.client.board_openings import BoardOpenings, Ranked, decode_openings
 from guesswork.client.catalog import open_catalog
 from guesswork.client.errors import LiveAnswerUnavailableError, MalformedPolicyError
@@ -29,7 +27,7 @@ from guesswork.client.policy_format import decode_core
 from guesswork.client.probe import Policy
 from guesswork.service.local import LocalGuesswork
 
-from .stored import stored_policy
+from .stored import small_wordle_policy, stored_policy
 
 WORDLE = Wordle()
 TODAY = "wordle-3158-g14855-normal-optimal"
@@ -38,15 +36,7 @@ TODAY = "wordle-3158-g14855-normal-optimal"
 @pytest.fixture(scope="module")
 def small(tmp_path_factory: pytest.TempPathFactory) -> Policy:
     """A greedy policy over 72 answers (every 32nd) and 90 more guesses, with openings."""
-    answers = shipped_words("wordle-answers-2309")[::32]
-    others = [w for w in shipped_words("wordle-guesses-12972")[5::140] if w not in answers]
-    folder = tmp_path_factory.mktemp("lists")
-    (folder / "targets.txt").write_text("\n".join(answers) + "\n")
-    (folder / "guesses.txt").write_text("\n".join([*answers, *others]) + "\n")
-    spec = PolicySpec(
-        "wordle", targets=str(folder / "targets.txt"), guesses=str(folder / "guesses.txt")
-    )
-    built = build_policy(spec)
+    built = small_wordle_policy(tmp_path_factory.mktemp("lists"), 32)
     plain = StoredPolicy.from_data(built.data, built.tree.targets.words, built.tree.guesses.words)
     stored = with_board_openings(plain)
     return stored_policy(stored.data, built.tree.targets.words, built.tree.guesses.words)
