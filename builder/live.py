@@ -150,7 +150,19 @@ class GreedyLiveSolver:
         )
         strategy = policy.data.strategy
         if isinstance(strategy, OptimalStrategy) and strategy.absurdle and len(remaining) > 1:
-            return self._absurdle_first(policy, remaining, history, ranking)
+            secrets = target_to_vocabulary[remaining]
+
+            def value_of(guess: int) -> float:
+                """The step's own value of one guess (the line's may be unranked)."""
+                values = step.values(
+                    secrets,
+                    np.array([guess], dtype=np.int64),
+                    lambda rows: reply_block(policy.game, letters[rows], letters[secrets]),
+                    None if weights is None else weights[remaining],
+                )
+                return float(values[0])
+
+            return self._absurdle_first(policy, remaining, history, ranking, value_of)
         return ranking
 
     def _absurdle_first(
@@ -159,11 +171,12 @@ class GreedyLiveSolver:
         remaining: np.ndarray,
         history: Sequence[tuple[str, int]],
         ranking: Ranking,
+        value_of: Callable[[int], float],
     ) -> Ranking:
         """Return ``ranking`` (the greedy step's) led by the first guess of the shortest
         line that beats Absurdle from this position: an Absurdle policy's answer off
         its stored line. The alternatives stay the step's, with their values; the
-        line's guess takes its own greedy value where the step ranked it."""
+        line's guess has its own value under the step (``value_of``)."""
         with self._lock:
             continuation = self._absurdle.get(policy.content_hash)
         if continuation is None:
@@ -177,13 +190,10 @@ class GreedyLiveSolver:
         best = continuation.first_guess(remaining, history)
         if best is None or (ranking.indices and ranking.indices[0] == best):
             return ranking
-        ranked = dict(zip(ranking.indices, ranking.values, strict=False))
-        others = [i for i in ranking.indices if i != best][: max(0, len(ranking.indices) - 1)]
-        values = (ranked.get(best, ranking.values[0] if ranking.values else 0.0),)
-        return Ranking(
-            (best, *others),
-            (*values, *(ranked[i] for i in others)) if ranking.values else (),
-        )
+        # The line's guess first, then the step's others, as many as were ranked.
+        keep = [(i, v) for i, v in zip(ranking.indices, ranking.values, strict=True) if i != best]
+        keep = keep[: len(ranking.indices) - 1]
+        return Ranking((best, *(i for i, _ in keep)), (value_of(best), *(v for _, v in keep)))
 
     def rank_words(
         self,
