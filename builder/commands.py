@@ -347,7 +347,8 @@ def build_all(args: argparse.Namespace) -> Outcome:
             built, how = build_any(spec, workers=args.workers), "built"
             tree = built.tree
             stored = StoredPolicy.from_data(built.data, tree.targets.words, tree.guesses.words)
-        if stored.data.name in BOARD_OPENING_POLICIES:
+        # A reused policy's openings were recomputed and compared by reuse_policy's verify.
+        if stored.data.name in BOARD_OPENING_POLICIES and stored.data.openings is None:
             from .multiboard_openings import with_board_openings  # numba: see _command in cli
 
             stored = with_board_openings(stored)
