@@ -39,6 +39,7 @@ from .upgrade import upgrade_catalog
 from .wordlists import SHIPPED, shipped_words
 
 if TYPE_CHECKING:
+    from ..client.probe import Policy
     from .policies import BuiltPolicy
 
 
@@ -242,13 +243,15 @@ def verify(args: argparse.Namespace) -> Outcome:
         if not args.policy:
             catalog.check_all()
         chosen = [catalog.policy(name) for name in args.policy] if args.policy else list(catalog)
-        results = [
+        results: list[dict[str, Any]] = [
             {
                 "name": p.name,
                 "faults": verify_policy(p)
                 or verify_certificate(
                     p, prove=args.prove, workers=args.workers, scheduler=args.scheduler
                 ),
+                # What a tie-break record proves of the worst case (None: no record).
+                "least_worst": _least_worst_claim(p),
             }
             for p in chosen
         ]
@@ -256,10 +259,22 @@ def verify(args: argparse.Namespace) -> Outcome:
     lines = [
         f"{'FAULT' if r['faults'] else 'ok':<6}{r['name']}"
         + (f": {'; '.join(r['faults'])}" if r["faults"] else "")
+        + (f" ({r['least_worst']})" if r["least_worst"] and not r["faults"] else "")
         for r in results
     ]
     lines.append(f"{len(results) - len(failed)} of {len(results)} policies verified")
     return Outcome(results, lines, 1 if failed else 0)
+
+
+def _least_worst_claim(policy: Policy) -> str | None:
+    """Return what a tie-break record proves of the policy's worst case, in words, or
+    None when its certificate has none."""
+    cert = policy.data.certificate or {}
+    record = cert.get("tie_break")
+    if record is None:
+        return None
+    among = "of its total" if cert.get("objective") == "total-then-worst" else "at all"
+    return f"worst case {record['worst']}, the least of any tree {among}"
 
 
 def export(args: argparse.Namespace) -> Outcome:

@@ -13,6 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from guesswork import __version__, install_hint
@@ -95,6 +96,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="take the slow policies (long enable1 words, the global Wordle optima) from this "
         "catalog file after checking them, instead of building them again (repeatable; the "
         "first file that has one wins)",
+    )
+    build_all.add_argument(
+        "--checkpoints",
+        type=Path,
+        metavar="DIR",
+        help="a reused optimum's tie-break search (a global optimum stored before its worst "
+        "case was proven least) resumes from and records in DIR/NAME.ckpt.total-capC-belowV "
+        "(default: none, it starts afresh)",
     )
     build_all.add_argument(
         "--workers",

@@ -8,6 +8,7 @@ builder.cli turns those into one-line messages.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from collections.abc import Callable
@@ -60,6 +61,7 @@ from .guess_my_word import (
 )
 from .policies import (
     AnySpec,
+    OptimalSpec,
     PolicySpec,
     build_any,
     build_policy,
@@ -311,9 +313,16 @@ def build(args: argparse.Namespace) -> Outcome:
     return Outcome(info, [line])
 
 
-def _reused(sources: list[Catalog], spec: AnySpec) -> StoredPolicy | None:
+def _reused(
+    sources: list[Catalog], spec: AnySpec, workers: int = 1, checkpoints: Path | None = None
+) -> StoredPolicy | None:
     """Return a slow spec's policy from the first ``--reuse`` catalog that has it
     (checked by :func:`reuse_policy`), or None to build it.
+
+    A ``least_worst`` spec's plain least-total tree (stored before its spec asked
+    for the tie-break) is reused with the tie-break proven and added
+    (builder.least_worst: one capped search, on ``workers`` processes, its
+    checkpoint in ``checkpoints`` if given), not searched again.
 
     Raises:
         SpecError: a catalog has the policy but it is not what the spec builds.
@@ -321,8 +330,17 @@ def _reused(sources: list[Catalog], spec: AnySpec) -> StoredPolicy | None:
     if spec not in SLOW_SPECS:
         return None
     for catalog in sources:
-        if spec.name() in catalog.names():
-            return reuse_policy(catalog, spec)
+        if spec.name() not in catalog.names():
+            continue
+        if isinstance(spec, OptimalSpec) and spec.least_worst:
+            certificate = catalog.policy(spec.name()).data.certificate or {}
+            if certificate.get("objective") == "total":
+                from .least_worst import with_least_worst  # numba: see _command in cli
+
+                plain = reuse_policy(catalog, dataclasses.replace(spec, least_worst=False))
+                checkpoint = None if checkpoints is None else checkpoints / f"{spec.name()}.ckpt"
+                return with_least_worst(plain, spec, workers=workers, checkpoint=checkpoint)
+        return reuse_policy(catalog, spec)
     return None
 
 
@@ -342,7 +360,7 @@ def build_all(args: argparse.Namespace) -> Outcome:
     stored_policies, rows = [], []
     for number, spec in enumerate(CATALOG_SPECS, start=1):
         started = time.perf_counter()
-        stored, how = _reused(sources, spec), "reused"
+        stored, how = _reused(sources, spec, args.workers, args.checkpoints), "reused"
         if stored is None:
             built, how = build_any(spec, workers=args.workers), "built"
             tree = built.tree

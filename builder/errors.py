@@ -55,6 +55,17 @@ class InfeasibleCapError(SearchError):
     """No tree meets the worst-case cap (``--max-guesses``) asked for."""
 
 
+class NoTreeBelowCeilingError(SearchError):
+    """No tree has a value below the search's ceiling (``SearchOptions.ceiling``):
+    every opener was refuted at the ceiling or above, which proves the ceiling a
+    lower bound on the optimum."""
+
+    def __init__(self, ceiling: int) -> None:
+        super().__init__(f"no tree has a value below {ceiling}")
+        #: The ceiling, now a proven lower bound on every tree's value.
+        self.ceiling = ceiling
+
+
 class BoundStoreError(SearchError):
     """A bound store (``optimize --bound-store``) cannot be used: it cannot be opened,
     read or written, is not a bound store, or has another format."""

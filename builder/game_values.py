@@ -116,10 +116,12 @@ class PolicyModel:
         #: Each node's subtree total (guesses of its targets, counted from the node).
         self.totals = subtree_values(policy, "total")
         strategy = policy.data.strategy
-        #: The stored values are optima: an exact search of least total, uncapped.
+        #: The stored values are optima: an exact search of least total, uncapped (a
+        #: total-then-worst tree is one too: a subtree of more than its set's least
+        #: total would leave the whole tree above the least).
         self.optimal_tree = (
             isinstance(strategy, OptimalStrategy)
-            and strategy.objective == "total"
+            and strategy.objective in ("total", "total-then-worst")
             and strategy.beam is None
             and strategy.max_guesses is None
         )

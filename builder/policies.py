@@ -393,11 +393,23 @@ class OptimalSpec(GameSpec):
     #: the tree and its name are the same with any lead, the certificate records
     #: it; see SearchOptions).
     lead_opener: str | None = None
+    #: Among the trees of least total, the one of least worst case, proven: the
+    #: objective ``total-then-worst`` under the plain optimum's name (the tree is
+    #: one of least total; its certificate's ``tie_break`` says no tree of that
+    #: total has a smaller worst case). For the shipped optima, whose names are
+    #: kept.
+    least_worst: bool = False
+
+    @property
+    def search_objective(self) -> str:
+        """Return the objective the search runs: ``total-then-worst`` for a
+        ``least_worst`` spec, else :attr:`objective`."""
+        return "total-then-worst" if self.least_worst else self.objective
 
     def options(self, workers: int = 1) -> SearchOptions:
         """Return the search options this spec asks for."""
         return SearchOptions(
-            objective=self.objective,
+            objective=self.search_objective,
             hard=self.hard,
             nyt_hard=self.nyt_hard,
             max_guesses=self.max_guesses,
@@ -420,6 +432,10 @@ class OptimalSpec(GameSpec):
                 "antiwordle's player wants the most guesses, and optimize minimises them; "
                 "use evaluate --game antiwordle for its greedy trees"
             )
+        if self.least_worst and self.objective != "total":
+            raise SpecError(
+                f"least_worst breaks a least total's ties; the objective is {self.objective}"
+            )
         self.options().check()
         if self.weights is not None and self.objective == "minimax":
             raise SpecError(
@@ -435,7 +451,7 @@ class OptimalSpec(GameSpec):
         exact search per request would not fit the service's budget).
         """
         return OptimalStrategy(
-            objective=self.objective,
+            objective=self.search_objective,
             beam=self.beam,
             max_guesses=self.max_guesses,
             first_guess=self.first_guess,

@@ -130,8 +130,8 @@ def optimize(args: argparse.Namespace) -> Outcome:
         # A weighted search: the prior, and its expected guesses (value / total weight).
         "weights": built.data.prior.name if built.data.prior is not None else None,
         "weighted_mean": built.data.stats["mean"] if built.data.prior is not None else None,
-        # A tie-break objective: the tree's worst case, and the least total of any
-        # tree within one guess fewer (INFEASIBLE, 2**40: none), which proves it.
+        # A tie-break objective: the tree's worst case, and a proven bound on the total
+        # of any tree within one guess fewer (INFEASIBLE, 2**40: none), which proves it.
         "tie_break": cert.tie_break,
     }
     lines = [
@@ -150,7 +150,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
     ]
     if cert.tie_break is not None:
         worst, refuted = cert.tie_break["worst"], cert.tie_break["refuted"]
-        fewer = "no tree" if refuted >= INFEASIBLE else f"the least total is {refuted}"
+        fewer = "no tree" if refuted >= INFEASIBLE else f"every tree totals {refuted} or more"
         among = "of total " + str(cert.value) if spec.objective == "total-then-worst" else "at all"
         lines.append(
             f"worst case {worst}, the least of any tree {among}: within {worst - 1} guesses {fewer}"

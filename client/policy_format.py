@@ -51,8 +51,9 @@ file carries; its SHA-256 is the policy's content hash. It is a msgpack map::
                search over every opener: how each root was settled),
                "tie_break": {"worst": int, "refuted": int} (only for the
                objectives "total-then-worst" and "worst-then-total": the
-               tree's worst case, and the least total of any tree within one
-               guess fewer, 2**40 if none: the proof that it is least)}
+               tree's worst case, and a proven lower bound on the total of
+               any tree within one guess fewer, 2**40 if none: the proof that
+               it is least)}
 
 Node 0 is the root. Node i guesses word ``node_guess[i]`` of the vocabulary
 (the guess list, then ``extra_words``) and covers ``node_size[i]`` targets:

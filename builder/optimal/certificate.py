@@ -55,8 +55,9 @@ class Certificate:
     #: or None (the key is then not written).
     lead_opener: str | None = None
     #: A tie-break objective (``total-then-worst``, ``worst-then-total``): the
-    #: tree's worst case ``worst`` and ``refuted``, the least total of any tree
-    #: within ``worst - 1`` guesses (INFEASIBLE: there is none), which proves that
+    #: tree's worst case ``worst`` and ``refuted``, a proven lower bound on the total
+    #: of any tree within ``worst - 1`` guesses (INFEASIBLE: there is none;
+    #: ``total-then-worst``: the tree's total + 1, see .tie_break), which proves that
     #: worst case least among the trees of its total (``total-then-worst``:
     #: refuted > value) or among all trees (``worst-then-total``: INFEASIBLE).
     #: None otherwise (the key is then not written).

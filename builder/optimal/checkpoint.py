@@ -35,13 +35,14 @@ def fingerprint(
     fast a result comes (workers, a bound store, the memo limit, the cluster) does not
     count, so a run may resume with other settings of those, on another cluster.
     Target ``weights`` count when given (unweighted searches keep their digests)."""
-    # nyt_hard and lead_opener count only when set, so older checkpoints keep their
-    # fingerprints. A lead opener changes no tree, but it changes the bounds that
-    # refuted openers are recorded with, so a run resumes only under its own lead.
+    # nyt_hard, lead_opener and ceiling count only when set, so older checkpoints keep
+    # their fingerprints. A lead opener changes no tree, but it changes the bounds that
+    # refuted openers are recorded with, so a run resumes only under its own lead; a
+    # ceiling changes which openers are searched at all.
     settings = {
         k: v
         for k, v in vars(options).items()
-        if k not in _SPEED_ONLY and not (k in ("nyt_hard", "lead_opener") and not v)
+        if k not in _SPEED_ONLY and not (k in ("nyt_hard", "lead_opener", "ceiling") and not v)
     }
     if weights is not None:
         settings["weights"] = hashlib.sha256(

@@ -163,6 +163,8 @@ class ClusterRootSearch(RootSearch):
     ) -> tuple[int, int]:
         self._openers, self._statics = roots.tolist(), bounds.tolist()
         self._lead = self.lead_rank(self._openers)
+        # Until an opener gets below it, the ceiling (if any) sets the survivors' budgets.
+        self._best = (self.ceiling, -1)
         return super()._search_openers(roots, bounds, everything, depth, results)
 
     def _lead_settled(self, value: int, rank: int) -> None:
@@ -211,7 +213,7 @@ class ClusterRootSearch(RootSearch):
                 self.checkpoint.save(Checkpoint.opener_unit(guess), level, None)
                 levels[guess] = level
             survive = sum(level < best for level in levels.values())
-            self._report(len(levels), f"{survive:,} survive; best {best}")
+            self._report(len(levels), f"{survive:,} survive; to beat {best}")
         return levels
 
     # -- survivors ----------------------------------------------------------------------

@@ -57,6 +57,12 @@ class SearchOptions:
             tree and its value, ties included, are the same with any lead or none,
             but the bounds that refuted the other openers (the certificate's
             ``roots``) depend on it, so a certificate records its lead.
+        ceiling: look only for a tree of value below this (the total objectives):
+            every opener that cannot get below it is refuted, and a search that
+            finds none raises NoTreeBelowCeilingError, which proves the ceiling
+            a lower bound. A tie-break asks "is there a tree within one guess
+            fewer of at most this total?" this way, far faster than finding the
+            capped optimum. None: no ceiling.
     """
 
     objective: str = "total"
@@ -70,6 +76,7 @@ class SearchOptions:
     memo_limit: int | None = DEFAULT_MEMO_LIMIT
     scheduler: str | None = None
     lead_opener: str | None = None
+    ceiling: int | None = None
 
     def check(self) -> None:
         """Check that the options agree with each other.
@@ -96,6 +103,10 @@ class SearchOptions:
             raise SearchError(f"workers must be at least 1, not {self.workers}")
         if self.memo_limit is not None and self.memo_limit < 1:
             raise SearchError(f"the memo limit must be at least 1 byte, not {self.memo_limit}")
+        if self.ceiling is not None and (self.ceiling < 1 or self.objective == "minimax"):
+            raise SearchError(
+                f"a ceiling ({self.ceiling}) needs a total objective and a value of at least 1"
+            )
         if self.hard and self.nyt_hard:
             raise SearchError("hard and NYT hard mode exclude each other")
         if self.lead_opener is not None and self.first_guess is not None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InfeasibleCapError, SearchError
+from ..errors import InfeasibleCapError, NoTreeBelowCeilingError, SearchError
 from ..progress import Progress
 from .bounds import INFEASIBLE
 from .checkpoint import Checkpoint
@@ -101,6 +101,13 @@ class RootSearch:
         self._phase_total: int | None = None
 
     @property
+    def ceiling(self) -> int:
+        """Return the value a tree must get below to count: ``options.ceiling``, or
+        :data:`INFEASIBLE` (any tree) without one."""
+        ceiling = self.options.ceiling
+        return INFEASIBLE if ceiling is None else ceiling
+
+    @property
     def engine(self) -> str:
         """Return what runs the units: "in-process", or "processes" (a local pool)."""
         return "processes" if self.options.workers > 1 else "in-process"
@@ -124,6 +131,7 @@ class RootSearch:
             The outcome: the best value, its proven lower bound and each root's result.
 
         Raises:
+            NoTreeBelowCeilingError: ``options.ceiling`` is set and no tree gets below it.
             InfeasibleCapError: no guess meets the worst-case cap.
             SearchError: no guess splits the targets, or a checkpoint cannot be used.
         """
@@ -137,7 +145,7 @@ class RootSearch:
         else:
             node = self.root_scan = self.search.scan(everything, depth, ())
             roots, bounds, left_out = node.guesses, node.bounds, node.beam_left_out
-        best, best_guess = INFEASIBLE, -1
+        best, best_guess = self.ceiling, -1
         results: list[RootResult] = []
         try:
             if len(roots) > 1 and self.options.beam is None:
@@ -158,6 +166,8 @@ class RootSearch:
             if self.progress is not None:
                 self.progress.close()
         if best_guess < 0:
+            if self.options.ceiling is not None:
+                raise NoTreeBelowCeilingError(self.options.ceiling)
             if self.options.max_guesses is not None:
                 raise InfeasibleCapError("no tree meets the worst-case cap")
             raise SearchError("no guess splits the targets")
@@ -202,9 +212,10 @@ class RootSearch:
         """
         guesses, statics = roots.tolist(), bounds.tolist()
         lead = self.lead_rank(guesses)
-        value, exact = self._evaluate_root(guesses[lead], everything, INFEASIBLE, depth)
+        ceiling = self.ceiling
+        value, exact = self._evaluate_root(guesses[lead], everything, ceiling, depth)
         results.append(RootResult(guesses[lead], value, exact))
-        if not exact:
+        if not exact and ceiling >= INFEASIBLE:
             # No tree under this opener meets the cap: nothing to beat yet, so
             # no first pass; the rest in static order, as without one.
             best, best_guess = INFEASIBLE, -1
@@ -216,11 +227,17 @@ class RootSearch:
                 if exact and value < best:
                     best, best_guess = value, guess
             return best, best_guess
-        best, best_rank = value, lead
-        self._lead_settled(value, lead)
-        # An opener before the lead in static order wins a tie with it: with a lead, the
-        # first pass keeps every opener whose bound reaches no more than its value.
-        cut = best + 1 if lead else best
+        if exact:
+            best, best_rank = value, lead
+            self._lead_settled(value, lead)
+            # An opener before the lead in static order wins a tie with it: with a lead,
+            # the first pass keeps every opener whose bound reaches no more than its value.
+            cut = best + 1 if lead else best
+        else:
+            # Nothing below the ceiling under the lead: the ceiling is the value to beat
+            # (no opener holds it, so none wins a tie with it).
+            best, best_rank = ceiling, -1
+            cut = ceiling
         ranked: list[tuple[int, int]] = []
         # Openers whose static bound is below the cut: the rest are refuted already.
         bounded = next((r for r in range(len(guesses)) if statics[r] >= cut), len(guesses))
@@ -245,8 +262,8 @@ class RootSearch:
             else:
                 results.append(RootResult(guess, level, False, "one-level"))
             done += 1
-            lead_word = self._word(guesses[lead])
-            self._report(done, f"{len(ranked):,} survive; best {best} ({lead_word})")
+            best_text = self._best_text(best, best_rank, guesses)
+            self._report(done, f"{len(ranked):,} survive; {best_text}")
         self.survivors = len(ranked)
         ranked.sort()
         self._phase("openers that survived the first pass", "opener", len(ranked))
@@ -260,9 +277,16 @@ class RootSearch:
                 best, best_rank = value, rank
             # Sorted by bound: the next survivor's is the least any unsettled one has.
             left = f"; least bound left {ranked[settled][0]}" if settled < len(ranked) else ""
-            self._report(settled, f"best {best} ({self._word(guesses[best_rank])}){left}")
+            self._report(settled, self._best_text(best, best_rank, guesses) + left)
         self._phase_total = None
-        return best, guesses[best_rank]
+        return best, guesses[best_rank] if best_rank >= 0 else -1
+
+    def _best_text(self, best: int, best_rank: int, guesses: list[int]) -> str:
+        """Return the progress report's "best so far": the value and its opener, or the
+        ceiling while no opener has got below it."""
+        if best_rank < 0:
+            return f"none below the ceiling {best}"
+        return f"best {best} ({self._word(guesses[best_rank])})"
 
     def _lead_settled(self, value: int, rank: int) -> None:
         """Note that the lead opener (``rank`` in static order) is worth ``value``

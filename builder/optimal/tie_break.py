@@ -8,8 +8,12 @@ least total. Neither needs a search of its own:
   grows, so the least worst case among trees of the least total ``T`` is the
   smallest ``w`` at which the search capped at ``w`` still reaches ``T``:
   search for ``T`` (no cap, or the one asked for), then cap at one guess
-  fewer than the tree's worst case until the capped optimum exceeds ``T`` (or
-  no tree meets the cap). That last capped search is the proof.
+  fewer than the tree's worst case until no capped tree reaches ``T``. Each
+  capped search only asks whether a tree of total ``T`` or less exists (its
+  ceiling is ``T + 1``: every opener that cannot get that low is refuted,
+  which is far quicker than finding the capped optimum, often unbounded when
+  the cap leaves no tree at all). The last capped search, which finds none,
+  is the proof: ``T + 1`` bounds every tree within one guess fewer.
 - the least worst case ``W`` is the minimax optimum; the least total within
   ``W`` guesses is the capped total search's. The minimax proof shows that no
   tree fits in ``W - 1`` guesses.
@@ -18,7 +22,7 @@ The tree and its node values and bounds are the last total search's, so its
 certificate is checked like any capped total certificate; ``tie_break``
 records the worst case and what refuted one guess fewer. Where a checkpoint is
 given, each search keeps its own beside it (``NAME.total``,
-``NAME.total-cap5``, ``NAME.minimax``...).
+``NAME.total-cap5-below7921``, ``NAME.minimax``, ``NAME.total-cap6``...).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...client.games import Game
-from ..errors import InfeasibleCapError
+from ..errors import InfeasibleCapError, NoTreeBelowCeilingError
 from ..progress import Progress
 from ..wordlists import WordList
 from .bounds import INFEASIBLE
@@ -70,52 +74,31 @@ def optimize_tie_break(
             the cap asked for).
     """
     started = time.perf_counter()
-
-    def run(name: str, stage: SearchOptions, stage_weights: np.ndarray | None) -> Optimized:
-        path = None if checkpoint is None else checkpoint.with_name(f"{checkpoint.name}.{name}")
-        return optimizer(
-            game,
-            targets,
-            guesses,
-            stage,
-            symmetry=symmetry,
-            checkpoint=path,
-            progress=progress,
-            weights=stage_weights,
-        )
-
-    def capped(cap: int) -> Optimized | None:
-        """The least-total search within ``cap`` guesses (None: no tree fits)."""
-        if cap < 1:
-            return None
-        stage = dataclasses.replace(options, objective="total", max_guesses=cap)
-        try:
-            return run(f"total-cap{cap}", stage, weights)
-        except InfeasibleCapError:
-            return None
+    stages = _Stages(optimizer, game, targets, guesses, symmetry, checkpoint, progress)
 
     if options.objective == "worst-then-total":
         # The worst case needs no weights (minimax ignores how likely each target is).
         stage = dataclasses.replace(options, objective="minimax", max_guesses=None)
-        minimax = run("minimax", stage, None)
+        minimax = stages.run("minimax", stage, None)
         worst = minimax.certificate.value
         if options.max_guesses is not None and worst > options.max_guesses:
             raise InfeasibleCapError("no tree meets the worst-case cap")
         # Exact (no beam), so proven: no tree at all fits in one guess fewer.
         assert minimax.certificate.lower_bound == worst
         refuted = INFEASIBLE
-        best = capped(worst)
-        assert best is not None  # the minimax tree itself fits in `worst` guesses
+        capped = dataclasses.replace(options, objective="total", max_guesses=worst)
+        # The minimax tree itself fits in `worst` guesses: this finds a tree.
+        best = stages.run(f"total-cap{worst}", capped, weights)
         lower_bound = best.certificate.lower_bound
     else:
-        best = run("total", dataclasses.replace(options, objective="total"), weights)
+        best = stages.run("total", dataclasses.replace(options, objective="total"), weights)
         lower_bound = best.certificate.lower_bound
         value = best.certificate.value
         worst = int(best.tree.target_scores.max())
         while True:
-            trial = capped(worst - 1)
-            if trial is None or trial.certificate.value > value:
-                refuted = INFEASIBLE if trial is None else trial.certificate.lower_bound
+            trial = stages.same_total_within(options, value, worst - 1, weights)
+            if trial is None:
+                refuted = value + 1  # proven: no tree within worst - 1 guesses totals value
                 break
             best, worst = trial, int(trial.tree.target_scores.max())
     certificate = dataclasses.replace(
@@ -127,3 +110,77 @@ def optimize_tie_break(
     )
     outcome = dataclasses.replace(best.outcome, seconds=time.perf_counter() - started)
     return dataclasses.replace(best, certificate=certificate, outcome=outcome)
+
+
+def same_total_within(
+    optimizer: Optimizer,
+    game: Game,
+    targets: WordList,
+    guesses: WordList,
+    options: SearchOptions,
+    value: int,
+    cap: int,
+    *,
+    symmetry: SymmetryHook | None = None,
+    checkpoint: Path | None = None,
+    progress: Progress | None = None,
+    weights: np.ndarray | None = None,
+) -> Optimized | None:
+    """Return a tree within ``cap`` guesses of total ``value`` (the least total, so no
+    tree has less), or None: proven that none exists, so ``value + 1`` bounds the
+    total of every tree within ``cap`` guesses.
+
+    ``options`` are the total search's (first guess, mode, lead...); the search
+    is theirs capped at ``cap`` with the ceiling ``value + 1``, its checkpoint
+    ``checkpoint.total-capCAP-belowCEILING``.
+
+    Raises:
+        SearchError: as :func:`.build.optimize`.
+    """
+    stages = _Stages(optimizer, game, targets, guesses, symmetry, checkpoint, progress)
+    return stages.same_total_within(options, value, cap, weights)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Stages:
+    """Runs a tie-break's searches, each with its own checkpoint beside the given one."""
+
+    optimizer: Optimizer
+    game: Game
+    targets: WordList
+    guesses: WordList
+    symmetry: SymmetryHook | None
+    checkpoint: Path | None
+    progress: Progress | None
+
+    def run(self, name: str, stage: SearchOptions, weights: np.ndarray | None) -> Optimized:
+        """Return ``stage``'s search (checkpoint ``NAME.name``)."""
+        path = self.checkpoint
+        if path is not None:
+            path = path.with_name(f"{path.name}.{name}")
+        return self.optimizer(
+            self.game,
+            self.targets,
+            self.guesses,
+            stage,
+            symmetry=self.symmetry,
+            checkpoint=path,
+            progress=self.progress,
+            weights=weights,
+        )
+
+    def same_total_within(
+        self, options: SearchOptions, value: int, cap: int, weights: np.ndarray | None
+    ) -> Optimized | None:
+        """As the module's :func:`same_total_within`."""
+        if cap < 1:
+            return None
+        ceiling = value + 1
+        stage = dataclasses.replace(options, objective="total", max_guesses=cap, ceiling=ceiling)
+        try:
+            found = self.run(f"total-cap{cap}-below{ceiling}", stage, weights)
+        except (InfeasibleCapError, NoTreeBelowCeilingError):
+            return None
+        # Below the ceiling, and no tree is below the least total: the same total.
+        assert found.certificate.value == value
+        return found

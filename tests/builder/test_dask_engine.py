@@ -24,11 +24,12 @@ import numpy as np
 import pytest
 
 from guesswork.builder.cli import run
-from guesswork.builder.optimal import SearchStats
+from guesswork.builder.errors import NoTreeBelowCeilingError
+from guesswork.builder.optimal import SearchOptions, SearchStats, optimize
 from guesswork.builder.optimal.memo import ENTRY_BYTES, Memo, MemoAccount
 from guesswork.builder.publish import StoredPolicy, publish_catalog
 from guesswork.builder.verify import verify_certificate, verify_policy
-from guesswork.builder.wordlists import load_wordlist
+from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.catalog import open_policy_file
 from guesswork.client.games import Wordle
 from guesswork.client.probe import Policy
@@ -158,6 +159,22 @@ def test_global_search_on_the_cluster_matches_in_process(
     capsys.readouterr()
     assert run(prove) == 1
     assert "proves a bound of" in capsys.readouterr().out
+
+
+def test_a_ceiling_holds_on_the_cluster(cluster: distributed.Client) -> None:
+    # The tie-break's question, every opener on the cluster: below the optimum + 1
+    # the optimum is found; below the optimum nothing, a proven bound.
+    answers = WordList.from_words(
+        "fifth", load_wordlist("wordle-answers-2315", Wordle()).words[::5]
+    )
+    alone = optimize(Wordle(), answers, answers, SearchOptions(hard=True))
+    value = alone.certificate.value
+    there = SearchOptions(hard=True, scheduler=_address(cluster))
+    below = optimize(Wordle(), answers, answers, dataclasses.replace(there, ceiling=value + 1))
+    assert (below.certificate.value, below.certificate.proven) == (value, True)
+    assert below.tree.first_guess == alone.tree.first_guess
+    with pytest.raises(NoTreeBelowCeilingError):
+        optimize(Wordle(), answers, answers, dataclasses.replace(there, ceiling=value))
 
 
 @pytest.mark.slow  # two searches and a cluster started for the second: about 30 s

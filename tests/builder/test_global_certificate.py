@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from guesswork.builder.catalog_specs import GLOBAL_OPTIMAL_SPECS
+from guesswork.builder.cli import run
 from guesswork.builder.errors import SearchError, SpecError
 from guesswork.builder.optimal import SearchOptions, optimize
 from guesswork.builder.policies import (
@@ -184,3 +185,46 @@ def test_a_lead_opener_changes_nothing_but_the_order(
     assert sorted(r[0] for r in cert["roots"]) == sorted(r[0] for r in plain["roots"])
     policy = as_policy(again)
     assert verify_policy(policy) == [] and verify_certificate(policy) == []
+
+
+def test_build_all_adds_the_tie_break_to_a_reused_global_optimum(
+    tmp_path: Path,
+    built: BuiltPolicy,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The shipped global optima were proven before their specs asked for the least
+    worst case: `build-all --reuse` adds the tie-break (one capped search, its
+    checkpoint under --checkpoints) instead of searching every opener again, and
+    gives what the whole build gives; once added, the policy is reused as it is."""
+    from guesswork.builder import commands
+
+    spec = dataclasses.replace(built.spec, least_worst=True)
+    assert isinstance(spec, OptimalSpec) and spec.name() == built.data.name
+    monkeypatch.setattr(commands, "SLOW_SPECS", (spec,))
+    plain = tmp_path / "plain.sqlite"
+    publish_catalog(str(plain), [StoredPolicy.from_data(built.data, *lists_words())], [])
+    proofs = tmp_path / "proofs"
+    proofs.mkdir()
+    with open_catalog(plain) as catalog:
+        upgraded = commands._reused([catalog], spec, 1, proofs)
+    assert upgraded is not None
+    cert = upgraded.data.certificate or {}
+    value, worst = cert["value"], built.tree.target_scores.max()
+    assert cert["objective"] == "total-then-worst" and cert["proven"]
+    assert cert["tie_break"] == {"worst": worst, "refuted": value + 1}
+    assert [p.name for p in proofs.iterdir()] == [
+        f"{spec.name()}.ckpt.total-cap{worst - 1}-below{value + 1}"
+    ]
+    whole = build_optimal_policy(spec)[0]
+    assert StoredPolicy.from_data(whole.data, *lists_words()).content_hash == upgraded.content_hash
+    again = tmp_path / "again.sqlite"
+    publish_catalog(str(again), [upgraded], [])
+    with open_catalog(again) as catalog:
+        kept = commands._reused([catalog], spec, 1, None)
+    assert kept is not None and kept.content_hash == upgraded.content_hash
+    # `verify` checks the record and says what it proves.
+    capsys.readouterr()
+    assert run(["verify", "--catalog", str(again), "--policy", spec.name()]) == 0
+    line = f"ok    {spec.name()} (worst case {worst}, the least of any tree of its total)"
+    assert line in capsys.readouterr().out.splitlines()

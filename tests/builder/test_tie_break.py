@@ -7,10 +7,15 @@ every tree is enumerated by a plain recursion over target sets; the search's
 answers must equal it, including lists where the plain total search's tree
 has a worse worst case than the least, and lists where the two orders differ.
 Their certificates pass ``verify``, and a forged tie-break record does not.
+The capped search behind the tie-break looks only below a ceiling; it must
+find exactly the trees the plain capped search finds below it, whatever leads
+it. A stored least-total tree gains its tie-break (builder.least_worst) byte
+for byte as the whole build gives it, or is refused when the tree would change.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections.abc import Sequence
@@ -20,15 +25,22 @@ import numpy as np
 import pytest
 
 from guesswork.builder.cli import run
-from guesswork.builder.errors import InfeasibleCapError, SearchError, SpecError
+from guesswork.builder.errors import (
+    InfeasibleCapError,
+    NoTreeBelowCeilingError,
+    SearchError,
+    SpecError,
+)
+from guesswork.builder.least_worst import with_least_worst
 from guesswork.builder.optimal import INFEASIBLE, SearchOptions, optimize
-from guesswork.builder.policies import OptimalSpec, build_optimal_policy
+from guesswork.builder.policies import BuiltPolicy, OptimalSpec, build_optimal_policy
+from guesswork.builder.publish import StoredPolicy
 from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, jotto_allowable, load_wordlist
 from guesswork.client.games import Jotto, Wordle
 from guesswork.client.probe import Policy
 
-from .stored import as_policy
+from .stored import as_policy, stored_policy
 
 JOTTO = Jotto()
 WON = "won"
@@ -165,13 +177,17 @@ def _policy_of(spec: OptimalSpec, changes: dict[str, object] | None = None) -> P
     return as_policy(build_optimal_policy(spec)[0], changes)
 
 
-@pytest.fixture(scope="module")
-def list_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    folder = tmp_path_factory.mktemp("lists")
-    targets, guesses = small_lists(4)
+def write_lists(folder: Path, seed: int) -> tuple[Path, Path]:
+    """Write seed ``seed``'s lists into ``folder``; return (targets, guesses) files."""
+    targets, guesses = small_lists(seed)
     (folder / "targets.txt").write_text("\n".join(targets) + "\n")
     (folder / "guesses.txt").write_text("\n".join(guesses) + "\n")
     return folder / "targets.txt", folder / "guesses.txt"
+
+
+@pytest.fixture(scope="module")
+def list_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return write_lists(tmp_path_factory.mktemp("lists"), 4)
 
 
 @pytest.mark.parametrize("objective", ["total-then-worst", "worst-then-total"])
@@ -235,3 +251,91 @@ def test_options_a_tie_break_refuses() -> None:
         )
     with pytest.raises(SpecError, match="--weights applies"):
         OptimalSpec("wordle", objective="minimax", weights="wordfreq").check()
+
+
+def _search(targets: list[str], guesses: list[str], options: SearchOptions) -> int | None:
+    """The search's value under ``options``; None when no tree meets its cap (or ceiling)."""
+    try:
+        result = optimize(
+            JOTTO, WordList.from_words("t", targets), WordList.from_words("g", guesses), options
+        )
+    except (InfeasibleCapError, NoTreeBelowCeilingError):
+        return None
+    assert result.certificate.proven
+    return result.certificate.value
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_ceiling_finds_exactly_the_trees_below_it(seed: int) -> None:
+    targets, guesses = small_lists(seed)
+    # Led by the weakest opener, the lead gets nowhere below the ceiling and the
+    # ceiling itself is the value to beat; led by default, the lead is a good one.
+    alone = {g: _search(targets, guesses, SearchOptions(first_guess=g)) for g in guesses}
+    weakest = max(guesses, key=lambda g: (alone[g] or INFEASIBLE, g))
+    for cap in (2, 3, 4, None):
+        plain = _search(targets, guesses, SearchOptions(max_guesses=cap))
+        for lead in (None, weakest):
+            options = SearchOptions(max_guesses=cap, lead_opener=lead)
+            if plain is None:
+                assert _search(targets, guesses, dataclasses.replace(options, ceiling=999)) is None
+                continue
+            below = dataclasses.replace(options, ceiling=plain + 1)
+            assert _search(targets, guesses, below) == plain
+            with pytest.raises(NoTreeBelowCeilingError) as raised:
+                optimize(
+                    JOTTO,
+                    WordList.from_words("t", targets),
+                    WordList.from_words("g", guesses),
+                    dataclasses.replace(options, ceiling=plain),
+                )
+            assert raised.value.ceiling == plain
+        # The same with the first guess fixed: its own value, or nothing below it.
+        first = targets[0]
+        fixed = _search(targets, guesses, SearchOptions(max_guesses=cap, first_guess=first))
+        if fixed is not None:
+            at = SearchOptions(max_guesses=cap, first_guess=first, ceiling=fixed + 1)
+            assert _search(targets, guesses, at) == fixed
+            assert _search(targets, guesses, dataclasses.replace(at, ceiling=fixed)) is None
+    assert alone[weakest] is not None and alone[weakest] > min(v for v in alone.values() if v)
+    with pytest.raises(SearchError, match=r"a ceiling \(10\) needs a total objective"):
+        SearchOptions(objective="minimax", ceiling=10).check()
+
+
+def _stored(built: BuiltPolicy) -> StoredPolicy:
+    return StoredPolicy.from_data(built.data, built.tree.targets.words, built.tree.guesses.words)
+
+
+def test_a_stored_optimum_gains_its_tie_break_as_the_whole_build_gives_it(tmp_path: Path) -> None:
+    targets, guesses = write_lists(tmp_path, 0)
+    plain = OptimalSpec("jotto", targets=str(targets), guesses=str(guesses))
+    spec = dataclasses.replace(plain, least_worst=True)
+    assert spec.name() == plain.name()  # the shipped optima keep their names
+    stored = _stored(build_optimal_policy(plain)[0])
+    assert stored.data.certificate is not None
+    assert stored.data.certificate["objective"] == "total"
+    upgraded = with_least_worst(stored, spec)
+    whole = _stored(build_optimal_policy(spec)[0])
+    assert upgraded.core == whole.core  # byte for byte
+    policy = stored_policy(upgraded.data, *(upgraded.words[k][1] for k in upgraded.words))
+    assert verify_policy(policy) == [] and verify_certificate(policy) == []
+    cert = policy.data.certificate
+    assert cert is not None and cert["objective"] == "total-then-worst"
+    expected = brute_force(*small_lists(0))["total-then-worst"]
+    assert (cert["value"], cert["tie_break"]["worst"]) == expected
+    assert cert["tie_break"]["refuted"] == expected[0] + 1
+    with pytest.raises(SpecError, match="asks for no tie-break"):
+        with_least_worst(stored, plain)
+    with pytest.raises(SpecError, match="no plain total certificate"):
+        with_least_worst(upgraded, spec)
+
+
+def test_a_stored_optimum_whose_tree_would_change_is_refused(tmp_path: Path) -> None:
+    # Seed 4: the plain total tree takes 4 guesses, a tree of the same total 3.
+    targets, guesses = write_lists(tmp_path, 4)
+    plain = OptimalSpec("jotto", targets=str(targets), guesses=str(guesses))
+    stored = _stored(build_optimal_policy(plain)[0])
+    assert stored.data.stats["worst"] == 4
+    with pytest.raises(SpecError, match=r"same total \(\d+\) takes at most 3 guesses.*again"):
+        with_least_worst(stored, dataclasses.replace(plain, least_worst=True))
+    with pytest.raises(SpecError, match="least_worst breaks a least total's ties"):
+        dataclasses.replace(plain, objective="minimax", least_worst=True).check()
