@@ -99,6 +99,8 @@ class RootSearch:
         self.root_scan: NodeScan | None = None
         #: The unit count of the phase being reported (None: root branches are).
         self._phase_total: int | None = None
+        #: The most units of the phase reported done so far.
+        self._phase_done = 0
 
     @property
     def ceiling(self) -> int:
@@ -337,11 +339,17 @@ class RootSearch:
     def _phase(self, label: str, unit: str, total: int) -> None:
         """Start a reported phase of ``total`` units (openers), counted by :meth:`_report`."""
         self._phase_total = total
+        self._phase_done = 0
         if self.progress is not None:
             self.progress.phase(label, unit, total)
 
     def _report(self, done: int, status: str) -> None:
-        """Report ``done`` units of the current phase, with ``status``."""
+        """Report ``done`` units of the current phase, with ``status``; a count below one
+        already reported is not (a cluster reports its first pass as it runs, then the
+        openers are walked again from the first)."""
+        if done < self._phase_done:
+            return
+        self._phase_done = done
         if self.progress is not None and self._phase_total is not None:
             elapsed = time.perf_counter() - self._started
             self.progress.update(done, self._phase_total, elapsed, status)

@@ -10,6 +10,7 @@ on a different cluster. No mocks, and no wall-clock assertions.
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import logging
 import os
@@ -27,6 +28,7 @@ from guesswork.builder.cli import run
 from guesswork.builder.errors import NoTreeBelowCeilingError
 from guesswork.builder.optimal import SearchOptions, SearchStats, optimize
 from guesswork.builder.optimal.memo import ENTRY_BYTES, Memo, MemoAccount
+from guesswork.builder.progress import Progress
 from guesswork.builder.publish import StoredPolicy, publish_catalog
 from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, load_wordlist
@@ -173,8 +175,27 @@ def test_a_ceiling_holds_on_the_cluster(cluster: distributed.Client) -> None:
     below = optimize(Wordle(), answers, answers, dataclasses.replace(there, ceiling=value + 1))
     assert (below.certificate.value, below.certificate.proven) == (value, True)
     assert below.tree.first_guess == alone.tree.first_guess
+    # Every line reported, the counts within a phase never go back (the cluster
+    # reports its first pass as it runs; the root then walks the openers again).
+    stream = io.StringIO()
+    progress = Progress("ceiling", delay=0, interval=0, stream=stream)
     with pytest.raises(NoTreeBelowCeilingError):
-        optimize(Wordle(), answers, answers, dataclasses.replace(there, ceiling=value))
+        optimize(
+            Wordle(),
+            answers,
+            answers,
+            dataclasses.replace(there, ceiling=value),
+            progress=progress,
+        )
+    counts: dict[str, list[int]] = {}
+    for line in stream.getvalue().splitlines():
+        head, _ = line.split(" of ", 1)
+        phase, done = head.rsplit(": ", 1)
+        counts.setdefault(phase, []).append(int(done.replace(",", "")))
+    assert counts["first pass: one-level bounds"][-1] > 1
+    for phase, seen in counts.items():
+        assert seen == sorted(seen), phase
+    assert "none below the ceiling" in stream.getvalue()
 
 
 @pytest.mark.slow  # two searches and a cluster started for the second: about 30 s
