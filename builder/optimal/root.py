@@ -399,6 +399,11 @@ class RootSearch:
         """
         search = self.search
         below = depth - 1
+        # An opener refuted whole by an earlier run on a cluster (which records openers,
+        # not their branches, when it refutes one) is refuted here too.
+        stored = self.checkpoint.lookup(Checkpoint.unit(guess, everything, depth), best)
+        if stored is not None and stored[1] is None:
+            return stored[0], False
         parts, states, bounds = search.class_bounds(
             guess, everything, best, below, (guess,), node=self.root_scan
         )

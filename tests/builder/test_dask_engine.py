@@ -198,6 +198,28 @@ def test_a_ceiling_holds_on_the_cluster(cluster: distributed.Client) -> None:
     assert "none below the ceiling" in stream.getvalue()
 
 
+def test_a_clusters_checkpoint_refutes_openers_in_process(
+    cluster: distributed.Client, tmp_path: Path
+) -> None:
+    # A cluster records a refuted opener whole (not its branches): a run in one
+    # process resumes from that record instead of searching the opener again, so
+    # it finds everything it needs in the checkpoint and adds nothing to it.
+    answers = WordList.from_words(
+        "fifth", load_wordlist("wordle-answers-2315", Wordle()).words[::5]
+    )
+    value = optimize(Wordle(), answers, answers, SearchOptions(hard=True)).certificate.value
+    below = SearchOptions(hard=True, ceiling=value)
+    checkpoint = tmp_path / "ceiling.ckpt"
+    there = dataclasses.replace(below, scheduler=_address(cluster))
+    with pytest.raises(NoTreeBelowCeilingError):
+        optimize(Wordle(), answers, answers, there, checkpoint=checkpoint)
+    recorded = checkpoint.read_bytes()
+    assert recorded.count(b"\n") > 100
+    with pytest.raises(NoTreeBelowCeilingError):
+        optimize(Wordle(), answers, answers, below, checkpoint=checkpoint)
+    assert checkpoint.read_bytes() == recorded
+
+
 @pytest.mark.slow  # two searches and a cluster started for the second: about 30 s
 def test_checkpoint_resumes_on_another_cluster(
     cluster: distributed.Client, alone: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
