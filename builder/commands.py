@@ -314,7 +314,11 @@ def build(args: argparse.Namespace) -> Outcome:
 
 
 def _reused(
-    sources: list[Catalog], spec: AnySpec, workers: int = 1, checkpoints: Path | None = None
+    sources: list[Catalog],
+    spec: AnySpec,
+    workers: int = 1,
+    checkpoints: Path | None = None,
+    quiet: bool = True,
 ) -> StoredPolicy | None:
     """Return a slow spec's policy from the first ``--reuse`` catalog that has it
     (checked by :func:`reuse_policy`), or None to build it.
@@ -322,7 +326,8 @@ def _reused(
     A ``least_worst`` spec's plain least-total tree (stored before its spec asked
     for the tie-break) is reused with the tie-break proven and added
     (builder.least_worst: one capped search, on ``workers`` processes, its
-    checkpoint in ``checkpoints`` if given), not searched again.
+    checkpoint in ``checkpoints`` if given, its progress on standard error unless
+    ``quiet``), not searched again.
 
     Raises:
         SpecError: a catalog has the policy but it is not what the spec builds.
@@ -339,7 +344,13 @@ def _reused(
 
                 plain = reuse_policy(catalog, dataclasses.replace(spec, least_worst=False))
                 checkpoint = None if checkpoints is None else checkpoints / f"{spec.name()}.ckpt"
-                return with_least_worst(plain, spec, workers=workers, checkpoint=checkpoint)
+                progress = Progress(f"{spec.name()}: tie-break", enabled=not quiet)
+                try:
+                    return with_least_worst(
+                        plain, spec, workers=workers, checkpoint=checkpoint, progress=progress
+                    )
+                finally:
+                    progress.close()
         return reuse_policy(catalog, spec)
     return None
 
@@ -360,7 +371,8 @@ def build_all(args: argparse.Namespace) -> Outcome:
     stored_policies, rows = [], []
     for number, spec in enumerate(CATALOG_SPECS, start=1):
         started = time.perf_counter()
-        stored, how = _reused(sources, spec, args.workers, args.checkpoints), "reused"
+        stored = _reused(sources, spec, args.workers, args.checkpoints, args.quiet)
+        how = "reused"
         if stored is None:
             built, how = build_any(spec, workers=args.workers), "built"
             tree = built.tree
