@@ -333,4 +333,10 @@ def _reprove(
             f"the search, run again, proves a bound of {bound}, not the certificate's "
             f"{cert['lower_bound']}"
         )
+    again = result.certificate.tie_break
+    if again is not None and again != cert.get("tie_break"):
+        faults.append(
+            f"the tie-break, run again, records {again}, not the certificate's "
+            f"{cert.get('tie_break')}"
+        )
     return faults

@@ -208,6 +208,14 @@ def test_tie_break_certificates_verify_and_forgeries_do_not(
     assert any("worst case" in fault for fault in verify_certificate(forged))
     weak = _policy_of(spec, {"tie_break": {"worst": worst, "refuted": cert["value"]}})
     assert verify_certificate(weak)
+    if objective == "total-then-worst":
+        # A bound claimed higher than the search proves passes the cheap check
+        # (it still refutes); running the searches again catches it.
+        inflated = {"worst": worst, "refuted": cert["value"] + 2}
+        bold = _policy_of(spec, {"tie_break": inflated})
+        assert verify_certificate(bold) == []
+        faults = verify_certificate(bold, prove=True)
+        assert len(faults) == 1 and "the tie-break, run again, records" in faults[0]
 
 
 def test_the_command_line_reports_the_tie_break(
