@@ -250,16 +250,18 @@ def verify(args: argparse.Namespace) -> Outcome:
                 or verify_certificate(
                     p, prove=args.prove, workers=args.workers, scheduler=args.scheduler
                 ),
-                # What a tie-break record proves of the worst case (None: no record).
-                "least_worst": _least_worst_claim(p),
             }
             for p in chosen
         ]
+        for result, policy in zip(results, chosen, strict=True):
+            claim = _least_worst_claim(policy)
+            if claim is not None:  # what a tie-break record proves of the worst case
+                result["least_worst"] = claim
     failed = [r for r in results if r["faults"]]
     lines = [
         f"{'FAULT' if r['faults'] else 'ok':<6}{r['name']}"
         + (f": {'; '.join(r['faults'])}" if r["faults"] else "")
-        + (f" ({r['least_worst']})" if r["least_worst"] and not r["faults"] else "")
+        + (f" ({r['least_worst']})" if "least_worst" in r and not r["faults"] else "")
         for r in results
     ]
     lines.append(f"{len(results) - len(failed)} of {len(results)} policies verified")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import functools
+import json
 from pathlib import Path
 
 import numpy as np
@@ -226,5 +227,8 @@ def test_build_all_adds_the_tie_break_to_a_reused_global_optimum(
     # `verify` checks the record and says what it proves.
     capsys.readouterr()
     assert run(["verify", "--catalog", str(again), "--policy", spec.name()]) == 0
-    line = f"ok    {spec.name()} (worst case {worst}, the least of any tree of its total)"
-    assert line in capsys.readouterr().out.splitlines()
+    claim = f"worst case {worst}, the least of any tree of its total"
+    assert f"ok    {spec.name()} ({claim})" in capsys.readouterr().out.splitlines()
+    assert run(["verify", "--catalog", str(again), "--policy", spec.name(), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report == [{"name": spec.name(), "faults": [], "least_worst": claim}]
