@@ -319,9 +319,10 @@ def _reused(
     workers: int = 1,
     checkpoints: Path | None = None,
     quiet: bool = True,
-) -> StoredPolicy | None:
+) -> tuple[StoredPolicy, str] | None:
     """Return a slow spec's policy from the first ``--reuse`` catalog that has it
-    (checked by :func:`reuse_policy`), or None to build it.
+    (checked by :func:`reuse_policy`) and how it was taken ("reused", or "reused,
+    tie-break added"), or None to build it.
 
     A ``least_worst`` spec's plain least-total tree (stored before its spec asked
     for the tie-break) is reused with the tie-break proven and added
@@ -346,12 +347,13 @@ def _reused(
                 checkpoint = None if checkpoints is None else checkpoints / f"{spec.name()}.ckpt"
                 progress = Progress(f"{spec.name()}: tie-break", enabled=not quiet)
                 try:
-                    return with_least_worst(
+                    proven = with_least_worst(
                         plain, spec, workers=workers, checkpoint=checkpoint, progress=progress
                     )
                 finally:
                     progress.close()
-        return reuse_policy(catalog, spec)
+                return proven, "reused, tie-break added"
+        return reuse_policy(catalog, spec), "reused"
     return None
 
 
@@ -371,12 +373,13 @@ def build_all(args: argparse.Namespace) -> Outcome:
     stored_policies, rows = [], []
     for number, spec in enumerate(CATALOG_SPECS, start=1):
         started = time.perf_counter()
-        stored = _reused(sources, spec, args.workers, args.checkpoints, args.quiet)
-        how = "reused"
-        if stored is None:
+        taken = _reused(sources, spec, args.workers, args.checkpoints, args.quiet)
+        if taken is None:
             built, how = build_any(spec, workers=args.workers), "built"
             tree = built.tree
             stored = StoredPolicy.from_data(built.data, tree.targets.words, tree.guesses.words)
+        else:
+            stored, how = taken
         # A reused policy's openings were recomputed and compared by reuse_policy's verify.
         if stored.data.name in BOARD_OPENING_POLICIES and stored.data.openings is None:
             from .multiboard_openings import with_board_openings  # numba: see _command in cli

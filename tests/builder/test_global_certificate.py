@@ -208,8 +208,9 @@ def test_build_all_adds_the_tie_break_to_a_reused_global_optimum(
     proofs = tmp_path / "proofs"
     proofs.mkdir()
     with open_catalog(plain) as catalog:
-        upgraded = commands._reused([catalog], spec, 1, proofs)
-    assert upgraded is not None
+        taken = commands._reused([catalog], spec, 1, proofs)
+    assert taken is not None and taken[1] == "reused, tie-break added"
+    upgraded = taken[0]
     cert = upgraded.data.certificate or {}
     value, worst = cert["value"], built.tree.target_scores.max()
     assert cert["objective"] == "total-then-worst" and cert["proven"]
@@ -223,7 +224,8 @@ def test_build_all_adds_the_tie_break_to_a_reused_global_optimum(
     publish_catalog(str(again), [upgraded], [])
     with open_catalog(again) as catalog:
         kept = commands._reused([catalog], spec, 1, None)
-    assert kept is not None and kept.content_hash == upgraded.content_hash
+    assert kept is not None and kept[1] == "reused"
+    assert kept[0].content_hash == upgraded.content_hash
     # `verify` checks the record and says what it proves.
     capsys.readouterr()
     assert run(["verify", "--catalog", str(again), "--policy", spec.name()]) == 0
