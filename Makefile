@@ -53,6 +53,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_lookup.py
 	$(BIN)/python benchmarks/bench_approx_entropy.py
 	$(BIN)/python benchmarks/bench_optimal.py
+	$(BIN)/python benchmarks/bench_capped.py
 	$(BIN)/python benchmarks/bench_dask.py
 	$(BIN)/python benchmarks/bench_prior.py
 	$(BIN)/python benchmarks/bench_startup.py

@@ -19,7 +19,8 @@ refutes most hopeless guesses without any search. Where that bound is a count
 of distinct replies (small sets, the unweighted total), a guess's count on the
 node caps its count on each class (a subset), so the lookahead skips every
 guess whose cap is no more than the best count found, after first trying the
-node's best splitters: about a quarter of the guesses are read. Each class's search then
+node's best splitters: about a quarter of the guesses are read (one guess from
+a cap too: :meth:`.SetValues.singletons_bound`). Each class's search then
 gets the budget left after the exact values found so far and the bounds of
 the classes still to do, largest class first, so a guess is abandoned as soon
 as its partial sum reaches the best total found. Exact values and proven
@@ -77,15 +78,12 @@ from .bound_store import open_link
 from .bounds import INFEASIBLE, NO_CAPS
 from .memo import Memo, MemoAccount
 from .problem import NO_CAP, Problem, SearchOptions
-from .set_values import SetValues
+from .set_values import PROBE, SetValues
 from .stats import NodeScan, SearchStats
 from .symmetry import SymmetryHook
 
 #: Most constraint states whose legal guesses a search keeps (up to 100 KB each).
 _LEGAL_KEPT = 256
-#: A node's best splitters that a class's distinct-reply count tries first (its
-#: ``probe``): enough to find a high count early, few enough to cost nothing.
-_PROBE = 16
 
 
 class Search(SetValues):
@@ -283,7 +281,7 @@ class Search(SetValues):
             # always so for a set that small), and every guess is feasible (no
             # class can exceed the cap's largest): count the replies first.
             caps = self.caps_of(parent)
-            probe = parent.guesses[:_PROBE] if len(caps) and parent is not None else NO_CAPS
+            probe = parent.guesses[:PROBE] if len(caps) and parent is not None else NO_CAPS
             most, best = self.kernel.distinct_replies(guesses, targets, size + 1, caps, probe)
             if not most:
                 least = INFEASIBLE
@@ -296,10 +294,12 @@ class Search(SetValues):
                 kept, _ = self.kernel.run(one, targets, 1 << 40, INFEASIBLE)
                 if kept and int(self.kernel.bound[0]) == 3 * size - most:
                     least = 3 * size - most
+        elif self.linear and self._max_class(depth) == 1:
+            least = self.singletons_bound(guesses, targets, parent)
         if least < 0:
-            # No guess's bound is below the set's own table bound: stop at the first
-            # that reaches it.
-            floor = self.floor(targets)
+            # No guess's bound is below the set's own table bound (or 2n where no
+            # target splits the rest into singletons): stop at the first that reaches it.
+            floor = self.floor(targets) if least == -1 else 2 * size
             _, least = self.kernel.run(
                 guesses, targets, self._max_class(depth), 0, floor, self.caps_of(parent)
             )

@@ -23,6 +23,10 @@ from .bounds import (
 from .problem import Problem, SearchOptions
 from .stats import NodeScan
 
+#: A node's best splitters that a class's distinct-reply count tries first (its
+#: ``probe``): enough to find a high count early, few enough to cost nothing.
+PROBE = 16
+
 
 class SetValues:
     """The values and bounds of target sets that need no search, for one problem.
@@ -194,6 +198,35 @@ class SetValues:
                 guess, targets, self.exact, self.lower, bytes([depth]), small_limit
             )
         return self.kernel.known_classes(guess, targets, self.exact, self.lower)
+
+    def singletons_bound(
+        self,
+        guesses: np.ndarray,
+        targets: np.ndarray,
+        parent: NodeScan | None,
+    ) -> int:
+        """Return the least static bound of a set of three or more targets with one guess
+        left after this one (every class must be a single target), where distinct
+        replies decide it; else -2 (no target splits the set so: the bound is 2n or
+        INFEASIBLE, which a scan decides).
+
+        The bound is ``2n - 1`` if a target splits the rest into singletons, ``2n``
+        if another guess does, else INFEASIBLE. A guess doing so has a reply per
+        target (a target: ``n + 1`` counting the win twice, as the distinct-reply
+        count does), so that count, with ``parent``'s caps, its best splitters
+        tried first and an early stop, is read instead of every guess's classes:
+        far quicker where no guess splits the set so finely, which under a cap is
+        most of what a search refutes (``guesses``: the set's candidates).
+        """
+        size = len(targets)
+        caps = self.caps_of(parent)
+        probe = parent.guesses[:PROBE] if len(caps) and parent is not None else NO_CAPS
+        most, _ = self.kernel.distinct_replies(guesses, targets, size + 1, caps, probe)
+        if most > size:
+            return 2 * size - 1
+        if most < size:
+            return INFEASIBLE
+        return -2
 
     def caps_of(self, parent: NodeScan | None) -> np.ndarray:
         """Return the reply-count caps a superset's scan gives (NO_CAPS without one)."""

@@ -87,6 +87,33 @@ def test_the_lookahead_bound_is_the_same_with_and_without_the_fast_path(
         assert fast.lookahead_bound(targets, 99, ()) == plain.lookahead_bound(targets, 99, ())
 
 
+@pytest.mark.parametrize("hard", [False, True])
+def test_one_guess_from_the_cap_the_count_gives_the_scans_bound(
+    wordle_problem: tuple, hard: bool
+) -> None:
+    # With one guess left after this one every class must be a single target: the
+    # least bound is 2n - 1 (a target splits the rest), 2n (another guess does) or
+    # INFEASIBLE, read from distinct replies; the full scan must agree, with and
+    # without a superset's scan (its caps and probe), and all three must occur.
+    problem, _ = wordle_problem
+    options = SearchOptions(max_guesses=5, hard=hard)
+    rng = np.random.default_rng(17)
+    seen = set()
+    for size in [3, 4, 5, 6, 8, 10, 14, 20, 30]:
+        for _ in range(12):
+            parent = np.sort(rng.choice(problem.n_targets, 3 * size, replace=False))
+            targets = np.sort(rng.choice(parent, size, replace=False)).astype(np.int64)
+            fast, plain = Search(problem, options), Search(problem, options)
+            plain.linear = False
+            node = fast.scan(parent.astype(np.int64), 3, ())
+            expected = plain.lookahead_bound(targets, 2, ())
+            assert fast.lookahead_bound(targets, 2, (), parent=node) == expected
+            alone = Search(problem, options)
+            assert alone.lookahead_bound(targets, 2, ()) == expected
+            seen.add("inf" if expected >= INFEASIBLE else expected - 2 * size)
+    assert seen == ({"inf", -1} if hard else {"inf", -1, 0})
+
+
 def test_the_lookahead_bound_by_counting_holds_past_the_linear_table() -> None:
     # Mastermind 6x4: 13 non-winning replies, so sets past 14 targets have classes
     # that cost more than 2m - 1: the count's bound must equal the full scan's.
