@@ -127,6 +127,9 @@ class NytRule:
         self.letters = letters
         self.length = int(letters.shape[1])
         self._empty = empty_state(self.length, letter_count(letters))
+        #: The empty state's bytes: a state is compared as bytes, far cheaper than
+        #: as arrays in the search's hottest NYT-hard loop (a class's state).
+        self._empty_bytes = self._empty.tobytes()
 
     def array(self, state: bytes) -> np.ndarray:
         """Return ``state`` as a new int8 array."""
@@ -134,7 +137,8 @@ class NytRule:
 
     def key(self, state: np.ndarray) -> bytes:
         """Return the bytes of a state array (``b""`` for the empty state)."""
-        return b"" if np.array_equal(state, self._empty) else state.astype(np.int8).tobytes()
+        body = state.astype(np.int8, copy=False).tobytes()
+        return b"" if body == self._empty_bytes else body
 
     def child(self, state: bytes, guess: int, code: int) -> bytes:
         """Return the state after vocabulary row ``guess`` got reply ``code`` in ``state``."""
