@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -30,6 +31,36 @@ if TYPE_CHECKING:
 
 #: What a root branch's search gives back: value and subtree (None if refuted).
 _Solved = tuple[int, list[int] | None, SearchStats]
+
+
+#: Each capped search's uncapped twin (see :func:`uncapped_search`), kept while it lives.
+_UNCAPPED: weakref.WeakKeyDictionary[Search, Search] = weakref.WeakKeyDictionary()
+
+
+def uncapped_search(search: Search) -> Search:
+    """Return the search of ``search``'s problem without its cap or ceiling (in process,
+    no bound store), made on first use and kept with its memo beside ``search`` (on a
+    cluster worker too); it polls as ``search`` does (a worker's budget)."""
+    free = _UNCAPPED.get(search)
+    if free is None:
+        options = dataclasses.replace(
+            search.options,
+            max_guesses=None,
+            ceiling=None,
+            bound_store=None,
+            workers=1,
+            scheduler=None,
+        )
+        free = _UNCAPPED[search] = Search(search.problem, options, search.symmetry)
+        owner = weakref.ref(search)
+
+        def poll() -> None:
+            capped = owner()
+            if capped is not None and capped.poll is not None:
+                capped.poll()
+
+        free.poll = poll
+    return free
 
 
 @dataclass
@@ -410,6 +441,11 @@ class RootSearch:
         static = search.combine(everything, bounds)
         if static >= best:
             return static, False
+        if self.options.ceiling is not None and self.options.max_guesses is not None:
+            free = self._uncapped_refutation(guess, everything, best)
+            if free is not None:
+                self.checkpoint.save(Checkpoint.unit(guess, everything, depth), free, None)
+                return free, False
         values = list(bounds)
         jobs = [index for index, part in enumerate(parts) if len(part) > 2]
         self._units_total += len(jobs)
@@ -435,6 +471,27 @@ class RootSearch:
         if failed:
             return max(total, best), False
         return total, total < best or best >= INFEASIBLE
+
+    def _uncapped_refutation(self, guess: int, everything: np.ndarray, best: int) -> int | None:
+        """Return a bound >= ``best`` refuting opener ``guess`` without the cap, or None.
+
+        A tree within the cap is a tree, so no capped tree under ``guess`` beats its
+        best tree without the cap. Under a ceiling (a tie-break's capped search,
+        whose ceiling is the uncapped optimum + 1) nearly every opener's uncapped
+        tree reaches it, and the uncapped search proves that several times faster
+        than the capped one, whose bounds hardly see the cap (its memo also keys
+        by depth). None: the opener has an uncapped tree below ``best``, so the
+        capped search decides.
+
+        Raises:
+            SearchError: as the search (the uncapped search polls as this one does).
+        """
+        free = uncapped_search(self.search)
+        before = dataclasses.replace(free.stats)
+        root = RootSearch(free.problem, free.options, search=free, words=self.words)
+        value, exact = root._evaluate_root(guess, everything, best, free.options.root_depth)
+        self.search.stats.add(free.stats.since(before))
+        return None if exact and value < best else max(value, best)
 
     def _run_units(
         self,

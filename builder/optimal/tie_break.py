@@ -12,8 +12,11 @@ least total. Neither needs a search of its own:
   capped search only asks whether a tree of total ``T`` or less exists (its
   ceiling is ``T + 1``: every opener that cannot get that low is refuted,
   which is far quicker than finding the capped optimum, often unbounded when
-  the cap leaves no tree at all). The last capped search, which finds none,
-  is the proof: ``T + 1`` bounds every tree within one guess fewer.
+  the cap leaves no tree at all). Each opener is first searched without the
+  cap (``RootSearch._uncapped_refutation``): nearly every one's uncapped tree
+  already reaches ``T + 1``, which that search proves far faster. The last
+  capped search, which finds none, is the proof: ``T + 1`` bounds every tree
+  within one guess fewer.
 - the least worst case ``W`` is the minimax optimum; the least total within
   ``W`` guesses is the capped total search's. The minimax proof shows that no
   tree fits in ``W - 1`` guesses.

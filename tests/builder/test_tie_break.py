@@ -9,7 +9,8 @@ has a worse worst case than the least, and lists where the two orders differ.
 Their certificates pass ``verify``, and a forged tie-break record does not.
 The capped search behind the tie-break looks only below a ceiling; it must
 find exactly the trees the plain capped search finds below it, whatever leads
-it. A stored least-total tree gains its tie-break (builder.least_worst) byte
+it. An opener whose uncapped value reaches the budget is refuted
+without the cap, and recorded whole in the checkpoint. A stored least-total tree gains its tie-break (builder.least_worst) byte
 for byte as the whole build gives it, or is refused when the tree would change.
 """
 
@@ -33,6 +34,10 @@ from guesswork.builder.errors import (
 )
 from guesswork.builder.least_worst import with_least_worst
 from guesswork.builder.optimal import INFEASIBLE, SearchOptions, optimize
+from guesswork.builder.optimal.checkpoint import Checkpoint
+from guesswork.builder.optimal.problem import make_problem
+from guesswork.builder.optimal.root import RootSearch
+from guesswork.builder.optimal.search import Search
 from guesswork.builder.policies import BuiltPolicy, OptimalSpec, build_optimal_policy
 from guesswork.builder.publish import StoredPolicy
 from guesswork.builder.verify import verify_certificate, verify_policy
@@ -307,6 +312,45 @@ def test_a_ceiling_finds_exactly_the_trees_below_it(seed: int) -> None:
     assert alone[weakest] is not None and alone[weakest] > min(v for v in alone.values() if v)
     with pytest.raises(SearchError, match=r"a ceiling \(10\) needs a total objective"):
         SearchOptions(objective="minimax", ceiling=10).check()
+
+
+def test_openers_refuted_without_the_cap_are_refuted_within_it(tmp_path: Path) -> None:
+    # Under a ceiling and a cap an opener is first searched without the cap (a tree
+    # within the cap is a tree): one whose uncapped value reaches the budget is
+    # refuted so, and recorded whole in the checkpoint (in process, the capped search
+    # records branches); one below it is left to the capped search.
+    game = Wordle()
+    targets = WordList.from_words("t", load_wordlist("wordle-answers-2315", game).words[::4])
+    guesses = WordList.from_words("g", load_wordlist("wordle-guesses-12972", game).words[::4])
+    problem, vocabulary = make_problem(game, targets, guesses)
+    everything = np.arange(problem.n_targets, dtype=np.int64)
+    recorded = 0
+    words = guesses.words
+    for word in (words[3], words[400], words[1777], targets.words[5], words[3000]):
+        free = optimize(game, targets, guesses, SearchOptions(first_guess=word)).certificate
+        guess = vocabulary.words.index(word)
+        options = SearchOptions(max_guesses=4, ceiling=free.value)
+        root = RootSearch(problem, options, search=Search(problem, options))
+        assert root._uncapped_refutation(guess, everything, free.value + 1) is None
+        assert root._uncapped_refutation(guess, everything, free.value) == free.value
+        assert root._uncapped_refutation(guess, everything, free.value - 5) >= free.value - 5
+        # Through the root, with a checkpoint: no tree within four guesses below the
+        # ceiling, refuted as a whole opener where the bounds alone did not.
+        checkpoint = tmp_path / f"{word}.ckpt"
+        with pytest.raises(NoTreeBelowCeilingError):
+            optimize(
+                game,
+                targets,
+                guesses,
+                dataclasses.replace(options, first_guess=word),
+                checkpoint=checkpoint,
+            )
+        unit = Checkpoint.unit(guess, everything, 4)
+        lines = [json.loads(line) for line in checkpoint.read_text().splitlines()[1:]]
+        whole = [line for line in lines if line["unit"] == unit]
+        assert all(line["value"] >= free.value and line["guesses"] is None for line in whole)
+        recorded += len(whole)
+    assert recorded > 0
 
 
 def _stored(built: BuiltPolicy) -> StoredPolicy:
