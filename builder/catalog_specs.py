@@ -164,13 +164,14 @@ GLOBAL_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
     ),
     # Today's game, every one of the 14855 openers settled: TARSE, 11219 (mean
     # 3.5526, worst 6). Run led by SALET (the certificate records the lead); about
-    # 2 h on one core in all, through policies/proofs' checkpoint.
+    # 2 h on one core in all, through policies/proofs' checkpoint. Worst 6, the least
+    # at that total (none within five below 11220: 29 min on two workers, resumed).
     OptimalSpec(
         "wordle",
         targets="wordle-answers-3158",
         guesses="wordle-guesses-14855",
         lead_opener="SALET",
-        # Not yet least_worst: its capped search is in progress (policies/proofs).
+        least_worst=True,
     ),
     # NYT hard mode within six guesses, every opener settled: SALET, 8122 (2315 x 12972);
     # worst 6, the least at that total (none within five below 8123: 6 min on two workers).
