@@ -75,10 +75,10 @@ import numpy as np
 from ..errors import InfeasibleCapError, SearchError
 from ..metrics import smallest
 from .bound_store import open_link
-from .bounds import INFEASIBLE, NO_CAPS
+from .bounds import INFEASIBLE
 from .memo import Memo, MemoAccount
 from .problem import NO_CAP, Problem, SearchOptions
-from .set_values import PROBE, SetValues
+from .set_values import NO_TARGET_SPLITS, SetValues
 from .stats import NodeScan, SearchStats
 from .symmetry import SymmetryHook
 
@@ -281,7 +281,7 @@ class Search(SetValues):
             # always so for a set that small), and every guess is feasible (no
             # class can exceed the cap's largest): count the replies first.
             caps = self.caps_of(parent)
-            probe = parent.guesses[:PROBE] if len(caps) and parent is not None else NO_CAPS
+            probe = self.probe_of(parent, caps)
             most, best = self.kernel.distinct_replies(guesses, targets, size + 1, caps, probe)
             if not most:
                 least = INFEASIBLE
@@ -299,7 +299,7 @@ class Search(SetValues):
         if least < 0:
             # No guess's bound is below the set's own table bound (or 2n where no
             # target splits the rest into singletons): stop at the first that reaches it.
-            floor = self.floor(targets) if least == -1 else 2 * size
+            floor = 2 * size if least == NO_TARGET_SPLITS else self.floor(targets)
             _, least = self.kernel.run(
                 guesses, targets, self._max_class(depth), 0, floor, self.caps_of(parent)
             )

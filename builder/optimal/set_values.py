@@ -26,6 +26,9 @@ from .stats import NodeScan
 #: A node's best splitters that a class's distinct-reply count tries first (its
 #: ``probe``): enough to find a high count early, few enough to cost nothing.
 PROBE = 16
+#: :meth:`SetValues.singletons_bound`'s answer where no target splits the set into
+#: singletons: its bound is 2n or INFEASIBLE, which a scan stopping at 2n decides.
+NO_TARGET_SPLITS = -2
 
 
 class SetValues:
@@ -207,8 +210,7 @@ class SetValues:
     ) -> int:
         """Return the least static bound of a set of three or more targets with one guess
         left after this one (every class must be a single target), where distinct
-        replies decide it; else -2 (no target splits the set so: the bound is 2n or
-        INFEASIBLE, which a scan decides).
+        replies decide it; else :data:`NO_TARGET_SPLITS`.
 
         The bound is ``2n - 1`` if a target splits the rest into singletons, ``2n``
         if another guess does, else INFEASIBLE. A guess doing so has a reply per
@@ -220,13 +222,19 @@ class SetValues:
         """
         size = len(targets)
         caps = self.caps_of(parent)
-        probe = parent.guesses[:PROBE] if len(caps) and parent is not None else NO_CAPS
-        most, _ = self.kernel.distinct_replies(guesses, targets, size + 1, caps, probe)
+        most, _ = self.kernel.distinct_replies(
+            guesses, targets, size + 1, caps, self.probe_of(parent, caps)
+        )
         if most > size:
             return 2 * size - 1
         if most < size:
             return INFEASIBLE
-        return -2
+        return NO_TARGET_SPLITS
+
+    def probe_of(self, parent: NodeScan | None, caps: np.ndarray) -> np.ndarray:
+        """Return the guesses a distinct-reply count tries first: ``parent``'s best
+        splitters where its ``caps`` apply (NO_CAPS otherwise)."""
+        return parent.guesses[:PROBE] if len(caps) and parent is not None else NO_CAPS
 
     def caps_of(self, parent: NodeScan | None) -> np.ndarray:
         """Return the reply-count caps a superset's scan gives (NO_CAPS without one)."""
