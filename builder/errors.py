@@ -77,3 +77,12 @@ class CatalogWriteError(PolicyError):
 
 class CacheConfigError(GuessworkError, ValueError):
     """The reply-matrix cache's limit ($GUESSWORK_CACHE_MAX_BYTES) is not a size."""
+
+
+class CalendarError(GuessworkError, ValueError):
+    """An answer calendar (builder.calendar) cannot be read or merged.
+
+    For example: a history file that is missing, unreadable or not a calendar
+    CSV or NYT day, a row with a bad date, day number or word, a date twice in
+    one file, or a date whose answer differs from the calendar's.
+    """

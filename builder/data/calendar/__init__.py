@@ -1,0 +1,1 @@
+"""The shipped answer calendar: the NYT's Wordle answer of each day (builder.calendar)."""
