@@ -197,9 +197,10 @@ class _BudgetedSearch(Search):
         budget: int = INFEASIBLE,
         state: bytes = b"",
         parent: NodeScan | None = None,
+        widen: bool = False,
     ) -> NodeScan:
         self._check()
-        return super().scan(targets, depth, history, budget, state, parent)
+        return super().scan(targets, depth, history, budget, state, parent, widen)
 
     def lookahead_bound(
         self,

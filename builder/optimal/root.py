@@ -184,15 +184,18 @@ class RootSearch:
             if len(roots) > 1 and self.options.beam is None:
                 best, best_guess = self._search_openers(roots, bounds, everything, depth, results)
             else:
-                for guess, bound in zip(roots.tolist(), bounds.tolist(), strict=True):
-                    if bound >= best:
-                        # Sorted by bound: this and every later guess is refuted.
-                        results.append(RootResult(guess, bound, False))
-                        break
-                    value, exact = self._evaluate_root(guess, everything, best, depth)
-                    results.append(RootResult(guess, value, exact))
-                    if exact and value < best:
-                        best, best_guess = value, guess
+                best, best_guess = self._search_in_order(
+                    roots, bounds, everything, depth, best, results
+                )
+                if best_guess < 0 and left_out < INFEASIBLE and self.options.ceiling is None:
+                    # No opener the beam kept has a tree within the cap: every opener is
+                    # tried, as Search.solve widens any node (its classes keep the beam).
+                    node = self.root_scan = self.search.scan(everything, depth, (), widen=True)
+                    roots, bounds, left_out = node.guesses, node.bounds, node.beam_left_out
+                    self.search.stats.widened += 1
+                    best, best_guess = self._search_in_order(
+                        roots, bounds, everything, depth, best, results
+                    )
         finally:
             if self._pool is not None:
                 self._pool.shutdown()
@@ -220,6 +223,30 @@ class RootSearch:
             engine=self.engine,
             workers=self.workers,
         )
+
+    def _search_in_order(
+        self,
+        roots: np.ndarray,
+        bounds: np.ndarray,
+        everything: np.ndarray,
+        depth: int,
+        best: int,
+        results: list[RootResult],
+    ) -> tuple[int, int]:
+        """Evaluate ``roots`` in their order (by static bound) below ``best``; return the
+        best (value, opener), the opener -1 if none beats ``best``, appending each
+        opener's result to ``results``."""
+        best_guess = -1
+        for guess, bound in zip(roots.tolist(), bounds.tolist(), strict=True):
+            if bound >= best:
+                # Sorted by bound: this and every later guess is refuted.
+                results.append(RootResult(guess, bound, False))
+                break
+            value, exact = self._evaluate_root(guess, everything, best, depth)
+            results.append(RootResult(guess, value, exact))
+            if exact and value < best:
+                best, best_guess = value, guess
+        return best, best_guess
 
     def _search_openers(
         self,

@@ -155,6 +155,7 @@ class Search(SetValues):
         budget: int = INFEASIBLE,
         state: bytes = b"",
         parent: NodeScan | None = None,
+        widen: bool = False,
     ) -> NodeScan:
         """Return the guesses to try for a node, in search order, with their bounds.
 
@@ -164,6 +165,7 @@ class Search(SetValues):
         greedy ranking are eligible. Records the node's static bound. ``parent``
         (a superset's scan) lets the compiled scan skip guesses its counts rule
         out (bounds.ScanKernel.run): the same guesses, bounds and static bound.
+        ``widen`` lifts the beam for this node (see :meth:`solve`).
 
         Returns:
             The node's scan; its ``excluded`` refutes every eligible guess
@@ -172,7 +174,7 @@ class Search(SetValues):
         """
         guesses = self.candidates(targets, history, state)
         self.stats.scanned += len(guesses) * len(targets)
-        beam = self.options.beam
+        beam = None if widen else self.options.beam
         kernel = self.kernel
         kept, excluded = kernel.run(
             guesses,
@@ -399,6 +401,42 @@ class Search(SetValues):
             self.exact[key] = quick
             return quick[0]
         node = self.scan(targets, depth, history, budget, state, parent)
+        best, best_guess, refuted = self._search_node(
+            node, targets, budget, depth, history, state, known
+        )
+        if best_guess < 0 and refuted >= INFEASIBLE and node.beam_left_out < INFEASIBLE:
+            # Under a cap, every guess the beam kept may lead to a class that cannot be
+            # finished in time while a guess it left out can: the node is searched
+            # again over every guess (its classes keep the beam), so a lookahead tree
+            # within the cap exists wherever an exact one does. Budget refutations
+            # (refuted below INFEASIBLE) are the beam's answer as before.
+            self.stats.widened += 1
+            node = self.scan(targets, depth, history, budget, state, parent, widen=True)
+            best, best_guess, refuted = self._search_node(
+                node, targets, budget, depth, history, state, known
+            )
+        if node.beam_left_out < (best if best_guess >= 0 else budget):
+            self.stats.beam_cut = True
+        if best_guess >= 0:
+            self.exact[key] = (best, best_guess)
+        else:
+            best = self.lower[key] = max(refuted, known, budget)
+        if self.store is not None:
+            self.store.keep(key, size, best, best_guess)
+        return best
+
+    def _search_node(
+        self,
+        node: NodeScan,
+        targets: np.ndarray,
+        budget: int,
+        depth: int,
+        history: tuple[int, ...] | None,
+        state: bytes,
+        known: int,
+    ) -> tuple[int, int, int]:
+        """Return (best value, its guess or -1, least refutation) over the node's scanned
+        guesses, best first: the branch-and-bound loop of :meth:`solve`."""
         guesses, bounds, closed, refuted = node.guesses, node.bounds, node.closed, node.excluded
         best, best_guess = budget, -1
         seen: set[bytes] = set()
@@ -426,15 +464,7 @@ class Search(SetValues):
                     break
             else:
                 refuted = min(refuted, value)
-        if node.beam_left_out < (best if best_guess >= 0 else budget):
-            self.stats.beam_cut = True
-        if best_guess >= 0:
-            self.exact[key] = (best, best_guess)
-        else:
-            best = self.lower[key] = max(refuted, known, budget)
-        if self.store is not None:
-            self.store.keep(key, size, best, best_guess)
-        return best
+        return best, best_guess, refuted
 
     def class_bounds(
         self,

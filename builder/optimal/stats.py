@@ -7,7 +7,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-_COUNTERS = ("expanded", "scanned", "memo_hits", "store_lookups", "store_hits", "memo_evictions")
+_COUNTERS = (
+    "expanded",
+    "scanned",
+    "memo_hits",
+    "widened",
+    "store_lookups",
+    "store_hits",
+    "memo_evictions",
+)
 #: Per-process peaks: across processes the largest counts (see :meth:`SearchStats.add`).
 _PEAKS = ("memo_peak_bytes", "memo_peak_entries")
 
@@ -20,6 +28,8 @@ class SearchStats:
     scanned: int = 0
     memo_hits: int = 0
     beam_cut: bool = False
+    #: Nodes a beam left with no tree within the cap, searched again over every guess.
+    widened: int = 0
     #: Sets looked up in the bound store, and those it held (see :mod:`.bound_store`).
     store_lookups: int = 0
     store_hits: int = 0

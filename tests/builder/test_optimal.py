@@ -121,6 +121,59 @@ def test_lookahead_is_an_upper_bound_and_exact_when_the_beam_is_wide(seed: int) 
     assert wide.value == exact and wide.proven
 
 
+def trap_lists(seed: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Return random lists heavy in traps (words sharing three letters in place with
+    one word, as _ATCH), where a tight cap binds: targets, and guesses holding them."""
+    rng = random.Random(seed)
+    base = rng.choice(ANSWERS)
+    family = [w for w in ANSWERS if sum(a == b for a, b in zip(w, base, strict=True)) >= 3]
+    targets = tuple(dict.fromkeys(family[:30] + rng.sample(ANSWERS, 10)))
+    return targets, tuple(dict.fromkeys(targets + tuple(rng.sample(ANSWERS, 60))))
+
+
+def capped_lookahead_case(seed: int, nyt_hard: bool) -> int:
+    """Check a beam-1 lookahead within caps 3 and 4 against the exact search (proven
+    against brute force above) on trap-heavy lists; return the nodes it widened."""
+    target_words, guess_words = trap_lists(seed)
+    targets = WordList.from_words("t", target_words)
+    guesses = WordList.from_words("g", guess_words)
+    widened = 0
+    for cap in (3, 4):
+        exact_options = SearchOptions(max_guesses=cap, nyt_hard=nyt_hard)
+        beam_options = dataclasses.replace(exact_options, beam=1)
+        try:
+            exact = optimize(WORDLE, targets, guesses, exact_options).certificate.value
+        except SearchError:
+            with pytest.raises(SearchError, match="cap"):
+                optimize(WORDLE, targets, guesses, beam_options)
+            continue
+        result = optimize(WORDLE, targets, guesses, beam_options)
+        assert int(result.tree.target_scores.max()) <= cap
+        assert result.certificate.value >= exact
+        assert tree_value(result.tree, "total") == result.certificate.value
+        widened += result.outcome.stats.widened
+    return widened
+
+
+@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize("nyt_hard", [False, True], ids=["normal", "nyt-hard"])
+def test_a_capped_lookahead_finds_a_tree_within_the_cap_wherever_one_exists(
+    seed: int, nyt_hard: bool
+) -> None:
+    """A beam of one guess often misses the guess a tight cap needs: where none of the
+    beam's guesses finishes within the cap, the node is searched over every guess
+    (widened), so the lookahead is refused exactly when no tree exists and is
+    within the cap otherwise."""
+    capped_lookahead_case(seed, nyt_hard)
+
+
+def test_the_capped_lookahead_cases_widen_nodes() -> None:
+    """The cases above include nodes the beam alone could not finish (else they would
+    show nothing about widening)."""
+    widened = [capped_lookahead_case(seed, nyt_hard=True) for seed in range(20)]
+    assert sum(1 for count in widened if count) >= 5
+
+
 def test_fixed_first_guess_is_played_and_bounds_the_free_optimum() -> None:
     targets = WordList.from_words("t", ANSWERS[:60])
     free = optimize(WORDLE, targets, targets, SearchOptions(hard=True))
