@@ -1,7 +1,7 @@
 """``guesswork`` (also ``python -m guesswork``): suggestions for players and bots.
 
     guesswork suggest [--policy NAME] --history "RAISE:.Y...,CLOUT:G...." [--json]
-    guesswork play [--hard]               # today's game (TODAY); --policy NAME: another
+    guesswork play [--hard] [--date D]    # today's game (TODAY); --policy NAME: another
                                           # (an interactive helper: guesswork.client.play)
     guesswork play --language es          # Wordle in Spanish (--length K: other lengths)
     guesswork play --boards 4             # Quordle (2: Dordle, 8: Octordle; any N to 32)
@@ -21,6 +21,13 @@ under ``--json``, that line is a JSON object ``{"error": ..., "reason": ...}``
 the error has one, e.g. ``IMPOSSIBLE_REPLY``; ``USAGE`` for usage errors).
 ``--history`` also takes a pasted share text with its guesses (see
 guesswork.client.play.share_history).
+
+With no ``--policy``, ``play`` and ``suggest`` say which policy they chose and
+why (client.policy_choice.Choice): ``play`` at its start, ``suggest`` on
+stderr before its answer (its stdout stays the answer alone) and under
+``--json`` as ``policy_reason``. ``policies`` and ``play`` say whether a
+Wordle policy is guaranteed within the game's six guesses
+(client.policy_info.guarantee).
 
 Every command asks a client.core.Guesswork: ``--server`` a
 client.remote.RemoteClient, ``--store`` the in-process one handed to
@@ -47,7 +54,8 @@ from .errors import GuessworkError, UsageError, reason_of
 from .games import MAX_LENGTH, MIN_LENGTH
 from .letters import LANGUAGES
 from .multiboard import MAX_BOARDS, VARIANTS
-from .policy_choice import TODAY, chosen_policy
+from .policy_choice import BUILD_TODAY, TODAY, choose_policy
+from .policy_info import guarantee
 from .replies import is_share_row
 from .suggestion import LIVE_GUESS_LIST, Suggestion
 from .text import plural, shown
@@ -128,26 +136,36 @@ def _suggest(backend: Guesswork, args: argparse.Namespace) -> int:
             print(describe_boards(several))
         return 0
     answer = backend.suggest(args.policy, parse_history(args.history), args.alternatives)
-    # The policy that answered: the one named, or the one today's game picked.
+    # The policy that answered: the one named, or the one today's game picked, and
+    # why it was picked (no reason for a named one).
+    reason = {} if args.policy_reason is None else {"policy_reason": args.policy_reason}
     if args.json:
-        print(json.dumps({**answer.to_json(), "policy": args.policy}))
-    else:
-        print(describe(answer))
+        print(json.dumps({**answer.to_json(), "policy": args.policy, **reason}))
+        return 0
+    if args.policy_reason is not None:
+        # On stderr, before the answer: scripts read the answer alone on stdout.
+        print(f"Default policy {args.policy}: {args.policy_reason}", file=sys.stderr)
+    print(describe(answer))
     return 0
 
 
 def _policies(backend: Guesswork, args: argparse.Namespace) -> int:
     infos = backend.policies()
     if args.json:
-        print(json.dumps([info.to_json() for info in infos], indent=2))
+        rows = [{**info.to_json(), "guarantee": guarantee(info)} for info in infos]
+        print(json.dumps(rows, indent=2))
         return 0
     for info in infos:
         language = f"  {info.language}" if info.language else ""
         # A weighted policy's mean is its expected guesses under its weights.
         weights = f"  weighted by {info.weights}" if info.weights else ""
         count = plural(info.count, "target")
+        # Beside the worst case it follows from; the catalog, language and prior
+        # stay last, where scripts (and grep) find them.
+        guaranteed = guarantee(info)
+        within = f"  {guaranteed}" if guaranteed else ""
         print(
-            f"{info.name:<48} {count:>13}  mean {info.mean:.2f} worst {info.worst}  "
+            f"{info.name:<48} {count:>13}  mean {info.mean:.2f} worst {info.worst}{within}  "
             f"{info.catalog}{language}{weights}"
         )
     return 0
@@ -250,6 +268,23 @@ def _boards(text: str) -> int:
     raise argparse.ArgumentTypeError(f"a game has 1 to {MAX_BOARDS} boards ({names}), not {text!r}")
 
 
+POLICY_HELP = (
+    "policy name (default: today's policy, see --date; else today's game's proven "
+    f"optimum, guaranteed within 6 guesses, as --hard's default is; today's game: {TODAY})"
+)
+HARD_HELP = (
+    "NYT hard mode (greens stay, yellows are used again): today's NYT-hard policy, an "
+    "optimum within 6 guesses (wordle-3158-g14855-nyt-hard-optimal-cap6-first-tarse: "
+    "given TARSE), guaranteed within 6 as the normal-mode default is (a catalog without "
+    "one: the greedy tree, which is not; play says which); with --length/--language a "
+    "hard-mode one"
+)
+DATE_HELP = (
+    "the day whose policy to follow, YYYY-MM-DD: the one built for it under that day's "
+    f"answer calendar (`{BUILD_TODAY} --date D`), else today's game's (default: today)"
+)
+
+
 def _language(text: str) -> str:
     if text not in LANGUAGES:
         known = ", ".join(f"{code} ({language.name})" for code, language in LANGUAGES.items())
@@ -285,8 +320,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROG,
         description="Next-guess suggestions from Guesswork policies.",
-        epilog=f"With no --policy, play and suggest follow today's game: {TODAY} "
-        f"(--hard: in NYT hard mode). The 2022 game's policies stay, by name.",
+        epilog=f"With no --policy, play and suggest follow today's policy, built for the day "
+        f"by `{BUILD_TODAY}` (--date: another day's), else today's game: {TODAY} (--hard: "
+        "in NYT hard mode), each default guaranteed within 6 guesses; they say which and "
+        "why. The 2022 game's policies stay, by name.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
@@ -298,7 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     suggest = command("suggest", "suggest the next guess for a history")
     which = suggest.add_mutually_exclusive_group()
-    which.add_argument("--policy", help=f"policy name (default: today's game, {TODAY})")
+    which.add_argument("--policy", help=POLICY_HELP)
     which.add_argument("--length", type=_length, help=LENGTH_HELP)
     which.add_argument("--language", type=_language, help=LANGUAGE_HELP)
     turns = suggest.add_mutually_exclusive_group()
@@ -319,7 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
     suggest.add_argument("--json", action="store_true", help="print one JSON object")
     interactive = command("play", "an interactive helper: it guesses, you type the replies")
     which = interactive.add_mutually_exclusive_group()
-    which.add_argument("--policy", help=f"policy name (default: today's game, {TODAY})")
+    which.add_argument("--policy", help=POLICY_HELP)
     which.add_argument("--length", type=_length, help=LENGTH_HELP)
     which.add_argument("--language", type=_language, help=LANGUAGE_HELP)
     interactive.add_argument(
@@ -329,12 +366,8 @@ def build_parser() -> argparse.ArgumentParser:
         "or the game's name; normal mode, the policy's lists",
     )
     for chooser in (suggest, interactive):
-        chooser.add_argument(
-            "--hard",
-            action="store_true",
-            help="NYT hard mode (greens stay, yellows are used again): today's NYT-hard "
-            "policy, or with --length/--language a hard-mode one",
-        )
+        chooser.add_argument("--hard", action="store_true", help=HARD_HELP)
+        chooser.add_argument("--date", type=cli_args.day, metavar="D", help=DATE_HELP)
     policies = command("policies", "list the policies")
     analyze = command("analyze", "analyse a game: each move's skill and luck, and the totals")
     analyze.add_argument("--policy", required=True, help="policy name (see `guesswork policies`)")
@@ -417,9 +450,19 @@ def run(argv: Sequence[str] | None = None, local: LocalFactory | None = None) ->
         if several and args.hard:
             raise UsageError("multi-board games are played in normal mode: drop --hard")
         if args.command in ("suggest", "play"):
-            args.policy = chosen_policy(
-                backend.policies(), args.policy, args.length, args.language, args.hard
+            # A multi-board game's secrets are not one day's answer: no calendar policy.
+            choice = choose_policy(
+                backend.policies(),
+                args.policy,
+                args.length,
+                args.language,
+                args.hard,
+                args.date,
+                calendar=not several,
             )
+            args.policy = choice.name
+            # Said for a one-board game only: a multi-board one plays today's lists.
+            args.policy_reason = None if several else choice.reason
         if args.command == "suggest":
             status = _suggest(backend, args)
         elif args.command == "bee":
@@ -435,7 +478,7 @@ def run(argv: Sequence[str] | None = None, local: LocalFactory | None = None) ->
         else:
             from .play import play
 
-            status = play(backend, args.policy)
+            status = play(backend, args.policy, reason=args.policy_reason)
         sys.stdout.flush()  # surface a closed pipe here, inside the handler
         return status
     except UsageError as error:

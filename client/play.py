@@ -25,6 +25,11 @@ with source ``live-guess-list``; see client.lookup). At the end it prints the
 game's share text (Wordle-like games) and the policy's guess histogram with
 this game's count marked.
 
+Its start says, after the policy's name, why the policy was chosen when the
+player named none (client.policy_choice.Choice) and whether it is guaranteed
+within Wordle's six guesses (client.policy_info.guarantee; for a named
+policy only when it is not, as a warning).
+
 Like all of ``client``, this module imports neither ``builder`` nor ``service``.
 """
 
@@ -38,6 +43,7 @@ from typing import TYPE_CHECKING
 from .errors import ContradictoryHistoryError, GuessworkError, UsageError
 from .games import Wordle, code_to_colours, make_game
 from .letters import upper_word
+from .policy_info import guarantee, guess_limit
 from .replies import (
     format_colours,
     format_share,
@@ -50,6 +56,8 @@ from .suggestion import LIVE, LIVE_GUESS_LIST, STORED
 from .text import plural
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from .core import Guesswork
     from .policy_info import PolicyInfo
 
@@ -154,6 +162,46 @@ class _SharePaste:
     def text(self, words: str) -> str:
         """Return the share text with ``words`` (the guesses) given alongside."""
         return "\n".join([words, self.header, "", *self.rows])
+
+
+def start_lines(
+    summary: PolicyInfo, policies: Sequence[PolicyInfo], reason: str | None
+) -> list[str]:
+    """Return the lines ``play`` prints after its first: why the policy was chosen
+    (``reason``; None: the player named it) and whether it is guaranteed within
+    its game's guess limit (:func:`guarantee`). A named policy that is guaranteed
+    gets no line: the player chose it. One that is not names a policy of
+    ``policies`` over the same lists, in the same mode, that is, or says that
+    none is known.
+    """
+    lines = [] if reason is None else [f"Default policy: {reason}."]
+    said = guarantee(summary)
+    limit = guess_limit(summary)
+    if said is None or limit is None:
+        return lines
+    if summary.worst <= limit:
+        return [*lines, f"{summary.name} is {said}."] if reason is not None else lines
+    same = [
+        info.name
+        for info in policies
+        if info.worst <= limit
+        and (info.game, info.length, info.mode) == (summary.game, summary.length, summary.mode)
+        and _lists(info) == _lists(summary)
+    ]
+    other = (
+        f"{min(same)} is (--policy {min(same)})"
+        if same
+        else f"no tree within {limit} over these lists is in the catalog"
+    )
+    return [*lines, f"{summary.name} is {said}; {other}."]
+
+
+def _lists(info: PolicyInfo) -> tuple[str, str]:
+    """Return what tells ``info``'s word lists apart: their hashes where the summary
+    has them (a list's name may be any file's stem), else their names."""
+    if info.targets_sha256 and info.guesses_sha256:
+        return info.targets_sha256, info.guesses_sha256
+    return info.targets, info.guesses
 
 
 def histogram_line(summary: PolicyInfo, guesses: int) -> str:
@@ -356,8 +404,16 @@ class _Session:
         return True
 
 
-def play(backend: Guesswork, policy: str, read: Callable[[str], str] = input) -> int:
+def play(
+    backend: Guesswork,
+    policy: str,
+    read: Callable[[str], str] = input,
+    reason: str | None = None,
+) -> int:
     """Run the interactive helper: suggest, read the reply, repeat until solved.
+
+    It starts with the policy's name and the commands, then :func:`start_lines`
+    (``reason``: why the policy was chosen, None when the player named it).
 
     Returns the exit status: 0 when the game is won, quit or the input ends.
 
@@ -366,7 +422,10 @@ def play(backend: Guesswork, policy: str, read: Callable[[str], str] = input) ->
             later refusals are printed and the reply asked for again.
     """
     session = _Session(backend, policy)  # first: a policy refused is the only line printed
+    summary = backend.policy_info(policy)
     print(f"{policy}: {PLAY_HELP}")
+    for line in start_lines(summary, backend.policies(), reason):
+        print(line)
     off_list = False
     while not session.answer.solved:
         session.show(off_list)
@@ -374,5 +433,5 @@ def play(backend: Guesswork, policy: str, read: Callable[[str], str] = input) ->
         if not read_until_taken(read, "reply> ", session.take):
             return 0
     print(f"Solved in {plural(len(session.history), 'guess')}.")
-    print("\n".join(game_summary(backend.policy_info(policy), session.history)))
+    print("\n".join(game_summary(summary, session.history)))
     return 0

@@ -7,6 +7,10 @@ reads no policy; a policy's own summary is derived from its data
 is read. The gRPC ``Policy`` message is this summary field for field
 (client.messages maps the two), and ``guesswork policies --json`` prints
 :meth:`PolicyInfo.to_json`.
+
+:func:`guarantee` says whether a policy wins within its game's guess limit
+(Wordle's six) for every target: the one phrase the listing, ``play`` and the
+page show.
 """
 
 from __future__ import annotations
@@ -113,3 +117,49 @@ _FIELD_TYPES: dict[str, tuple[type, ...]] = {
     }.get(str(field.type), (str,))
     for field in fields(PolicyInfo)
 }
+
+
+#: The guesses the NYT's Wordle allows: a policy whose worst case is within it never
+#: loses a game whose secret is one of its targets.
+WORDLE_GUESS_LIMIT = 6
+
+
+def guess_limit(info: PolicyInfo) -> int | None:
+    """Return the guesses ``info``'s game allows, or None for a game without a limit.
+
+    Only single-board Wordle has one here (of any word length: the game is the
+    NYT's, played with other lists); the other games are played to the end.
+    """
+    return WORDLE_GUESS_LIMIT if info.game == "wordle" else None
+
+
+def guarantee(info: PolicyInfo) -> str | None:
+    """Return whether ``info``'s policy wins within its game's guess limit, as the
+    listing, ``play`` and the page say it: ``"guaranteed within 6"`` when its
+    stored worst case is within the limit, else e.g. ``"not guaranteed within 6:
+    57 of 3158 answers take 7 or more (worst 9)"`` (the count from its
+    histogram); None for a game without a limit (:func:`guess_limit`).
+
+    The page (service/page/app.js, ``guaranteeOf``) writes the same phrase from
+    the same fields of ListPolicies' answer: change the two together.
+
+    >>> info = PolicyInfo("p", "wordle", 5, "normal", "max", "t", "g", 3, 4.0, 8, "",
+    ...                   histogram=((3, 1), (6, 1), (8, 1)))
+    >>> guarantee(info)
+    'not guaranteed within 6: 1 of 3 answers takes 7 or more (worst 8)'
+    >>> guarantee(PolicyInfo("p", "wordle", 5, "normal", "max", "t", "g", 3, 3.0, 6, ""))
+    'guaranteed within 6'
+    """
+    limit = guess_limit(info)
+    if limit is None:
+        return None
+    if info.worst <= limit:
+        return f"guaranteed within {limit}"
+    if not info.histogram:  # a summary without one: the worst case alone is known
+        return f"not guaranteed within {limit} (worst {info.worst})"
+    over = sum(count for guesses, count in info.histogram if guesses > limit)
+    takes = "takes" if over == 1 else "take"
+    return (
+        f"not guaranteed within {limit}: {over} of {info.count} answers {takes} "
+        f"{limit + 1} or more (worst {info.worst})"
+    )

@@ -14,6 +14,7 @@ must be a whole number of at least 1, not 'abc'``.
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import re
 from collections.abc import Callable
@@ -92,6 +93,23 @@ def whole(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
 
     parse.__name__ = f"whole number {bounds}"
     return parse
+
+
+def day(text: str) -> datetime.date:
+    """Parse a day option (``--date``, ``--from``, ``--to``): written YYYY-MM-DD, and
+    only so (20260601 is refused).
+
+    Raises:
+        argparse.ArgumentTypeError: another form, or no such day (2026-02-30).
+    """
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        raise argparse.ArgumentTypeError(
+            f"a day is written YYYY-MM-DD, e.g. 2026-11-27, not {text[:40]!r}"
+        )
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:  # the month or day is out of range: 2026-02-30
+        raise argparse.ArgumentTypeError(f"{text!r} is not a day of the calendar") from None
 
 
 def seconds(*, zero: bool) -> Callable[[str], float]:

@@ -73,7 +73,7 @@ from ..client.errors import (
     ServiceUnavailableError,
 )
 from ..client.plots import PlotError, analysis_svg
-from ..client.policy_choice import today_policy
+from ..client.policy_choice import todays_choice
 from ..client.text import cut, shown
 from ..protos.guesswork.v1 import guesswork_pb2 as pb
 from .calls import SERVICE_NAME, RpcMethod, parse_request
@@ -205,7 +205,8 @@ class WebApp:
 
     def _with_defaults(self, page: bytes) -> bytes:
         """Return the page with today's policies (client.policy_choice) filled in: the
-        one it opens with, and the one its hard-mode box picks ("" before the
+        one it opens with, and the one its hard-mode box picks: the server's day's
+        calendar policy where one is built, else today's lists' ("" before the
         catalog is loaded, or where the catalog has none; the page then takes
         the first)."""
         names = {"__DEFAULT_POLICY__": "", "__DEFAULT_HARD_POLICY__": ""}
@@ -213,7 +214,7 @@ class WebApp:
             policies = self.servicer.answers.policies("")
             for placeholder, hard in zip(names, (False, True), strict=True):
                 with contextlib.suppress(PolicyNotFoundError):
-                    names[placeholder] = today_policy(policies, hard)
+                    names[placeholder] = todays_choice(policies, hard).name
         for placeholder, name in names.items():
             page = page.replace(placeholder.encode(), html.escape(name).encode())
         return page

@@ -11,6 +11,8 @@ const COLOURS = [
   { name: "green", letter: "G" },
 ];
 const TILE_GAMES = new Set(["wordle", "antiwordle"]);
+// The guesses the NYT's Wordle allows (client.policy_info.WORDLE_GUESS_LIMIT).
+const WORDLE_GUESS_LIMIT = 6;
 
 const state = {
   policies: [],
@@ -77,8 +79,33 @@ function pickDefault() {
   $("policy").value = names.includes(wanted) ? wanted : names[0];
 }
 
+// Whether a policy wins within its game's guess limit, in the words of
+// client.policy_info.guarantee (the command line's; change the two together), from
+// ListPolicies' worst case and histogram; null for a game without a limit.
+function guaranteeOf(policy) {
+  if (policy.game !== "wordle") return null;
+  const limit = WORDLE_GUESS_LIMIT;
+  const worst = policy.worst || 0;
+  if (worst <= limit) return `guaranteed within ${limit}`;
+  const histogram = Object.entries(policy.histogram || {});
+  if (!histogram.length) return `not guaranteed within ${limit} (worst ${worst})`;
+  const over = histogram
+    .filter(([guesses]) => Number(guesses) > limit)
+    .reduce((sum, [, count]) => sum + Number(count), 0);
+  return `not guaranteed within ${limit}: ${over} of ${policy.targetCount || 0} answers ` +
+    `${over === 1 ? "takes" : "take"} ${limit + 1} or more (worst ${worst})`;
+}
+
+// The chosen policy's guarantee under the policy list (one board: a multi-board
+// game has a limit of its own, shown with each guess).
+function showGuarantee() {
+  const said = state.policy && !several() ? guaranteeOf(state.policy) : null;
+  $("policy-guarantee").textContent = said ? `${state.policy.name} is ${said}.` : "";
+}
+
 function choosePolicy() {
   state.policy = state.policies.find((p) => p.name === $("policy").value) || null;
+  showGuarantee();
   state.history = [];
   state.histories = Array.from({ length: state.boardCount }, () => []);
   $("analysis-panel").hidden = true;

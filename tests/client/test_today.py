@@ -1,25 +1,41 @@
-"""Today's game: play and suggest follow the NYT's current lists by default, and a
-game whose secret is outside a policy's answer list is played on (live answers
-weighted by the shipped prior) and analysed."""
+"""Today's game: play and suggest follow the NYT's current lists by default, or the
+policy built for the day under its answer calendar where the catalog holds one,
+and say which and why; a game whose secret is outside a policy's answer list is
+played on (live answers weighted by the shipped prior) and analysed."""
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
+import io
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from guesswork.__main__ import run
+from guesswork.builder.cli import run as build_run
 from guesswork.builder.live import GreedyLiveSolver, _ranked
 from guesswork.builder.matrices import alphabet_of, letter_array
 from guesswork.builder.priors import open_word_weights, shipped_prior
+from guesswork.client.catalog import open_catalog
 from guesswork.client.games import Wordle
-from guesswork.client.policy_choice import TODAY, TODAY_HARD_POLICIES, TODAY_POLICIES
+from guesswork.client.policy_choice import (
+    TODAY,
+    TODAY_DESCRIPTIONS,
+    TODAY_HARD_POLICIES,
+    TODAY_POLICIES,
+    calendar_policy,
+    choose_policy,
+)
 from guesswork.client.suggestion import LIVE_GUESS_LIST
 from guesswork.service.local import LocalGuesswork
+from guesswork.service.server import ServerOptions, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -182,3 +198,171 @@ def test_policies_lists_say_what_weighs_a_policy(backend: LocalGuesswork) -> Non
     rows = json.loads(guesswork("policies", "--json").stdout)
     assert {row["name"]: row["weights"] for row in rows}[EVERY_WORD] == "wordfreq"
     assert all("weights" in row for row in rows)
+
+
+#: The day the test's own policies are built for, and the prior naming it.
+DAY = datetime.date(2025, 6, 1)
+CALENDAR = "calendar-2025-06-01"
+DAY_WORDS = {"CRANE": 5, "SLATE": 3, "TRACE": 2, "CRATE": 1, "GRACE": 1, "PLACE": 1}
+
+
+@pytest.fixture(scope="module")
+def day_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A user catalog holding DAY's policies, normal and NYT hard, as `guesswork-build
+    today` makes them: weighted by a prior named after the day's calendar (here a
+    small list and a prior file written by hand, built in a second)."""
+    folder = tmp_path_factory.mktemp("today")
+    words = folder / "words.txt"
+    words.write_text("".join(f"{word.lower()}\n" for word in DAY_WORDS), encoding="utf-8")
+    prior = folder / f"{CALENDAR}.txt"
+    prior.write_text(
+        f"# guesswork prior: name={CALENDAR} source=file\n"
+        + "".join(f"{word} {weight}\n" for word, weight in DAY_WORDS.items()),
+        encoding="utf-8",
+    )
+    catalog = folder / "catalog.sqlite"
+    for mode in ("normal", "nyt-hard"):
+        built = ["build", "--targets", str(words), "--weights", str(prior), "--mode", mode]
+        assert build_run([*built, "--catalog", str(catalog), "--quiet"]) == 0
+    return catalog
+
+
+@pytest.fixture
+def with_day(day_catalog: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """DAY's catalog as the user catalog over the shipped one; yields its policies'
+    names by mode."""
+    monkeypatch.setenv("GUESSWORK_CATALOG", str(day_catalog))
+    with open_catalog(str(day_catalog)) as opened:
+        names = {info.mode: info.name for info in opened.list()}
+    assert all(
+        info.weights == CALENDAR
+        for info in LocalGuesswork.open(None).policies()
+        if info.name in names.values()
+    )
+    yield names
+
+
+def suggested(capsys: pytest.CaptureFixture[str], *options: str) -> dict[str, object]:
+    assert run(["suggest", "--history", "", "--json", *options]) == 0
+    answer: dict[str, object] = json.loads(capsys.readouterr().out)
+    return answer
+
+
+def test_the_days_policy_is_the_default_on_its_day(
+    with_day: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = suggested(capsys, "--date", "2025-06-01")
+    assert answer["policy"] == with_day["normal"]
+    assert (
+        answer["policy_reason"]
+        == "the policy, built for 2025-06-01 under that day's answer calendar"
+    )
+    hard = suggested(capsys, "--date", "2025-06-01", "--hard")
+    assert hard["policy"] == with_day["nyt-hard"] and "built for 2025-06-01" in str(
+        hard["policy_reason"]
+    )
+    # Another day, and today (not DAY), have none: today's lists' policy, and why.
+    backend = LocalGuesswork.open(None)
+    other = suggested(capsys, "--date", "2025-06-02")
+    assert other["policy"] == best_held(backend, TODAY_POLICIES)
+    assert other["policy_reason"] == (
+        "no policy built for 2025-06-02 (`guesswork-build today --date 2025-06-02` builds one); "
+        + TODAY_DESCRIPTIONS[str(other["policy"])]
+    )
+    assert datetime.date.today() != DAY
+    today = suggested(capsys)
+    assert today["policy"] == best_held(backend, TODAY_POLICIES)
+    assert str(today["policy_reason"]).startswith(
+        f"no policy built for {datetime.date.today()} (`guesswork-build today` builds one); "
+    )
+    # A named policy has no reason: it was not chosen.
+    named = suggested(capsys, "--policy", OLD_GAME)
+    assert named["policy"] == OLD_GAME and "policy_reason" not in named
+
+
+def test_suggest_says_why_on_stderr_and_play_at_its_start(
+    with_day: dict[str, str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run(["suggest", "--history", "", "--date", "2025-06-01"]) == 0
+    out, err = capsys.readouterr()
+    # The answer alone on stdout, as scripts read it; the choice on stderr.
+    assert out.count("\n") == 1 and out.startswith("TRACE  (6 possible, stored)")
+    assert err == (
+        f"Default policy {with_day['normal']}: the policy, built for 2025-06-01 under that "
+        "day's answer calendar\n"
+    )
+    assert run(["suggest", "--history", "", "--policy", OLD_GAME]) == 0
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert run(["play", "--date", "2025-06-01"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{with_day['normal']}: Type the reply")
+    assert lines[1:3] == [
+        "Default policy: the policy, built for 2025-06-01 under that day's answer calendar.",
+        f"{with_day['normal']} is guaranteed within 6.",
+    ]
+
+
+def test_the_choice_is_the_same_against_a_server(
+    day_catalog: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with open_catalog(str(day_catalog)) as opened:
+        server, port = start_server(ServerOptions(address="127.0.0.1:0"), opened)
+        try:
+            answer = suggested(capsys, "--server", f"127.0.0.1:{port}", "--date", "2025-06-01")
+        finally:
+            server.stop(0, drain=0)
+        normal = calendar_policy(opened.list(), DAY)
+    assert normal is not None and answer["policy"] == normal
+    assert "built for 2025-06-01" in str(answer["policy_reason"])
+
+
+def test_the_days_policy_prefers_an_optimum_then_the_name(with_day: dict[str, str]) -> None:
+    """Of several policies built for the day in the wanted mode, one named optimal
+    first, then the first by name; the other mode's, other days' and other lengths'
+    never."""
+    listed = LocalGuesswork.open(None).policies()
+    day = next(info for info in listed if info.name == with_day["normal"])
+    others = [
+        dataclasses.replace(day, name="b-optimal"),
+        dataclasses.replace(day, name="a-greedy"),
+        dataclasses.replace(day, name="0-six-letters", length=6),
+        dataclasses.replace(day, name="0-other-day", weights="calendar-2025-06-02"),
+    ]
+    assert calendar_policy([*listed, *others], DAY) == "b-optimal"
+    assert calendar_policy([*listed, *others[1:]], DAY) == "a-greedy"
+    assert calendar_policy([*listed, *others], DAY, hard=True) == with_day["nyt-hard"]
+    assert calendar_policy(listed, DAY + datetime.timedelta(days=1)) is None
+    choice = choose_policy([*listed, *others], None, 5, day=DAY)
+    assert choice.name == "b-optimal" and "built for 2025-06-01" in str(choice.reason)
+    # A multi-board game plays today's lists, whatever the day.
+    boards = choose_policy(listed, None, None, calendar=False)
+    assert boards.name == best_held(LocalGuesswork.open(None), TODAY_POLICIES)
+
+
+def test_every_one_of_todays_policies_is_described() -> None:
+    assert set(TODAY_POLICIES + TODAY_HARD_POLICIES) == set(TODAY_DESCRIPTIONS)
+    # Shipped by the lead after the plain cap-6 optimum, before the one given SALET.
+    tarse = TODAY_HARD_POLICIES.index("wordle-3158-g14855-nyt-hard-optimal-cap6-first-tarse")
+    assert TODAY_HARD_POLICIES[tarse - 1] == "wordle-3158-g14855-nyt-hard-optimal-cap6"
+    assert TODAY_HARD_POLICIES[tarse + 1].endswith("-cap6-first-salet")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--date", "2025-6-1"], "argument --date: a day is written YYYY-MM-DD"),
+        (["--date", "2025-02-30"], "argument --date: '2025-02-30' is not a day of the calendar"),
+        (["--date", "2025-06-01", "--policy", OLD_GAME], "--date picks a policy"),
+        (["--date", "2025-06-01", "--length", "6"], "drop --length, --language and --boards"),
+        (["--date", "2025-06-01", "--language", "es"], "drop --length, --language and --boards"),
+        (["--date", "2025-06-01", "--board", "", "--board", ""], "on one board"),
+    ],
+)
+def test_a_bad_date_is_a_one_line_usage_error(
+    options: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["suggest", *options]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and message in err, err
+    assert "Traceback" not in err

@@ -24,6 +24,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from guesswork.client.catalog import Catalog
 from guesswork.client.games import Wordle
 from guesswork.client.policy_choice import today_policy
+from guesswork.client.policy_info import guarantee
 from guesswork.service.server import GuessworkServer
 
 #: A phone's screen, in CSS pixels: the page must work there.
@@ -123,6 +124,29 @@ def test_a_whole_game_on_the_page_with_the_keyboard(
     assert len(colours) > 10
     keep = os.environ.get("GUESSWORK_SCREENSHOT")
     (Path(keep) if keep else tmp_path / "mid-game.png").write_bytes(shot)
+
+
+def test_the_page_says_whether_the_policy_is_guaranteed_within_6(
+    http_server: GuessworkServer, browser: WebDriver, catalog: Catalog
+) -> None:
+    """The page's phrase is the command line's (client.policy_info.guarantee), worked
+    out in the page from ListPolicies' worst case and histogram."""
+    summaries = {info.name: info for info in catalog.list()}
+    default = today_policy(catalog.list())
+    past = "wordle-4-enable1-normal-neg-entropy"  # worst 8
+    browser.get(f"http://127.0.0.1:{http_server.http_port}/")
+    wait = WebDriverWait(browser, 60)
+    wait.until(lambda b: _text(b, "suggestion").startswith("Guess "))
+    assert _text(browser, "policy-guarantee") == f"{default} is {guarantee(summaries[default])}."
+    Select(browser.find_element(By.ID, "policy")).select_by_value(past)
+    wait.until(lambda b: _text(b, "policy-guarantee").startswith(f"{past} is not"))
+    said = guarantee(summaries[past])
+    assert said is not None and said.startswith("not guaranteed within 6: ")
+    assert _text(browser, "policy-guarantee") == f"{past} is {said}."
+    # A multi-board game has a limit of its own, shown with each guess.
+    Select(browser.find_element(By.ID, "boards")).select_by_value("2")
+    wait.until(lambda b: "of 7" in _text(b, "suggestion"))
+    assert _text(browser, "policy-guarantee") == ""
 
 
 #: A Dordle's secrets, from today's answer list.
