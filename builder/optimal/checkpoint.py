@@ -3,7 +3,7 @@
 The first line fingerprints the search (game, lists, options); each later
 line records one unit (a root branch): its id, its value and, when the value
 was below the budget it was searched with, the subtree's guesses in
-:meth:`Search.subtree_guesses` order.
+:func:`.subtrees.subtree_guesses` order.
 """
 
 from __future__ import annotations

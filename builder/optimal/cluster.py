@@ -44,6 +44,7 @@ from .bounds import INFEASIBLE
 from .checkpoint import Checkpoint
 from .problem import Problem, SearchOptions
 from .root import Outcome, RootSearch
+from .subtrees import install_subtree
 from .symmetry import SymmetryHook
 
 if TYPE_CHECKING:
@@ -310,7 +311,7 @@ class ClusterRootSearch(RootSearch):
             if unit in found:
                 self.checkpoint.save(unit, record["value"], record["guesses"])
             state = self.search.child_state(b"", guess, part)
-            self.search.install(part, depth - 1, iter(record["guesses"]), state)
+            install_subtree(self.search, part, depth - 1, iter(record["guesses"]), state)
 
     def _retighten(self) -> None:
         """Publish the survivors' budgets under the best settled so far."""

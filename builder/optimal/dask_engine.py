@@ -54,6 +54,7 @@ from .problem import Problem, SearchOptions, target_major
 from .root import RootSearch
 from .search import Search
 from .stats import SearchStats
+from .subtrees import subtree_guesses
 from .symmetry import SymmetryHook
 
 #: How long to wait for a scheduler to answer, or for a cluster to have a worker (seconds).
@@ -372,7 +373,7 @@ def solve_branch(
     if done is None:
         return None
     value, budget = done
-    subtree = search.subtree_guesses(targets, depth, state) if value < budget else None
+    subtree = subtree_guesses(search, targets, depth, state) if value < budget else None
     search.flush()
     return value, subtree, search.stats.since(before)
 
@@ -502,6 +503,6 @@ def evaluate_guesses(
         subtree = [guess]
         for part in search.problem.split(guess, targets):
             part_state = search.child_state(state, guess, part)
-            subtree += search.subtree_guesses(part, depth - 1, part_state)
+            subtree += subtree_guesses(search, part, depth - 1, part_state)
     search.flush()
     return found, subtree, search.stats.since(before)

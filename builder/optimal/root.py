@@ -23,6 +23,7 @@ from .checkpoint import Checkpoint
 from .problem import Problem, SearchOptions
 from .search import Search
 from .stats import NodeScan, SearchStats
+from .subtrees import install_subtree, subtree_guesses
 from .symmetry import SymmetryHook
 from .workers import solve_in_worker, start_pool
 
@@ -491,7 +492,9 @@ class RootSearch:
                 failed = True
             else:
                 # The value follows from the subtree itself, not the record's word.
-                values[index] = search.install(parts[index], below, iter(subtree), states[index])
+                values[index] = install_subtree(
+                    search, parts[index], below, iter(subtree), states[index]
+                )
             if failed:
                 break  # refuted: branches still out cannot change that (they are cancelled)
         total = search.combine(everything, values)
@@ -556,7 +559,7 @@ class RootSearch:
                 )
                 continue
             value = self.search.solve(part, budget, depth, (guess,), state)
-            subtree = self.search.subtree_guesses(part, depth, state) if value < budget else None
+            subtree = subtree_guesses(self.search, part, depth, state) if value < budget else None
             self.search.flush()  # the bound store's rows, one write per branch
             self.checkpoint.save(unit, value, subtree)
             self._tick()

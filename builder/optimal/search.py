@@ -38,8 +38,10 @@ also depends on the path, so only the value, not the tree, is guaranteed
 path-independent.)
 
 With ``beam=K`` (lookahead) a node tries only its ``K`` best guesses by the
-greedy ``neg_entropy`` ranking; the run is still *proven* if no guess left
-out had a bound below the value found.
+greedy ``neg_entropy`` ranking (:mod:`.beam`); the run is still *proven* if no
+guess left out had a bound below the value found. Under a cap, a node none of
+whose beam guesses finishes within it is searched over every guess (widened),
+so a capped lookahead is refused only where no tree exists.
 
 NYT hard mode (``nyt_hard``): a node may guess only what the NYT rule allows
 after the replies on its path, which a target set alone does not determine.
@@ -68,12 +70,12 @@ order and tree exactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import numpy as np
 
-from ..errors import InfeasibleCapError, SearchError
-from ..metrics import smallest
+from ..errors import InfeasibleCapError
+from .beam import beam_of
 from .bound_store import open_link
 from .bounds import INFEASIBLE
 from .memo import Memo, MemoAccount
@@ -204,29 +206,9 @@ class Search(SetValues):
                     left_out,
                 )
         if beam is not None:
-            # The greedy ranking (then list order: ``index`` increases), read only
-            # as far as the beam needs: a partial sort of a growing prefix.
-            plogp = kernel.plogp[:kept]
-            chosen: list[int] = []
-            seen: set[bytes] = set()
-            done, limit = 0, 4 * beam
-            while len(chosen) < beam and done < kept:
-                rank = smallest(plogp, min(limit, kept))
-                for position in rank[done:].tolist():
-                    if len(chosen) == beam:
-                        break
-                    # Guesses that split the set identically count once: their canonical
-                    # partitions (computed only for the few guesses the beam looks at).
-                    signature = self.problem.signature(int(guesses[index[position]]), targets)
-                    if signature not in seen:
-                        seen.add(signature)
-                        chosen.append(position)
-                done, limit = len(rank), limit * 4
-            picked = np.array(sorted(chosen), dtype=np.int64)
-            if len(chosen) == beam and kept > beam:
-                rest = np.ones(kept, dtype=bool)  # a mask: setdiff1d sorts all of them
-                rest[picked] = False
-                left_out = int(bound[rest].min()) if rest.any() else INFEASIBLE
+            picked, left_out = beam_of(
+                self.problem, targets, guesses[index], kernel.plogp[:kept], bound, beam
+            )
             over = bound[picked] >= budget
             excluded = int(bound[picked][over].min(initial=INFEASIBLE))
             order_of = picked[~over]
@@ -400,21 +382,17 @@ class Search(SetValues):
             # Exact whatever the budget: the least value any tree can have.
             self.exact[key] = quick
             return quick[0]
-        node = self.scan(targets, depth, history, budget, state, parent)
-        best, best_guess, refuted = self._search_node(
-            node, targets, budget, depth, history, state, known
-        )
-        if best_guess < 0 and refuted >= INFEASIBLE and node.beam_left_out < INFEASIBLE:
-            # Under a cap, every guess the beam kept may lead to a class that cannot be
-            # finished in time while a guess it left out can: the node is searched
-            # again over every guess (its classes keep the beam), so a lookahead tree
-            # within the cap exists wherever an exact one does. Budget refutations
-            # (refuted below INFEASIBLE) are the beam's answer as before.
-            self.stats.widened += 1
-            node = self.scan(targets, depth, history, budget, state, parent, widen=True)
+        for widen in (False, True):
+            node = self.scan(targets, depth, history, budget, state, parent, widen)
             best, best_guess, refuted = self._search_node(
                 node, targets, budget, depth, history, state, known
             )
+            # Under a cap, every guess a beam kept may leave a class that cannot finish in
+            # time while one it left out can: then the node is searched over every guess
+            # (its classes keep the beam). A budget's refutation is the beam's answer.
+            if widen or best_guess >= 0 or refuted < INFEASIBLE or node.beam_left_out >= INFEASIBLE:
+                break
+            self.stats.widened += 1
         if node.beam_left_out < (best if best_guess >= 0 else budget):
             self.stats.beam_cut = True
         if best_guess >= 0:
@@ -570,59 +548,3 @@ class Search(SetValues):
             if value >= INFEASIBLE:
                 raise InfeasibleCapError("no tree meets the worst-case cap")
         return self.exact[key]
-
-    def subtree_guesses(self, targets: np.ndarray, depth: int, state: bytes = b"") -> list[int]:
-        """Return the chosen guesses of the subtree of ``targets`` (in ``state``) in preorder.
-
-        Sets of one or two targets are implied and left out; classes are
-        visited largest first (the order of :meth:`Problem.split`).
-
-        Raises:
-            InfeasibleCapError: a set has no tree that meets the worst-case cap.
-        """
-        out: list[int] = []
-        stack = [(targets, depth, state)]
-        while stack:
-            node, left, node_state = stack.pop()
-            if len(node) <= 2:
-                continue
-            _, guess = self.choice(node, left, node_state)
-            out.append(guess)
-            stack.extend(
-                (part, left - 1, self.child_state(node_state, guess, part))
-                for part in reversed(self.problem.split(guess, node))
-            )
-        return out
-
-    def install(
-        self, targets: np.ndarray, depth: int, guesses: Iterator[int], state: bytes = b""
-    ) -> int:
-        """Record a subtree given in :meth:`subtree_guesses` order.
-
-        Recursive, with no budget: every set of the subtree gets its exact
-        value (and guess) memoised.
-
-        Returns:
-            The subtree's value.
-
-        Raises:
-            SearchError: the guesses name no valid guess or do not split a set.
-        """
-        size = len(targets)
-        if size <= 2:
-            return self.trivial_of(targets)
-        guess = next(guesses, -1)
-        if not 0 <= guess < self.problem.search_guesses:
-            raise SearchError("a recorded subtree names no valid guess (damaged checkpoint?)")
-        classes = self.problem.split(guess, targets)
-        if any(len(part) == size for part in classes):
-            raise SearchError("a recorded subtree does not split its targets (damaged checkpoint?)")
-        if self.rule is not None and guess not in self.candidates(targets, None, state):
-            raise SearchError("a recorded subtree breaks the NYT hard rule (damaged checkpoint?)")
-        values = [
-            self.install(part, depth - 1, guesses, self.child_state(state, guess, part))
-            for part in classes
-        ]
-        value = 1 + max(values, default=0) if self.minimax else self.mass(targets) + sum(values)
-        self.exact[self.key(targets, depth, state)] = (value, guess)
-        return value

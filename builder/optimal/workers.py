@@ -17,6 +17,7 @@ import numpy as np
 from .problem import Problem, SearchOptions
 from .search import Search
 from .stats import SearchStats
+from .subtrees import subtree_guesses
 from .symmetry import SymmetryHook
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ def solve_in_worker(
         raise RuntimeError("solve_in_worker runs only in a worker started by start_pool")
     before = SearchStats(**vars(_worker.stats))
     value = _worker.solve(targets, budget, depth, history, state)
-    guesses = _worker.subtree_guesses(targets, depth, state) if value < budget else None
+    guesses = subtree_guesses(_worker, targets, depth, state) if value < budget else None
     _worker.flush()
     return value, guesses, _worker.stats.since(before)
 
