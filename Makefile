@@ -57,6 +57,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_dask.py
 	$(BIN)/python benchmarks/bench_prior.py
 	$(BIN)/python benchmarks/bench_startup.py
+	$(BIN)/python benchmarks/bench_backtest.py
 
 # Regenerate the gRPC code from protos/guesswork/v1/guesswork.proto (a test checks it).
 protos: $(STAMP)

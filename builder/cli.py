@@ -22,6 +22,7 @@ from ..client.cli import report_error
 from ..client.errors import GuessworkError, UsageError
 from .cli_options import (
     Parser,
+    add_backtest_options,
     add_cache_command,
     add_common,
     add_letter_options,
@@ -29,6 +30,7 @@ from .cli_options import (
     add_naming,
     add_optimize_options,
     add_priors_options,
+    add_today_options,
     add_tree_options,
     positive,
 )
@@ -83,6 +85,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--as-of", metavar="DATE", help="update: when the list took effect (YYYY-MM-DD)"
     )
     listed.add_argument("--name", help="update: the list's name (default wordle-KIND-COUNT)")
+    dated = command(
+        "history",
+        "show the NYT's answer calendar (shipped and added days), or add newer days to it",
+    )
+    dated.add_argument(
+        "action",
+        nargs="?",
+        choices=("show", "add"),
+        default="show",
+        help="show (default): the calendar's days, sources and gaps; add: merge FILE... into "
+        "the user's calendar ($GUESSWORK_CALENDAR or $XDG_DATA_HOME/guesswork/nyt-answers.csv)",
+    )
+    dated.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="add: calendar CSVs (date,number,word) or NYT per-day JSON files "
+        "(/svc/wordle/v2/YYYY-MM-DD.json)",
+    )
     built = command("build", "build one policy into the catalog (default: the user catalog)")
     add_tree_options(built)
     add_naming(built)
@@ -160,6 +181,20 @@ def build_parser() -> argparse.ArgumentParser:
             "down-weighted (needs wordfreq)",
         )
     )
+    add_today_options(
+        command(
+            "today",
+            "build a day's policies (normal and NYT hard, within 6 guesses) under its calendar "
+            "prior into the user catalog",
+        )
+    )
+    add_backtest_options(
+        command(
+            "backtest",
+            "play each day's real answer with that day's calendar policy and with the uniform "
+            "optimum; means and lost days per year",
+        )
+    )
     imported = command("import", "add a policy file to the catalog, after verifying it")
     imported.add_argument("file", help="policy file (.gwp or .msgpack)")
     add_naming(imported)
@@ -202,6 +237,14 @@ def _command(name: str) -> Callable[[argparse.Namespace], Outcome]:
         from .search_commands import optimize
 
         return optimize
+    if name in ("today", "backtest"):
+        from .today_commands import run_backtest, today
+
+        return today if name == "today" else run_backtest
+    if name == "history":
+        from .calendar_commands import history
+
+        return history
     if name == "boards":
         from .multiboard_command import boards
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from guesswork import install_hint
-from guesswork.cli_args import whole
+from guesswork.cli_args import day, whole
 
 from ..client import cli as client_cli
 from ..client.errors import UsageError
@@ -445,6 +445,59 @@ def add_priors_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"weight = max(1, round(likelihood * N)) (default {prior_making.DEFAULT_SCALE})",
     )
+    parser.add_argument(
+        "--calendar",
+        action="store_true",
+        help="instead, day --date's calendar prior over today's lists: unused answers, used "
+        "ones and other words weighted by what the answers before that day show "
+        "(builder.calendar_prior; no wordfreq needed)",
+    )
+    add_day_options(parser, "--calendar: the day whose answer it weighs")
+
+
+def add_day_options(parser: argparse.ArgumentParser, date_help: str) -> None:
+    """Add ``--date D`` and ``--history FILE`` (the calendar options)."""
+    parser.add_argument("--date", type=day, metavar="D", help=date_help + " (YYYY-MM-DD)")
+    parser.add_argument(
+        "--history",
+        metavar="FILE",
+        help="a calendar CSV (date,number,word) that replaces the shipped calendar and your "
+        "added days for this run",
+    )
+
+
+def add_today_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``today``'s options."""
+    add_day_options(parser, "the day (default: today)")
+    parser.add_argument(
+        "--mode", choices=("normal", "nyt-hard"), help="build only this mode (default: both)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=positive,
+        default=1,
+        help="processes for each search (default 1; the trees are the same)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def add_backtest_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``backtest``'s options."""
+    parser.add_argument(
+        "--from", dest="first", type=day, required=True, metavar="D1", help="first day"
+    )
+    parser.add_argument(
+        "--to", dest="last", type=day, required=True, metavar="D2", help="last day (included)"
+    )
+    parser.add_argument(
+        "--mode", choices=("normal", "nyt-hard"), default="normal", help="(default normal)"
+    )
+    parser.add_argument(
+        "--history",
+        metavar="FILE",
+        help="a calendar CSV (date,number,word) that replaces the shipped calendar for the run",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
 def days(text: str) -> float:

@@ -450,6 +450,12 @@ def priors(args: argparse.Namespace) -> Outcome:
     named after its stem, or to standard output."""
     from dataclasses import replace
 
+    if args.calendar:
+        from .today_commands import calendar_priors
+
+        return calendar_priors(args)
+    if args.date is not None or args.history is not None:
+        raise UsageError("--date and --history make a calendar prior: add --calendar")
     from ..client.letters import KEEP_ACCENTS, LANGUAGES
     from .catalog_commands import replace_file
     from .errors import PriorError

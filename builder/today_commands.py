@@ -1,0 +1,225 @@
+"""``guesswork-build today``, ``backtest`` and ``priors --calendar``: the day's game
+under the answer calendar (builder.today, builder.backtest, builder.calendar_prior).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import time
+from pathlib import Path
+from typing import Any
+
+from ..client.catalog import Catalog, open_layered, open_store
+from ..client.errors import UsageError
+from ..client.lookup import CatalogLookup
+from ..client.policy_choice import today_policy
+from .backtest import CalendarPlayer, DayPlayed, backtest, by_year, lost, summary
+from .calendar import load_calendar
+from .catalog_commands import Outcome, check_publish, store_built
+from .live import GreedyLiveSolver
+from .policies import build_optimal_policy
+from .progress import Progress
+from .today import (
+    CALENDAR_BEAM,
+    CALENDAR_OPENER,
+    MODES,
+    calendar_spec,
+    day_prior,
+    priors_home,
+    todays_lists,
+    write_prior,
+)
+
+
+def _history(args: argparse.Namespace) -> Path | None:
+    return Path(args.history) if args.history else None
+
+
+def calendar_priors(args: argparse.Namespace) -> Outcome:
+    """Write day ``--date``'s calendar prior over today's lists to ``--output`` (or
+    standard output): ``guesswork-build priors --calendar``.
+
+    Raises:
+        UsageError: no ``--date``, or options of the word-frequency prior given.
+        CalendarError, PriorError: the calendar or the prior cannot be made.
+    """
+    if args.date is None:
+        raise UsageError("priors --calendar needs --date D (the day whose answer it weighs)")
+    prior = day_prior(args.date, load_calendar(_history(args)))
+    text = prior.to_text()
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    info: dict[str, Any] = {
+        "name": prior.name,
+        "words": len(prior),
+        "output": args.output,
+        "sha256": prior.sha256,
+        "total_weight": prior.total,
+        "top": [{"word": word, "weight": weight} for word, weight in prior.ranked()[:10]],
+        "params": prior.params,
+    }
+    if not args.output:
+        # The prior itself is the output: a report on stdout would corrupt it.
+        return Outcome(info, [text.rstrip("\n")])
+    rates = ", ".join(
+        f"{key} {prior.params[key]}" for key in ("new_rate", "repeat_rate", "off_list_rate")
+    )
+    return Outcome(
+        info,
+        [
+            f"wrote {prior.name} ({len(prior):,} words, from {prior.params['history_days']:,} "
+            f"days before {args.date.isoformat()}) to {args.output}",
+            f"{rates}; {prior.params['unused']:,} unused answers, {prior.params['used']:,} used",
+        ],
+    )
+
+
+def today(args: argparse.Namespace) -> Outcome:
+    """Build day ``--date``'s policies (default: today) under its calendar prior into the
+    user catalog (or ``--catalog``), one per mode.
+
+    Raises:
+        UsageError, CalendarError, PriorError, SearchError: as their messages say.
+    """
+    date: datetime.date = args.date or datetime.date.today()
+    calendar = load_calendar(_history(args))
+    prior = day_prior(date, calendar)
+    path = write_prior(prior, priors_home())
+    modes = MODES if args.mode is None else (args.mode,)
+    built: list[dict[str, Any]] = []
+    lines = [
+        f"{prior.name}: {prior.params['history_days']:,} answers before {date.isoformat()} "
+        f"({prior.params['unused']:,} of the list unused); prior written to {path}"
+    ]
+    for mode in modes:
+        spec = calendar_spec(path, mode)
+        name = spec.name()
+        publish = argparse.Namespace(
+            publish=True, catalog=args.catalog, replace=True, name=None, output=None
+        )
+        location = check_publish(publish, name)
+        progress = Progress(
+            name, enabled=not args.quiet, unit="root branch", open_ended=True, estimate=False
+        )
+        started = time.perf_counter()
+        try:
+            policy, result = build_optimal_policy(spec, workers=args.workers, progress=progress)
+        finally:
+            progress.close()
+        seconds = time.perf_counter() - started
+        scores = policy.tree.target_scores
+        info: dict[str, Any] = {
+            "name": name,
+            "mode": mode,
+            "first_guess": CALENDAR_OPENER,
+            "beam": CALENDAR_BEAM,
+            "weighted_mean": policy.data.stats["mean"],
+            "mean": float(scores.mean()),
+            "worst": int(scores.max()),
+            "value": result.certificate.value,
+            "lower_bound": result.certificate.lower_bound,
+            "seconds": round(seconds, 3),
+        }
+        report: list[str] = []
+        store_built(publish, policy, location, info, report)
+        built.append(info)
+        lines.append(
+            f"{name}: expected {info['weighted_mean']:.4f} guesses under {prior.name} "
+            f"(every answer within {info['worst']}); {seconds:.1f} s; " + "; ".join(report)
+        )
+    return Outcome(
+        {"date": date.isoformat(), "prior": str(path), "params": prior.params, "policies": built},
+        lines,
+    )
+
+
+def uniform_policy(catalog: Catalog, mode: str) -> str:
+    """Return the uniform optimum a backtest compares with in ``mode``: the policy of
+    today's lists that ``play`` follows without a calendar policy (client.policy_choice).
+
+    Raises:
+        PolicyNotFoundError: the catalog has none.
+    """
+    return today_policy(catalog.list(), hard=mode == "nyt-hard")
+
+
+def run_backtest(args: argparse.Namespace) -> Outcome:
+    """Play every day from ``--from`` to ``--to`` with that day's calendar policy and
+    with the uniform optimum of the same lists and mode (builder.backtest).
+
+    Raises:
+        UsageError: the days are out of order or not in the calendar.
+        CalendarError, PolicyNotFoundError, SearchError: as their messages say.
+    """
+    first: datetime.date = args.first
+    last: datetime.date = args.last
+    if last < first:
+        raise UsageError(f"--to {last.isoformat()} is before --from {first.isoformat()}")
+    calendar = load_calendar(_history(args))
+    days = calendar.between(first, last)
+    if not days:
+        span = f"{calendar.first} to {calendar.last}" if len(calendar) else "no days"
+        raise UsageError(
+            f"the calendar ({calendar.source}: {span}) has no day from {first.isoformat()} "
+            f"to {last.isoformat()}"
+        )
+    catalog = open_layered() if args.catalog is None else open_store(args.catalog)
+    lookup = CatalogLookup(catalog, GreedyLiveSolver())
+    uniform = uniform_policy(catalog, args.mode)
+    lookup.policy(uniform)  # refused at once, not after the first day's search
+    answers, guesses = todays_lists()
+    player = CalendarPlayer(answers, guesses, args.mode, CALENDAR_OPENER, beam=CALENDAR_BEAM)
+    progress = Progress(f"backtest {args.mode}", enabled=not args.quiet, unit="day")
+    started = time.perf_counter()
+
+    def report(done: int, _day: DayPlayed) -> None:
+        progress.update(done, len(days), time.perf_counter() - started)
+
+    try:
+        results = backtest(days, calendar, player, lookup, uniform, report)
+    finally:
+        progress.close()
+        catalog.close()
+    seconds = time.perf_counter() - started
+    whole = summary(results)
+    data: dict[str, Any] = {
+        "from": first.isoformat(),
+        "to": last.isoformat(),
+        "mode": args.mode,
+        "policy": f"calendar prior of each day, lookahead {CALENDAR_BEAM}, cap 6, "
+        f"first {CALENDAR_OPENER}",
+        "uniform_policy": uniform,
+        "history": calendar.source,
+        "days": [result.to_json() for result in results],
+        **{key: whole[key] for key in ("mean", "uniform_mean", "lost", "uniform_lost")},
+        "years": by_year(results),
+        "seconds": round(seconds, 1),
+    }
+    lines = [
+        f"{'date':<10}  {'answer':<6}  calendar  uniform",
+        *(
+            f"{r.date.isoformat()}  {r.answer:<6}  {_shown(r.guesses):>8}  "
+            f"{_shown(r.uniform_guesses):>7}"
+            for r in results
+        ),
+        "",
+        f"{'year':<6} {'days':>5} {'mean':>7} {'uniform':>8} {'lost':>5} {'uniform lost':>13}",
+    ]
+    for year, row in {**data["years"], "all": whole}.items():
+        lines.append(
+            f"{year:<6} {row['count']:>5} {row['mean']:>7.4f} {row['uniform_mean']:>8.4f} "
+            f"{row['lost']:>5} {row['uniform_lost']:>13}"
+        )
+    lines.append(
+        f"{args.mode}: calendar policy {whole['mean']:.4f} against {uniform} "
+        f"{whole['uniform_mean']:.4f} on the same {len(results)} days; {seconds:.0f} s"
+    )
+    return Outcome(data, lines)
+
+
+def _shown(guesses: int | None) -> str:
+    """Return a day's guesses as the table shows them: ``X`` for unsolved, ``7 (lost)``."""
+    if guesses is None:
+        return "X"
+    return f"{guesses} (lost)" if lost(guesses) else str(guesses)
