@@ -30,11 +30,14 @@ ANSWERS = load_wordlist("wordle-answers-2309", WORDLE).words
 GUESSES = load_wordlist("wordle-guesses-12972", WORDLE).words
 
 
-def weighted_brute_force(matrix: np.ndarray, win: int, weights: np.ndarray) -> int:
-    """Return the least weighted total over every tree, trying every guess at every node."""
+def weighted_brute_force(matrix: np.ndarray, win: int, weights: np.ndarray, cap: int = 64) -> int:
+    """Return the least weighted total over every tree solving each target within ``cap``
+    guesses (INFEASIBLE if none), trying every guess at every node."""
 
     @functools.cache
-    def best(remaining: tuple[int, ...]) -> int:
+    def best(remaining: tuple[int, ...], left: int) -> int:
+        if left == 0:
+            return INFEASIBLE
         if len(remaining) == 1:
             return int(weights[remaining[0]])
         mass = int(weights[list(remaining)].sum())
@@ -45,11 +48,12 @@ def weighted_brute_force(matrix: np.ndarray, win: int, weights: np.ndarray) -> i
                 classes.setdefault(int(matrix[guess, target]), []).append(target)
             if len(classes) == 1 and win not in classes:
                 continue  # splits nothing and wins nothing
-            value = mass + sum(best(tuple(part)) for code, part in classes.items() if code != win)
-            out = min(out, value)
+            parts = [best(tuple(part), left - 1) for code, part in classes.items() if code != win]
+            if all(part < INFEASIBLE for part in parts):
+                out = min(out, mass + sum(parts))
         return out
 
-    return best(tuple(range(matrix.shape[1])))
+    return best(tuple(range(matrix.shape[1])), cap)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -67,6 +71,34 @@ def test_the_weighted_optimum_equals_brute_force(seed: int) -> None:
     assert problem.weights is not None
     found = Search(problem, SearchOptions()).solve(np.arange(size), INFEASIBLE)
     assert found == weighted_brute_force(problem.matrix, problem.win, weights)
+
+
+def test_the_weighted_optimum_within_a_cap_equals_brute_force() -> None:
+    """The least expected guesses subject to every target within the cap (the game's
+    limit), as the shipped weighted optimum is built: equal to brute force, refused
+    exactly when no tree fits, and dearer than the uncapped optimum where it binds."""
+    outcomes: set[str] = set()
+    for seed in range(16):
+        rng = np.random.default_rng(100 + seed)
+        size = int(rng.integers(6, 12))
+        chosen = sorted(rng.choice(len(ANSWERS), size, replace=False).tolist())
+        targets = WordList.from_words("t", [ANSWERS[i] for i in chosen])
+        others = [GUESSES[i] for i in rng.choice(len(GUESSES), 4, replace=False).tolist()]
+        guesses = WordList.from_words(
+            "g", [*targets.words, *(w for w in others if w not in targets.words)]
+        )
+        weights = rng.integers(1, 30, size=size)
+        problem, _ = make_problem(WORDLE, targets, guesses, weights)
+        free = Search(problem, SearchOptions()).solve(np.arange(size), INFEASIBLE)
+        for cap in (2, 3):
+            found = Search(problem, SearchOptions(max_guesses=cap)).solve(
+                np.arange(size), INFEASIBLE, cap
+            )
+            assert found == weighted_brute_force(problem.matrix, problem.win, weights, cap)
+            outcomes.add(
+                "infeasible" if found >= INFEASIBLE else "binds" if found > free else "free"
+            )
+    assert outcomes == {"infeasible", "binds", "free"}
 
 
 def _search_tree(problem_weights: np.ndarray | None, options: SearchOptions) -> tuple[object, ...]:
