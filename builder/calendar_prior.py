@@ -40,7 +40,7 @@ import datetime
 from dataclasses import dataclass
 
 from ..client.policy_choice import calendar_prior as prior_name
-from .calendar import AnswerCalendar
+from .calendar import LAUNCH, AnswerCalendar
 from .errors import PriorError
 from .priors import Prior, shipped_prior
 from .wordlists import WordList
@@ -115,6 +115,11 @@ def calendar_prior(
     Raises:
         PriorError: a bad window or total, or no word of any kind to weigh.
     """
+    if date < LAUNCH:
+        raise PriorError(
+            f"Wordle's first answer was on {LAUNCH.isoformat()}: a calendar prior is for "
+            f"that day or later, not {date.isoformat()}"
+        )
     if total < 1000:
         raise PriorError(f"the calendar prior's total must be at least 1000, not {total}")
     history = calendar.before(date)

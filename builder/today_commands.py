@@ -15,7 +15,7 @@ from ..client.errors import UsageError
 from ..client.lookup import CatalogLookup
 from ..client.policy_choice import today_policy
 from .backtest import CalendarPlayer, DayPlayed, backtest, by_year, lost, summary
-from .calendar import load_calendar
+from .calendar import AnswerCalendar, load_calendar
 from .catalog_commands import Outcome, check_publish, store_built
 from .live import GreedyLiveSolver
 from .policies import build_optimal_policy
@@ -36,6 +36,25 @@ def _history(args: argparse.Namespace) -> Path | None:
     return Path(args.history) if args.history else None
 
 
+def missing_days(calendar: AnswerCalendar, date: datetime.date) -> int:
+    """Return how many days before ``date`` the calendar lacks after its last day (their
+    answers count as unused in ``date``'s prior)."""
+    last = calendar.before(date).last
+    return 0 if last is None else max(0, (date - last).days - 1)
+
+
+def _stale_warning(calendar: AnswerCalendar, date: datetime.date) -> list[str]:
+    """Return the line that says the calendar stops short of ``date`` (none if it does not)."""
+    missing = missing_days(calendar, date)
+    if not missing:
+        return []
+    return [
+        f"note: the calendar ends {calendar.before(date).last}; the answers of the "
+        f"{missing:,} days before {date.isoformat()} are unknown and count as unused "
+        "(guesswork-build history add FILE... adds them)"
+    ]
+
+
 def calendar_priors(args: argparse.Namespace) -> Outcome:
     """Write day ``--date``'s calendar prior over today's lists to ``--output`` (or
     standard output): ``guesswork-build priors --calendar``.
@@ -46,7 +65,8 @@ def calendar_priors(args: argparse.Namespace) -> Outcome:
     """
     if args.date is None:
         raise UsageError("priors --calendar needs --date D (the day whose answer it weighs)")
-    prior = day_prior(args.date, load_calendar(_history(args)))
+    calendar = load_calendar(_history(args))
+    prior = day_prior(args.date, calendar)
     text = prior.to_text()
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
@@ -58,6 +78,7 @@ def calendar_priors(args: argparse.Namespace) -> Outcome:
         "total_weight": prior.total,
         "top": [{"word": word, "weight": weight} for word, weight in prior.ranked()[:10]],
         "params": prior.params,
+        "missing_days": missing_days(calendar, args.date),
     }
     if not args.output:
         # The prior itself is the output: a report on stdout would corrupt it.
@@ -71,6 +92,7 @@ def calendar_priors(args: argparse.Namespace) -> Outcome:
             f"wrote {prior.name} ({len(prior):,} words, from {prior.params['history_days']:,} "
             f"days before {args.date.isoformat()}) to {args.output}",
             f"{rates}; {prior.params['unused']:,} unused answers, {prior.params['used']:,} used",
+            *_stale_warning(calendar, args.date),
         ],
     )
 
@@ -90,7 +112,8 @@ def today(args: argparse.Namespace) -> Outcome:
     built: list[dict[str, Any]] = []
     lines = [
         f"{prior.name}: {prior.params['history_days']:,} answers before {date.isoformat()} "
-        f"({prior.params['unused']:,} of the list unused); prior written to {path}"
+        f"({prior.params['unused']:,} of the list unused); prior written to {path}",
+        *_stale_warning(calendar, date),
     ]
     for mode in modes:
         spec = calendar_spec(path, mode)
@@ -129,7 +152,13 @@ def today(args: argparse.Namespace) -> Outcome:
             f"(every answer within {info['worst']}); {seconds:.1f} s; " + "; ".join(report)
         )
     return Outcome(
-        {"date": date.isoformat(), "prior": str(path), "params": prior.params, "policies": built},
+        {
+            "date": date.isoformat(),
+            "prior": str(path),
+            "params": prior.params,
+            "missing_days": missing_days(calendar, date),
+            "policies": built,
+        },
         lines,
     )
 

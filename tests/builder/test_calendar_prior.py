@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -140,3 +142,22 @@ def test_priors_calendar_writes_a_file_that_reads_back(tmp_path: Path) -> None:
     )
     assert refused.returncode == 2 and "--calendar" in refused.stderr
     assert refused.stderr.count("\n") == 1
+
+
+def test_a_day_past_the_calendar_says_which_days_are_missing(tmp_path: Path) -> None:
+    """A prior for a day long after the calendar's last treats the missing days'
+    answers as unused, and says so; a day before Wordle began is refused."""
+    late = subprocess.run(
+        [sys.executable, "-m", "guesswork.builder", "priors", "--calendar", "--date",
+         "2026-03-01", "--output", str(tmp_path / "late.txt"), "--json"],
+        capture_output=True, text=True, env={**os.environ, "XDG_DATA_HOME": str(tmp_path)},
+    )  # fmt: skip
+    assert late.returncode == 0, late.stderr
+    report = json.loads(late.stdout)
+    assert (
+        report["missing_days"] == (datetime.date(2026, 3, 1) - datetime.date(2025, 12, 31)).days - 1
+    )
+    with pytest.raises(PriorError, match="2021-06-19"):
+        calendar_prior(datetime.date(2021, 6, 18), shipped_calendar(), ANSWERS, ALLOWED)
+    first = calendar_prior(LAUNCH, shipped_calendar(), ANSWERS, ALLOWED)
+    assert first.params["history_days"] == 0 and first.params["used"] == 0
