@@ -99,14 +99,16 @@ def kept_bee_tables(catalog: Catalog | None) -> list[StoredBeeTable]:
 
 
 def catalog_path(location: str) -> Path:
-    """Return the file path of a SQLite catalog location (path or sqlite:/// URL).
+    """Return the file a SQLite catalog location (path or sqlite:/// URL) writes: its
+    links followed, so that a catalog reached through a symbolic link is written
+    (and locked) where it is, not replaced by a file in the link's place.
 
     Raises:
         CatalogWriteError: the location is a database URL.
     """
     if not is_file_location(location):
         raise CatalogWriteError(f"{describe_location(location)}: not a catalog file")
-    return sqlite_path(location)
+    return sqlite_path(location).resolve()
 
 
 @dataclass(frozen=True)

@@ -178,6 +178,26 @@ def test_cli_build_list_verify_export_import(
         }
 
 
+@pytest.mark.reliability
+def test_publishing_through_a_symbolic_link_writes_the_linked_catalog(
+    small_catalog: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue #42, 5: --catalog link.sqlite (a link to the real catalog) replaced the
+    link with a new file, and the real catalog never got the policy."""
+    real = tmp_path / "real" / "catalog.sqlite"
+    real.parent.mkdir()
+    shutil.copy(small_catalog, real)
+    link = tmp_path / "link.sqlite"
+    link.symlink_to(real)
+    argv = ["build", "--game", "jotto", "--mode", "hard", "--metric", "max", "--quiet"]
+    assert run([*argv, "--catalog", str(link), "--json"]) == 0
+    name = json.loads(capsys.readouterr().out)["name"]
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    with open_catalog(real) as catalog:
+        assert name in catalog.names()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".link")]
+
+
 def test_verify_names_the_policy_and_the_fault(
     small_catalog: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
