@@ -41,7 +41,7 @@ from guesswork.cli_args import (
 )
 
 from .address import address_problem
-from .options import ServerOptions
+from .options import MAX_REQUEST_BYTES, ServerOptions
 from .processes import SUPERVISED, serve_processes, sharing_problem
 from .tls import tls_problem
 
@@ -131,7 +131,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, list[EnvironmentOption]]:
     )
     option(
         "--max-request-bytes",
-        whole(1),
+        whole(1, MAX_REQUEST_BYTES),
         defaults.max_request_bytes,
         "largest request accepted, in bytes",
     )

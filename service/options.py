@@ -16,6 +16,11 @@ from .cache import DEFAULT_ENTRIES
 DEFAULT_RELOAD_INTERVAL = 2.0
 
 
+#: The largest --max-request-bytes: the gRPC transport's message limit is four times
+#: it (service.server.transport_limit) and must fit gRPC's C int.
+MAX_REQUEST_BYTES = (2**31 - 1) // 4
+
+
 @dataclass(frozen=True)
 class ServerOptions:
     """How a server runs; every field has a flag and an environment variable."""

@@ -36,6 +36,19 @@ def refusal(
     return lines[0].removeprefix(PROG)
 
 
+@pytest.mark.reliability
+@pytest.mark.parametrize("value", ["600000000", str(2**31)])
+def test_a_request_limit_past_the_transports_is_refused_in_one_line(
+    value: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #42, 12: --max-request-bytes 600000000 printed a 26-line OverflowError
+    traceback from gRPC (its message limit, four times this, is a C int)."""
+    line = refusal(["--max-request-bytes", value, "--address", "127.0.0.1:0"], capsys, monkeypatch)
+    assert line == (
+        f"argument --max-request-bytes: must be a whole number from 1 to 536870911, not {value!r}"
+    )
+
+
 @pytest.mark.parametrize(
     ("argv", "env", "expected"),
     [
