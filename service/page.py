@@ -7,6 +7,7 @@ no internet. :func:`page_file` maps a path to one of them.
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import resources
 
 #: The content type of each file kind served.
@@ -25,8 +26,17 @@ def page_file(path: str) -> tuple[bytes, str] | None:
     suffix = name[name.rfind(".") :] if "." in name else ""
     if "/" in name or name.startswith(".") or suffix not in CONTENT_TYPES:
         return None
-    folder = resources.files("guesswork.service") / "page"
-    found = folder / name
-    if not found.is_file():
+    if name not in _page_names():
+        # Names are matched against the folder's list, never opened as asked: a name
+        # of 300 characters made the file system refuse it (a 500, not a 404).
         return None
-    return found.read_bytes(), CONTENT_TYPES[suffix]
+    return (resources.files("guesswork.service") / "page" / name).read_bytes(), CONTENT_TYPES[
+        suffix
+    ]
+
+
+@cache
+def _page_names() -> frozenset[str]:
+    """Return the names of the page's files (read once: the folder ships with the package)."""
+    folder = resources.files("guesswork.service") / "page"
+    return frozenset(entry.name for entry in folder.iterdir() if entry.is_file())

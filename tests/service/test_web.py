@@ -291,6 +291,19 @@ def test_paths_methods_health_and_an_oversized_url(web: tuple[GuessworkServer, i
     assert post(port, f"{SERVICE}/Ping", b"{}") == (200, b"{}")  # still serving
 
 
+@pytest.mark.reliability
+def test_a_page_name_too_long_for_the_file_system_is_not_found(
+    web: tuple[GuessworkServer, int, int],
+) -> None:
+    """Issue #42, 9: GET / + 300 characters + .css was a 500 (ENAMETOOLONG)."""
+    port = web[2]
+    for path in (f"/{'a' * 300}.css", f"/{'b' * 5000}.js"):
+        status, body, _ = get(port, path)
+        assert status == 404 and json.loads(body)["code"] == "not_found"
+    status, _, kind = get(port, "/")
+    assert status == 200 and kind.startswith("text/html")
+
+
 def test_slow_clients_hold_no_one_up(web: tuple[GuessworkServer, int, int]) -> None:
     """Clients that send half a request and wait: the others are answered meanwhile."""
     port = web[2]
