@@ -483,6 +483,9 @@ def _decode(text: str, request_type: type[Message], limit: int) -> Message:
         value = json.loads(text or "{}")
         if not isinstance(value, dict):
             raise ValueError(f"a JSON object is expected, not {type(value).__name__}")
+        # A lone surrogate ("\ud800") is valid JSON but no Unicode text: protobuf's C
+        # code failed on it with a SystemError (a 500). UnicodeEncodeError is a ValueError.
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
         json_format.ParseDict(value, request, ignore_unknown_fields=False)
     except (json_format.ParseError, ValueError, RecursionError) as error:
         problem = cut(" ".join(str(error).split()), 200)  # one line
@@ -552,6 +555,9 @@ class WebServer:
             timeout_graceful_shutdown=max(1, round(grace)),
             server_header=False,
             h11_max_incomplete_event_size=HEAD_LIMIT,
+            # No WebSockets are served: an Upgrade request is an ordinary HTTP request
+            # (a page or a 404), where a WebSocket scope the app does not take was a 500.
+            ws="none",
         )
         # uvicorn's own start and stop lines would repeat ours (service.cli).
         logging.getLogger("uvicorn.error").setLevel(logging.WARNING)

@@ -304,6 +304,40 @@ def test_a_page_name_too_long_for_the_file_system_is_not_found(
     assert status == 200 and kind.startswith("text/html")
 
 
+@pytest.mark.reliability
+def test_a_lone_surrogate_in_a_json_string_is_a_malformed_request(
+    web: tuple[GuessworkServer, int, int],
+) -> None:
+    """Issue #42, 9: CheckGuess with {"rule": "\\ud800"} was a 500 (a SystemError
+    inside protobuf's parser), logged with a traceback each time."""
+    body = b'{"policy": "wordle-2309-normal-neg-entropy", "guess": "raise", "rule": "\\ud800"}'
+    status, answer = post(web[2], f"{SERVICE}/CheckGuess", body)
+    assert status == 400
+    assert info_of(json.loads(answer)).reason == "MALFORMED_REQUEST"
+
+
+@pytest.mark.reliability
+def test_a_websocket_upgrade_is_an_ordinary_request(web: tuple[GuessworkServer, int, int]) -> None:
+    """Issue #42, 9: an Upgrade: websocket request was a 500 (uvicorn handed the app a
+    WebSocket it does not serve); now it is answered as plain HTTP."""
+    for path, status in (("/", 200), ("/nothing-here", 404)):
+        connection = http.client.HTTPConnection("127.0.0.1", web[2], timeout=30)
+        connection.request(
+            "GET",
+            path,
+            headers={
+                "Upgrade": "websocket",
+                "Connection": "Upgrade",
+                "Sec-WebSocket-Version": "13",
+                "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+            },
+        )
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        assert response.status == status
+
+
 def test_slow_clients_hold_no_one_up(web: tuple[GuessworkServer, int, int]) -> None:
     """Clients that send half a request and wait: the others are answered meanwhile."""
     port = web[2]
