@@ -291,6 +291,9 @@ class WebApp:
                 raw = await asyncio.wait_for(asyncio.shield(work), timeout)
             except TimeoutError:
                 gone.set()  # live work waiting at the gate stops; the thread finishes alone
+                # Its ending (CallEndedError, most often) is nobody's to report: read it,
+                # or asyncio logs each one with a traceback ("never retrieved").
+                work.add_done_callback(_forget)
                 raise _HttpRefusalError(
                     504, "deadline_exceeded", "the call's Connect-Timeout-Ms passed"
                 ) from None
@@ -386,7 +389,10 @@ def _query_message(query: bytes) -> tuple[bytes, str]:
         )
     if params.get("base64", ["0"])[0] == "1":
         try:
-            return base64.urlsafe_b64decode(message + "=" * (-len(message) % 4)), encoding
+            # validate: a character outside base64url is refused, where the default
+            # decoder dropped it ("!!!!" decoded as an empty request).
+            padded = message + "=" * (-len(message) % 4)
+            return base64.b64decode(padded, altchars=b"-_", validate=True), encoding
         except (binascii.Error, ValueError):
             raise MalformedRequestError("the message is not base64url") from None
     if encoding == "proto":
@@ -455,6 +461,12 @@ def _decompressed(data: bytes, encoding: bytes | None) -> bytes:
             metadata={"limit": str(BODY_LIMIT)},
         )
     return plain
+
+
+def _forget(done: asyncio.Future[bytes]) -> None:
+    """Read the outcome of work whose call has already been answered (see _call)."""
+    if not done.cancelled():
+        done.exception()
 
 
 def _text(data: bytes) -> str:
