@@ -269,18 +269,27 @@ class WebApp:
     async def _call(
         self, method: RpcMethod, scope: Scope, receive: Receive
     ) -> tuple[int, bytes, str]:
-        """Run one call of ``method`` through the shared pipeline; return the HTTP answer."""
+        """Run one call of ``method`` through the shared pipeline; return the HTTP answer.
+
+        The body is read before the call takes a place under --max-concurrent: a
+        client that sends headers and never finishes its body holds a connection
+        (until BODY_SECONDS), never a place other calls, gRPC's too, need.
+        """
+        try:
+            request, codec = await self._message(
+                scope, receive, method.request_type, method.no_side_effects
+            )
+        except _HttpRefusalError:
+            raise
+        except Exception as error:
+            return _error_answer(error, method.name, self.servicer)
         try:
             method.admit()
         except Exception as error:
             return _error_answer(error, method.name, self.servicer)
         gone = threading.Event()
         watcher: asyncio.Task[None] | None = None
-        request: Message | None = None
         try:
-            request, codec = await self._message(
-                scope, receive, method.request_type, method.no_side_effects
-            )
             watcher = asyncio.ensure_future(_watch_disconnect(receive, gone))
             loop = asyncio.get_running_loop()
             work = loop.run_in_executor(
@@ -305,8 +314,7 @@ class WebApp:
         except _HttpRefusalError:
             raise
         except Exception as error:
-            if request is not None:
-                method.name_policy(error, request, b"")
+            method.name_policy(error, request, b"")
             return _error_answer(error, method.name, self.servicer)
         finally:
             if watcher is not None:

@@ -29,7 +29,7 @@ from google.rpc import error_details_pb2
 from guesswork.client.catalog import Catalog
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from guesswork.service.server import GuessworkServer, ServerOptions, create_server
+from guesswork.service.server import GuessworkServer, ServerOptions, create_server, start_server
 from guesswork.service.web import HTTP_STATUS, connect_code
 
 from .test_contract import UNREACHABLE, _cases
@@ -198,6 +198,40 @@ def test_too_many_calls_and_unavailable_over_http(catalog: Catalog) -> None:
     finally:
         server.web.stop(0)
         server.grpc_server.stop(0)
+
+
+@pytest.mark.reliability
+def test_unfinished_bodies_hold_no_call_slot(catalog: Catalog) -> None:
+    """Issue #42, 2: connections that send a POST's headers and one byte of a
+    10-byte body each held a --max-concurrent place while their bodies waited, so
+    every other call, gRPC's too, was refused (TOO_MANY_CALLS, 429). Bodies now
+    arrive before a call takes its place."""
+    options = ServerOptions(address="127.0.0.1:0", http_address="127.0.0.1:0", max_concurrent=4)
+    server, _ = start_server(options, catalog)
+    assert server.http_port is not None
+    stalled: list[socket.socket] = []
+    try:
+        for _ in range(3 * options.max_concurrent):
+            client = socket.create_connection(("127.0.0.1", server.http_port), timeout=30)
+            client.sendall(
+                f"POST {SERVICE}/SuggestGuess HTTP/1.1\r\nHost: x\r\n"
+                "Content-Type: application/json\r\nContent-Length: 10\r\n\r\n{".encode()
+            )
+            stalled.append(client)
+        time.sleep(0.5)  # every stalled body has reached the server
+        body = b'{"policy": "wordle-2309-normal-neg-entropy", "history": []}'
+        status, answer = post(server.http_port, f"{SERVICE}/SuggestGuess", body)
+        assert status == 200 and json.loads(answer)["guess"] == "RAISE"
+        with grpc.insecure_channel(f"127.0.0.1:{server.port}") as channel:
+            stub = pb_grpc.GuessworkStub(channel)
+            reply = stub.SuggestGuess(
+                pb.SuggestGuessRequest(policy="wordle-2309-normal-neg-entropy"), timeout=30
+            )
+        assert reply.guess == "RAISE"
+    finally:
+        for client in stalled:
+            client.close()
+        server.stop(0, drain=0)
 
 
 def test_get_makes_a_suggestion_a_link(web: tuple[GuessworkServer, int, int]) -> None:
