@@ -45,14 +45,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import binascii
 import contextlib
 import html
 import json
 import logging
 import socket
 import threading
-import urllib.parse
 import zlib
 from collections.abc import Awaitable, Callable, MutableMapping
 from concurrent import futures
@@ -74,9 +72,10 @@ from ..client.errors import (
 )
 from ..client.plots import PlotError, analysis_svg
 from ..client.policy_choice import todays_choice
-from ..client.text import cut, shown
+from ..client.text import shown
 from ..protos.guesswork.v1 import guesswork_pb2 as pb
 from .calls import SERVICE_NAME, RpcMethod, parse_request
+from .connect_codec import json_message, json_text, query_message
 from .errors import DOMAIN, describe
 from .guarded import Health
 from .servicer import GuessworkServicer
@@ -235,7 +234,7 @@ class WebApp:
         if version is not None and version != b"1":
             raise _HttpRefusalError(400, "invalid_argument", "Connect-Protocol-Version must be 1")
         if scope["method"] == "GET" and allow_get:
-            data, codec = _query_message(scope.get("query_string", b""))
+            data, codec = query_message(scope.get("query_string", b""), BODY_LIMIT)
         elif scope["method"] == "POST":
             content_type = headers.get("content-type", b"").split(b";")[0].strip().lower()
             codec = CODECS.get(content_type.decode("latin-1"), "")
@@ -264,7 +263,7 @@ class WebApp:
         if codec == "proto":
             name = f"/{request_type.DESCRIPTOR.full_name}"
             return parse_request(request_type, data, name, limit), codec
-        return _decode(_text(data), request_type, limit), codec
+        return json_message(json_text(data), request_type, limit), codec
 
     async def _call(
         self, method: RpcMethod, scope: Scope, receive: Receive
@@ -373,41 +372,6 @@ def _error_answer(
     return HTTP_STATUS[name], error_body(name, message, reason, metadata), "application/json"
 
 
-def _query_message(query: bytes) -> tuple[bytes, str]:
-    """Return a GET call's ``message`` parameter as bytes, and its codec.
-
-    Raises:
-        MalformedRequestError: a parameter is missing or not what Connect defines.
-        RequestTooLargeError: the message is over BODY_LIMIT.
-    """
-    try:
-        params = urllib.parse.parse_qs(query.decode("ascii"), strict_parsing=False, errors="strict")
-    except (UnicodeError, ValueError):
-        raise MalformedRequestError("the query string is not ASCII URL-encoding") from None
-    encoding = params.get("encoding", ["json"])[0]
-    if encoding not in ("json", "proto"):
-        raise MalformedRequestError(f"encoding {shown(encoding)} is not served: json or proto")
-    if "compression" in params and params["compression"][0] not in ("", "identity"):
-        raise MalformedRequestError("compressed GET messages are not served")
-    message = params.get("message", ["{}" if encoding == "json" else ""])[0]
-    if len(message) > BODY_LIMIT:
-        raise RequestTooLargeError(
-            f"request of {len(message)} bytes exceeds {BODY_LIMIT}",
-            metadata={"limit": str(BODY_LIMIT), "value": str(len(message))},
-        )
-    if params.get("base64", ["0"])[0] == "1":
-        try:
-            # validate: a character outside base64url is refused, where the default
-            # decoder dropped it ("!!!!" decoded as an empty request).
-            padded = message + "=" * (-len(message) % 4)
-            return base64.b64decode(padded, altchars=b"-_", validate=True), encoding
-        except (binascii.Error, ValueError):
-            raise MalformedRequestError("the message is not base64url") from None
-    if encoding == "proto":
-        raise MalformedRequestError("a binary GET message needs base64=1")
-    return message.encode("utf-8"), encoding
-
-
 async def _read_body(receive: Receive) -> bytes:
     """Return the request body, read within BODY_SECONDS and BODY_LIMIT bytes.
 
@@ -475,51 +439,6 @@ def _forget(done: asyncio.Future[bytes]) -> None:
     """Read the outcome of work whose call has already been answered (see _call)."""
     if not done.cancelled():
         done.exception()
-
-
-def _text(data: bytes) -> str:
-    """Return a JSON body as text.
-
-    Raises:
-        MalformedRequestError: it is not UTF-8.
-    """
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise MalformedRequestError(
-            f"the request body is not UTF-8 (byte {error.start})", metadata={"field": "body"}
-        ) from None
-
-
-def _decode(text: str, request_type: type[Message], limit: int) -> Message:
-    """Return the request message of JSON ``text``, within ``limit`` bytes encoded.
-
-    Raises:
-        MalformedRequestError: not JSON of ``request_type`` (unknown fields included).
-        RequestTooLargeError: its protobuf encoding is over ``limit`` bytes.
-    """
-    request = request_type()
-    try:
-        value = json.loads(text or "{}")
-        if not isinstance(value, dict):
-            raise ValueError(f"a JSON object is expected, not {type(value).__name__}")
-        # A lone surrogate ("\ud800") is valid JSON but no Unicode text: protobuf's C
-        # code failed on it with a SystemError (a 500). UnicodeEncodeError is a ValueError.
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
-        json_format.ParseDict(value, request, ignore_unknown_fields=False)
-    except (json_format.ParseError, ValueError, RecursionError) as error:
-        problem = cut(" ".join(str(error).split()), 200)  # one line
-        raise MalformedRequestError(
-            f"the body is not JSON of {request_type.DESCRIPTOR.full_name}: {problem}",
-            metadata={"field": "body"},
-        ) from None
-    size = request.ByteSize()
-    if size > limit:
-        raise RequestTooLargeError(
-            f"request of {size} bytes exceeds {limit}",
-            metadata={"limit": str(limit), "value": str(size)},
-        )
-    return request
 
 
 async def _watch_disconnect(receive: Receive, gone: threading.Event) -> None:
