@@ -124,9 +124,11 @@ _JSON = [(b"content-type", b"application/json")]
 class _HttpRefusalError(Exception):
     """An HTTP-level refusal: a status, a Connect code and a message, no ErrorInfo."""
 
-    def __init__(self, status: int, code: str, message: str, allow: str = "") -> None:
+    def __init__(
+        self, status: int, code: str, message: str, allow: str = "", close: bool = False
+    ) -> None:
         super().__init__(message)
-        self.status, self.code, self.allow = status, code, allow
+        self.status, self.code, self.allow, self.close = status, code, allow, close
 
 
 def connect_code(code: grpc.StatusCode) -> str:
@@ -180,12 +182,23 @@ class WebApp:
         except _HttpRefusalError as refusal:
             status, body = refusal.status, error_body(refusal.code, str(refusal))
             headers = list(_JSON) + ([(b"allow", refusal.allow.encode())] if refusal.allow else [])
+            if refusal.close:
+                headers.append((b"connection", b"close"))
         headers.append((b"content-length", str(len(body)).encode()))
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
     async def _route(self, scope: Scope, receive: Receive) -> tuple[int, bytes, str]:
         path, verb = scope["path"], scope["method"]
+        if _head_size(scope) > HEAD_LIMIT:
+            # h11 bounds a head that arrives in pieces (HEAD_LIMIT); one that arrives
+            # whole is parsed at any size, so the limit is checked here too.
+            raise _HttpRefusalError(
+                400,
+                "invalid_argument",
+                f"the request line and headers are over {HEAD_LIMIT // 1024} KiB",
+                close=True,
+            )
         service, _, name = path.lstrip("/").partition("/")
         if service == SERVICE_NAME and name in self.methods:
             return await self._call(self.methods[name], scope, receive)
@@ -433,6 +446,12 @@ def _decompressed(data: bytes, encoding: bytes | None) -> bytes:
             metadata={"limit": str(BODY_LIMIT)},
         )
     return plain
+
+
+def _head_size(scope: Scope) -> int:
+    """Return about how many bytes the request line and headers took on the wire."""
+    line = len(scope.get("raw_path") or b"") + len(scope.get("query_string", b"")) + 16
+    return line + sum(len(name) + len(value) + 4 for name, value in scope["headers"])
 
 
 def _forget(done: asyncio.Future[bytes]) -> None:

@@ -412,6 +412,27 @@ def test_a_call_past_its_connect_timeout_logs_no_traceback(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
 
 
+@pytest.mark.reliability
+def test_headers_over_the_documented_limit_are_refused_even_sent_at_once(
+    web: tuple[GuessworkServer, int, int],
+) -> None:
+    """Issue #42, 10: a 70-100 KB header sent in one piece was served (200), though
+    the docs say a request line and headers over 64 KiB get 400, the connection
+    closed."""
+    port = web[2]
+    for size, expected in ((40_000, b"HTTP/1.1 200"), (80_000, b"HTTP/1.1 400")):
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+            client.sendall(
+                f"POST {SERVICE}/Ping HTTP/1.1\r\nHost: x\r\nX-Filler: {'a' * size}\r\n"
+                "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}".encode()
+            )
+            answer = _read_answer(client)
+            assert answer.encode().startswith(expected), answer[:80]
+            if expected.endswith(b"400"):
+                assert "connection: close" in answer.lower()
+                assert client.recv(1) == b""  # closed by the server
+
+
 def test_slow_clients_hold_no_one_up(web: tuple[GuessworkServer, int, int]) -> None:
     """Clients that send half a request and wait: the others are answered meanwhile."""
     port = web[2]
