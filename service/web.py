@@ -190,6 +190,16 @@ class WebApp:
 
     async def _route(self, scope: Scope, receive: Receive) -> tuple[int, bytes, str]:
         path, verb = scope["path"], scope["method"]
+        names = {name.lower() for name, _ in scope["headers"]}
+        if b"content-length" in names and b"transfer-encoding" in names:
+            # RFC 9112 6.1: such a request is how requests are smuggled past proxies;
+            # it is refused, and the connection closed whatever the answer.
+            raise _HttpRefusalError(
+                400,
+                "invalid_argument",
+                "a request with both Content-Length and Transfer-Encoding is refused",
+                close=True,
+            )
         if _head_size(scope) > HEAD_LIMIT:
             # h11 bounds a head that arrives in pieces (HEAD_LIMIT); one that arrives
             # whole is parsed at any size, so the limit is checked here too.

@@ -433,6 +433,23 @@ def test_headers_over_the_documented_limit_are_refused_even_sent_at_once(
                 assert client.recv(1) == b""  # closed by the server
 
 
+@pytest.mark.reliability
+def test_content_length_with_chunked_is_refused_and_the_connection_closed(
+    web: tuple[GuessworkServer, int, int],
+) -> None:
+    """Issue #42, 10: Content-Length with Transfer-Encoding: chunked was parsed as
+    chunked with the connection kept open (RFC 9112 6.1: close it)."""
+    with socket.create_connection(("127.0.0.1", web[2]), timeout=30) as client:
+        client.sendall(
+            f"POST {SERVICE}/Ping HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Content-Length: 7\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n".encode()
+        )
+        answer = _read_answer(client)
+        assert answer.startswith("HTTP/1.1 400") and "connection: close" in answer.lower()
+        assert client.recv(1) == b""
+    assert post(web[2], f"{SERVICE}/Ping", b"{}") == (200, b"{}")
+
+
 def test_slow_clients_hold_no_one_up(web: tuple[GuessworkServer, int, int]) -> None:
     """Clients that send half a request and wait: the others are answered meanwhile."""
     port = web[2]
