@@ -455,6 +455,12 @@ def _decompressed(data: bytes, encoding: bytes | None) -> bytes:
             f"request of more than {BODY_LIMIT} bytes, decompressed",
             metadata={"limit": str(BODY_LIMIT)},
         )
+    if not inflater.eof or inflater.unused_data:
+        # A stream cut before its trailer (its checksum unchecked), or bytes after it.
+        raise MalformedRequestError(
+            "the body is not one whole gzip stream (Content-Encoding: gzip)",
+            metadata={"field": "body"},
+        )
     return plain
 
 

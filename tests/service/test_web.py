@@ -450,6 +450,18 @@ def test_content_length_with_chunked_is_refused_and_the_connection_closed(
     assert post(web[2], f"{SERVICE}/Ping", b"{}") == (200, b"{}")
 
 
+@pytest.mark.reliability
+def test_a_gzip_body_cut_short_or_followed_by_junk_is_malformed(
+    web: tuple[GuessworkServer, int, int],
+) -> None:
+    """Issue #42, 10: a gzip body with no trailer, or with bytes after it, was 200."""
+    whole = gzip.compress(b"{}")
+    for body in (whole[:-8], whole + b"junk"):
+        status, answer = post(web[2], f"{SERVICE}/Ping", body, {"Content-Encoding": "gzip"})
+        assert status == 400 and info_of(json.loads(answer)).reason == "MALFORMED_REQUEST"
+    assert post(web[2], f"{SERVICE}/Ping", whole, {"Content-Encoding": "gzip"}) == (200, b"{}")
+
+
 def test_slow_clients_hold_no_one_up(web: tuple[GuessworkServer, int, int]) -> None:
     """Clients that send half a request and wait: the others are answered meanwhile."""
     port = web[2]
