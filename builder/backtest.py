@@ -37,6 +37,7 @@ import numpy as np
 
 from ..client.games import Wordle
 from ..client.lookup import CatalogLookup
+from ..client.policy_info import WORDLE_GUESS_LIMIT
 from .calendar import AnswerCalendar, CalendarDay
 from .calendar_prior import calendar_prior
 from .errors import SearchError
@@ -46,8 +47,6 @@ from .optimal.search import Search
 from .priors import Prior, weights_for
 from .wordlists import WordList
 
-#: The NYT's guess limit: a game longer than this is lost.
-GUESS_LIMIT = 6
 #: How many guesses a backtest plays before it calls a game unsolved.
 PLAY_LIMIT = 12
 #: What a lost day counts in a mean (the NYT's and WordleBot's X).
@@ -69,7 +68,7 @@ class CalendarPlayer:
         guesses: WordList,
         mode: str,
         opener: str,
-        cap: int = GUESS_LIMIT,
+        cap: int = WORDLE_GUESS_LIMIT,
         beam: int | None = None,
     ) -> None:
         """Prepare the search over ``answers`` guessed from ``guesses`` in ``mode``
@@ -223,7 +222,7 @@ class DayPlayed:
 
 def lost(guesses: int | None) -> bool:
     """Return True if a game of ``guesses`` (None: unsolved) is lost."""
-    return guesses is None or guesses > GUESS_LIMIT
+    return guesses is None or guesses > WORDLE_GUESS_LIMIT
 
 
 def mean_guesses(values: Sequence[int | None]) -> float | None:

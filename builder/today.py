@@ -5,8 +5,8 @@
 into the user catalog, one policy per mode (normal and NYT hard) over today's
 lists (the NYT's 3158 answers, 14855 allowed guesses):
 
-* every answer within :data:`GUESS_LIMIT` guesses (a capped search: a tree
-  that would need a seventh guess anywhere is never chosen);
+* every answer within six guesses (client.policy_info.WORDLE_GUESS_LIMIT; a
+  capped search: a tree that would need a seventh guess anywhere is never chosen);
 * the least expected guesses under D's prior that a **lookahead** search finds
   given the opener :data:`CALENDAR_OPENER` (TARSE, the opener of the uniform
   optima in both modes): each node searches exactly over its
@@ -30,7 +30,7 @@ import datetime
 from pathlib import Path
 
 from ..client.games import Wordle
-from ..client.policy_choice import calendar_prior as prior_name
+from ..client.policy_info import WORDLE_GUESS_LIMIT
 from .calendar import AnswerCalendar, user_calendar_path
 from .calendar_prior import calendar_prior
 from .catalog_commands import replace_file
@@ -41,8 +41,6 @@ from .wordlists import WordList, load_wordlist
 #: Today's lists: the NYT's answers as of 2023-07-01 and its allowed guesses.
 TODAY_ANSWERS = "wordle-answers-3158"
 TODAY_GUESSES = "wordle-guesses-14855"
-#: The NYT's guess limit, which today's policies keep for every answer.
-GUESS_LIMIT = 6
 #: The fixed opener of today's policies (the uniform optima's, normal and NYT hard).
 CALENDAR_OPENER = "TARSE"
 #: Guesses each node of today's policies searches exactly (see the module docstring).
@@ -98,14 +96,8 @@ def calendar_spec(prior_file: Path, mode: str, beam: int | None = CALENDAR_BEAM)
         targets=TODAY_ANSWERS,
         guesses=TODAY_GUESSES,
         mode=mode,
-        max_guesses=GUESS_LIMIT,
+        max_guesses=WORDLE_GUESS_LIMIT,
         first_guess=CALENDAR_OPENER,
         beam=beam,
         weights=str(prior_file),
     )
-
-
-def policy_names(date: datetime.date) -> dict[str, str]:
-    """Return the names of day ``date``'s policies, by mode."""
-    folder = Path(prior_name(date) + ".txt")
-    return {mode: calendar_spec(folder, mode).name() for mode in MODES}

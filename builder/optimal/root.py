@@ -279,15 +279,8 @@ class RootSearch:
         if not exact and ceiling >= INFEASIBLE:
             # No tree under this opener meets the cap: nothing to beat yet, so
             # no first pass; the rest in static order, as without one.
-            best, best_guess = INFEASIBLE, -1
-            for rank, guess in enumerate(guesses):
-                if rank == lead:
-                    continue
-                value, exact = self._evaluate_root(guess, everything, best, depth)
-                results.append(RootResult(guess, value, exact))
-                if exact and value < best:
-                    best, best_guess = value, guess
-            return best, best_guess
+            rest = np.delete(roots, lead), np.delete(bounds, lead)
+            return self._search_in_order(*rest, everything, depth, INFEASIBLE, results)
         if exact:
             best, best_rank = value, lead
             self._lead_settled(value, lead)

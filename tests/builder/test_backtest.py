@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from guesswork.builder.backtest import GUESS_LIMIT, CalendarPlayer, uniform_path
+from guesswork.builder.backtest import CalendarPlayer, uniform_path
 from guesswork.builder.calendar import shipped_calendar
 from guesswork.builder.live import GreedyLiveSolver
 from guesswork.builder.priors import load_prior, shipped_prior
@@ -22,6 +22,7 @@ from guesswork.builder.today import CALENDAR_BEAM, CALENDAR_OPENER, todays_lists
 from guesswork.client.catalog import SHIPPED_CATALOG, open_catalog, open_store
 from guesswork.client.lookup import CatalogLookup
 from guesswork.client.policy_choice import chosen_policy
+from guesswork.client.policy_info import WORDLE_GUESS_LIMIT
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,7 +58,7 @@ def test_every_real_day_is_won_by_the_default_policy(shipped: CatalogLookup, har
     assert len(days) == 1657
     answers = set(shipped.policy(policy).policy.targets)
     played = {day.word: len(uniform_path(shipped, policy, day.word)) for day in days}
-    lost = {word: count for word, count in played.items() if count > GUESS_LIMIT}
+    lost = {word: count for word, count in played.items() if count > WORDLE_GUESS_LIMIT}
     assert not lost, f"{policy} loses {lost}"
     assert {"LORIS", "KEFIR"} <= set(played) - answers  # off the list, and still won
 
@@ -68,7 +69,7 @@ def test_the_hard_default_wins_every_word_of_the_answer_list(shipped: CatalogLoo
     targets = shipped.policy(policy).policy.targets
     assert len(targets) == 3158
     counts = [len(uniform_path(shipped, policy, word)) for word in targets]
-    assert max(counts) <= GUESS_LIMIT
+    assert max(counts) <= WORDLE_GUESS_LIMIT
     assert sum(counts) == 11627  # TARSE's proven NYT-hard cap-6 value
     assert shipped.info(policy).worst == max(counts)
 
@@ -155,7 +156,7 @@ def test_a_repeat_and_an_off_list_answer_are_won(tmp_path: Path, mode: str) -> N
     assert isinstance(days, list)
     assert [d["answer"] for d in days] == [repeat.word, off_list]
     assert result["lost"] == 0
-    assert all(d["guesses"] is not None and d["guesses"] <= GUESS_LIMIT for d in days)
+    assert all(d["guesses"] is not None and d["guesses"] <= WORDLE_GUESS_LIMIT for d in days)
 
 
 def test_today_builds_the_days_policy_and_the_backtest_plays_its_tree(tmp_path: Path) -> None:
@@ -175,7 +176,7 @@ def test_today_builds_the_days_policy_and_the_backtest_plays_its_tree(tmp_path: 
         name
         == "wordle-3158-g14855-weighted-calendar-2025-03-04-normal-lookahead30-cap6-first-tarse"
     )
-    assert built["worst"] <= GUESS_LIMIT
+    assert built["worst"] <= WORDLE_GUESS_LIMIT
     prior = load_prior(report["prior"])
     assert prior.name == "calendar-2025-03-04" and prior.params["date"] == day.isoformat()
     answers, guesses = todays_lists()

@@ -16,6 +16,7 @@ from guesswork.builder.optimal.bounds import INFEASIBLE
 from guesswork.builder.optimal.build import build_tree
 from guesswork.builder.optimal.checkpoint import Checkpoint
 from guesswork.builder.optimal.cluster import root_search
+from guesswork.builder.optimal.problem import Problem
 from guesswork.builder.optimal.search import Search
 from guesswork.builder.policies import OptimalSpec, build_optimal_policy
 from guesswork.builder.publish import StoredPolicy
@@ -56,18 +57,27 @@ def weighted_brute_force(matrix: np.ndarray, win: int, weights: np.ndarray, cap:
     return best(tuple(range(matrix.shape[1])), cap)
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_the_weighted_optimum_equals_brute_force(seed: int) -> None:
+def random_weighted_problem(
+    seed: int, sizes: tuple[int, int], extra: int
+) -> tuple[int, np.ndarray, Problem]:
+    """Return a random problem: a size in ``sizes`` (half open) of answers, weighted 1 to
+    29, guessed from them and ``extra`` other guesses; (size, weights, problem)."""
     rng = np.random.default_rng(seed)
-    size = int(rng.integers(3, 9))
+    size = int(rng.integers(*sizes))
     chosen = sorted(rng.choice(len(ANSWERS), size, replace=False).tolist())
     targets = WordList.from_words("t", [ANSWERS[i] for i in chosen])
-    others = [GUESSES[i] for i in rng.choice(len(GUESSES), 10, replace=False).tolist()]
+    others = [GUESSES[i] for i in rng.choice(len(GUESSES), extra, replace=False).tolist()]
     guesses = WordList.from_words(
         "g", [*targets.words, *(w for w in others if w not in targets.words)]
     )
     weights = rng.integers(1, 30, size=size)
     problem, _ = make_problem(WORDLE, targets, guesses, weights)
+    return size, weights, problem
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_weighted_optimum_equals_brute_force(seed: int) -> None:
+    size, weights, problem = random_weighted_problem(seed, (3, 9), 10)
     assert problem.weights is not None
     found = Search(problem, SearchOptions()).solve(np.arange(size), INFEASIBLE)
     assert found == weighted_brute_force(problem.matrix, problem.win, weights)
@@ -79,16 +89,7 @@ def test_the_weighted_optimum_within_a_cap_equals_brute_force() -> None:
     exactly when no tree fits, and dearer than the uncapped optimum where it binds."""
     outcomes: set[str] = set()
     for seed in range(16):
-        rng = np.random.default_rng(100 + seed)
-        size = int(rng.integers(6, 12))
-        chosen = sorted(rng.choice(len(ANSWERS), size, replace=False).tolist())
-        targets = WordList.from_words("t", [ANSWERS[i] for i in chosen])
-        others = [GUESSES[i] for i in rng.choice(len(GUESSES), 4, replace=False).tolist()]
-        guesses = WordList.from_words(
-            "g", [*targets.words, *(w for w in others if w not in targets.words)]
-        )
-        weights = rng.integers(1, 30, size=size)
-        problem, _ = make_problem(WORDLE, targets, guesses, weights)
+        size, weights, problem = random_weighted_problem(100 + seed, (6, 12), 4)
         free = Search(problem, SearchOptions()).solve(np.arange(size), INFEASIBLE)
         for cap in (2, 3):
             found = Search(problem, SearchOptions(max_guesses=cap)).solve(

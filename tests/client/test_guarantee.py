@@ -17,6 +17,8 @@ from guesswork.client.play import start_lines
 from guesswork.client.policy_info import WORDLE_GUESS_LIMIT, PolicyInfo, guarantee
 from guesswork.service.local import LocalGuesswork
 
+from .test_cli_length import play_lines
+
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 WITHIN = "wordle-3158-g14855-normal-optimal"  # worst 6
@@ -39,16 +41,7 @@ def past_the_limit(info: PolicyInfo) -> int:
 
 def play(*options: str) -> str:
     """Return what `guesswork play OPTIONS` prints before the player quits."""
-    result = subprocess.run(
-        [sys.executable, "-m", "guesswork", "play", *options],
-        input="q\n",
-        env=ENV,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert (result.returncode, result.stderr) == (0, ""), result.stderr
-    return result.stdout
+    return play_lines(list(options), ["q"])
 
 
 def test_a_policy_within_6_is_guaranteed_and_one_past_it_says_how_many_are_not(
