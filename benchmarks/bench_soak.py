@@ -1,14 +1,19 @@
 """Benchmark: a soak of mixed calls with distinct histories, sampling the server's memory.
 
 Starts ``guesswork-serve`` on the shipped catalog and, from several client
-threads, sends a mix of every lookup for ``--minutes`` (default 10): stored
+threads, sends a mix of every lookup for ``--minutes`` (default 20): stored
 and off-tree (live) suggestions over several policies, checks, scores, Evil
 replies, analyses, top-honeycomb tables of varying length and honeycomb
 scores, each with histories drawn at random (a fixed seed), so the response
 cache keeps meeting new requests. Every ``--every`` seconds it prints the
 server's resident memory (VmRSS) and the calls made. At the end: the memory
 after start (the baseline), and the mean and peak of each half of the run
-after its first minute: a plateau is the same band in both halves. The
+after its first minute: a plateau is the same band in both halves. It also
+fits a line to the samples of the last ``--tail`` minutes (default 10) and
+prints its slope in MB per minute with the slope's standard error: memory is
+flat when the slope is within two standard errors of zero (the noise of the
+samples themselves), and the same fit over the first half is printed beside
+it for comparison. The
 memory swings within the band as live answers' working arrays (a reply
 matrix slice per call in flight, up to tens of MB) come and go.
 
@@ -108,6 +113,23 @@ class Mix:
         return "ScoreHoneycomb", pb.ScoreHoneycombRequest(letters=letters, center=letters[0])
 
 
+def slope(samples: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """Return the least-squares slope of (seconds, MB) samples in MB per minute and its
+    standard error (from the residuals); None with fewer than three samples."""
+    count = len(samples)
+    if count < 3:
+        return None
+    mean_t = sum(t for t, _ in samples) / count
+    mean_r = sum(r for _, r in samples) / count
+    spread = sum((t - mean_t) ** 2 for t, _ in samples)
+    if spread == 0:
+        return None
+    beta = sum((t - mean_t) * (r - mean_r) for t, r in samples) / spread
+    residual = sum((r - mean_r - beta * (t - mean_t)) ** 2 for t, r in samples)
+    error = (residual / (count - 2) / spread) ** 0.5
+    return beta * 60, error * 60
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -116,7 +138,10 @@ def free_port() -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--minutes", type=float, default=20.0)
+    parser.add_argument(
+        "--tail", type=float, default=10.0, help="minutes at the end whose RSS slope is fitted"
+    )
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--every", type=float, default=15.0, help="seconds between samples")
     parser.add_argument(
@@ -193,6 +218,21 @@ def main() -> None:
         f"{sum(late) / len(late):.0f}, peak {max(late):.0f} MB; {sum(calls):,} calls "
         f"({sum(calls) / total:.0f}/s)"
     )
+    tail_start = total - args.tail * 60
+    for label, window in (
+        (f"first {total / 120:.0f} min", [(t, r) for t, r in samples if t < total / 2]),
+        (f"last {args.tail:g} min", [(t, r) for t, r in samples if t >= tail_start]),
+    ):
+        fitted = slope(window)
+        if fitted is None:
+            print(f"RSS slope over the {label}: too few samples")
+            continue
+        per_minute, error = fitted
+        verdict = "flat (within noise)" if abs(per_minute) <= 2 * error else "NOT flat"
+        print(
+            f"RSS slope over the {label}: {per_minute:+.2f} MB/min "
+            f"(standard error {error:.2f}; {len(window)} samples): {verdict}"
+        )
     print(
         "refusals (bad draws, expected):", ", ".join(f"{k} {v}" for k, v in sorted(errors.items()))
     )
