@@ -233,7 +233,9 @@ def test_a_hung_process_is_killed_and_replaced_and_new_calls_all_succeed() -> No
         assert next_line(process).startswith(
             f"guesswork-serve: server process {hung} was killed by SIGKILL; restarting it in "
         )
-        request = pb.SuggestGuessRequest(policy=POLICY, history=[pb.Turn(guess="CRANE", reply="..Y..")])
+        request = pb.SuggestGuessRequest(
+            policy=POLICY, history=[pb.Turn(guess="CRANE", reply="..Y..")]
+        )
         for _ in range(40):  # each a new connection, spread by the kernel as before
             with grpc.insecure_channel(address, options=OWN_CONNECTION) as channel:
                 answer = pb_grpc.GuessworkStub(channel).SuggestGuess(request, timeout=60)
