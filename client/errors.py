@@ -173,6 +173,14 @@ class RequestTooLargeError(GuessworkError):
     reason = "REQUEST_TOO_LARGE"
 
 
+class CostLimitError(GuessworkError):
+    """A request would cost more work than the service does for one call (its
+    metadata: ``limit`` and ``cost``, in the work unit the message names); send a
+    smaller request (fewer or further-played boards, a policy of fewer words)."""
+
+    reason = "COST_LIMIT"
+
+
 class TooManyCallsError(GuessworkError):
     """The service is at its concurrency limit; retry with backoff."""
 

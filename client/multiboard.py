@@ -30,6 +30,14 @@ from .games import Wordle
 VARIANTS = {"dordle": 2, "quordle": 4, "octordle": 8}
 #: The most boards a game may have (Duotrigordle's 32).
 MAX_BOARDS = 32
+#: The most reply cells (candidate guesses x targets left, summed over the distinct
+#: unsolved boards) one live multi-board answer may compute: about 3.5 s of two
+#: cores (builder.multiboard.joint_cost). Past it the service answers COST_LIMIT
+#: before any work. It admits a fresh game of any board count on every 5-letter
+#: policy (14855 x 14855 is 221 million: boards alike are valued once), the 6- and
+#: 11-letter ones; a fresh 7- to 10-letter board (400-810 million) is refused
+#: until a guess has been played on it.
+MAX_BOARD_CELLS = 250_000_000
 #: How the joint step ranks guesses: the information about every board's secret
 #: (bits, summed over the boards) plus one bit per board the guess may solve
 #: (expected solved boards), as builder.multiboard defines it.

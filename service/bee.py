@@ -2,7 +2,9 @@
 
 Top-honeycomb requests are answered from the catalog's stored tables when they
 hold enough rows, and otherwise searched live (the builder's branch and bound)
-over the catalog's word list. Scores of arbitrary honeycombs are computed
+over the catalog's word list: once per list and S rule, for MAX_COUNT rows,
+every count then answered from that table; the search passes the live gate's
+expensive lane (service.live_lookup.ExpensiveLane). Scores of arbitrary honeycombs are computed
 from the list's valid words. Finished answers are cached once, at the
 service's edge (service.cache).
 """
@@ -24,9 +26,11 @@ from ..client.spelling_bee import (
     valid_words,
 )
 from .live_gate import UNLIMITED, LiveGate
+from .live_lookup import expensive_lane
 
-#: Most honeycombs a top table ranks on request: a live search of 1,000 costs about
-#: 0.4 s of one core over enable1 (builder.spelling_bee.top_table), once per list.
+#: Most honeycombs a top table ranks on request, its cost limit: the one live search
+#: per list ranks this many (about 0.4 s of one core over enable1,
+#: builder.spelling_bee.top_table), whatever count asked for it.
 MAX_COUNT = 1000
 
 
@@ -40,11 +44,13 @@ class BeeAnswers:
         # A list's valid words: data prepared once per (list, S allowed), bounded
         # by the catalog's lists. Finished answers are cached at the service's edge.
         self._valid: dict[tuple[str, bool], list[str]] = {}
-        # The longest table searched live per (list, S allowed): any shorter count is
+        # The table searched live per (list, S allowed), MAX_COUNT rows: any count is
         # its first rows (a search's top n is the top n of a longer one), so requests
         # differing only in count share one search, and a search runs once at a time.
         self._searched: dict[tuple[str, bool], BeeTable] = {}
         self._search_lock = threading.Lock()
+        #: Live searches run so far (one per list and S rule at most).
+        self.searches = 0
 
     def _valid_words(self, name: str, allow_s: bool) -> list[str]:
         key = (name, allow_s)
@@ -70,11 +76,20 @@ class BeeAnswers:
         if stored is not None and len(stored.top) >= count:
             return dataclasses.replace(stored, top=stored.top[:count])
         key = (name, allow_s)
-        with self.gate.admitted(), self._search_lock:
+        with self._lock:
             searched = self._searched.get(key)
-            if searched is None or len(searched.top) < count:
-                searched = top_table(name, "", self._valid_words(name, allow_s), count, allow_s)
-                self._searched[key] = searched
+        if searched is None:
+            with expensive_lane(self.gate).admitted(), self._search_lock:
+                searched = self._searched.get(key)
+                if searched is None:  # not searched while this call waited
+                    valid = self._valid_words(name, allow_s)
+                    # MAX_COUNT rows whatever the count: every later count is answered
+                    # from them (searching only as many as asked searched again for
+                    # each larger count).
+                    searched = top_table(name, "", valid, MAX_COUNT, allow_s)
+                    with self._lock:
+                        self._searched[key] = searched
+                        self.searches += 1
         return dataclasses.replace(searched, top=searched.top[:count])
 
     def score(self, letters: str, center: str, name: str, allow_s: bool) -> HoneycombScore:

@@ -30,6 +30,7 @@ from grpc_status import rpc_status
 from ..client.errors import (
     BadRequestError,
     ContradictoryHistoryError,
+    CostLimitError,
     GameOverError,
     GuessworkError,
     HistoryTooLongError,
@@ -89,6 +90,7 @@ STATUS_TABLE: dict[type[GuessworkError], tuple[grpc.StatusCode, int]] = {
     GameOverError: (_FAILED, logging.INFO),
     # Load: the caller may retry later (with backoff) or send less.
     RequestTooLargeError: (_EXHAUSTED, logging.WARNING),
+    CostLimitError: (_EXHAUSTED, logging.WARNING),
     TooManyCallsError: (_EXHAUSTED, logging.WARNING),
     ServiceUnavailableError: (grpc.StatusCode.UNAVAILABLE, logging.WARNING),
     # The server cannot do what it should: broken data, no live solver.

@@ -15,17 +15,29 @@ child that fails before all N first serve stops the rest (a mistake in the
 options or the catalog, which a restart would repeat): one line, exit 1. A
 child that exits later (a crash, an OOM kill) is restarted after a back-off
 of 1 s, doubling to 30 s while it keeps failing, with one line each time;
-the others serve meanwhile. Children watch a pipe from the parent and stop
-when it closes, so a parent killed with SIGKILL leaves no orphan holding the
-port.
+the others serve meanwhile.
+
+The parent probes every serving child about once a second over a private
+socket pair (:data:`PROBE_SECONDS`); a child that has not answered for
+:data:`HUNG_SECONDS` (stopped with SIGSTOP, or wedged holding the GIL) is
+killed with SIGKILL, one line, and restarted as a crashed one is: with
+SO_REUSEPORT the kernel keeps handing new connections to a stopped child's
+listening socket until it is closed, so killing it is what sends them to the
+others. Children stop when the parent is gone, however it ended: the probe
+socket (and standard input) reach end of file, the kernel's parent-death
+signal (Linux) sends SIGTERM, and the child drains and is gone within its
+grace plus :data:`STOP_MARGIN`, forced out then if draining has not ended.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import logging
 import os
 import queue
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -44,6 +56,16 @@ HEALTHY_SECONDS = 60.0
 #: Set in a child's environment: it stops when its standard input (a pipe from the
 #: parent) closes, so children never outlive the parent (service.cli).
 SUPERVISED = "GUESSWORK_SUPERVISED"
+#: Set in a child's environment: the number of its end of the probe socket pair.
+PROBE_FD = "GUESSWORK_PROBE_FD"
+#: Set in a child's environment: the parent's process id, and the seconds its
+#: drain may take once the parent is gone (its --grace) before it is forced out.
+PARENT_PID, STOP_WITHIN = "GUESSWORK_PARENT_PID", "GUESSWORK_STOP_WITHIN"
+#: Seconds between probes of a serving child, and how long one may go unanswered
+#: before the child is taken for hung and killed (a few probes missed).
+PROBE_SECONDS, HUNG_SECONDS = 1.0, 5.0
+#: Linux's prctl option that asks for a signal when the parent thread ends.
+_PR_SET_PDEATHSIG = 1
 #: Exit statuses of a child stopped by our signal (its handler, or before it had one).
 _STOPPED = (0, -signal.SIGTERM, -signal.SIGINT)
 
@@ -74,18 +96,39 @@ class _Child:
     """One server process, the thread reading its standard error, and since when it serves."""
 
     process: subprocess.Popen[str]
+    #: The parent's end of the probe socket pair (non-blocking).
+    probe: socket.socket
     reader: threading.Thread | None = None
     serving_since: float | None = None
+    #: When the probe now unanswered was sent (None: none pending), and when the next is due.
+    probe_sent: float | None = None
+    next_probe: float = 0.0
+
+    def check(self, now: float) -> bool:
+        """Probe the child if one is due, read its answers; return False if it has left
+        a probe unanswered for HUNG_SECONDS (only a serving child is probed: one still
+        starting may be busy loading for long)."""
+        if self.serving_since is None or self.process.poll() is not None:
+            return True
+        with contextlib.suppress(BlockingIOError, InterruptedError):
+            while self.probe.recv(64):
+                self.probe_sent, self.next_probe = None, now + PROBE_SECONDS
+        if self.probe_sent is None and now >= self.next_probe:
+            with contextlib.suppress(OSError):  # a full buffer or a child just gone
+                self.probe.send(b"?")
+                self.probe_sent = now
+        return self.probe_sent is None or now - self.probe_sent < HUNG_SECONDS
 
 
 class _Pool:
     """The child processes and the lines they write, read by one thread each."""
 
-    def __init__(self, prog: str, argv: Sequence[str], processes: int) -> None:
+    def __init__(self, prog: str, argv: Sequence[str], processes: int, grace: float) -> None:
+        # The child runs child_main (below) around the single server's entry point.
         self.command = [
             sys.executable,
-            "-m",
-            "guesswork.service",
+            "-c",
+            "from guesswork.service.processes import child_main; child_main()",
             *argv,
             "--processes",
             "1",
@@ -93,22 +136,37 @@ class _Pool:
         ]
         # SUPERVISED: the child watches its standard input, a pipe from us, and stops
         # when it closes, i.e. when this process is gone (even killed with SIGKILL).
-        self.env = {**os.environ, "GUESSWORK_PROCESSES": "1", SUPERVISED: "1"}
+        self.env = {
+            **os.environ,
+            "GUESSWORK_PROCESSES": "1",
+            SUPERVISED: "1",
+            PARENT_PID: str(os.getpid()),
+            STOP_WITHIN: str(grace + STOP_MARGIN / 2),
+        }
         self.prog = prog
         self.events: queue.Queue[tuple[_Child, str | None]] = queue.Queue()
         self.children = [self.start() for _ in range(processes)]
 
     def start(self) -> _Child:
         """Start one more server process; return it."""
-        process = subprocess.Popen(
-            self.command,
-            env=self.env,
-            stdin=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            bufsize=1,
-        )
-        child = _Child(process)
+        ours, theirs = socket.socketpair()
+        try:
+            process = subprocess.Popen(
+                self.command,
+                env={**self.env, PROBE_FD: str(theirs.fileno())},
+                stdin=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                bufsize=1,
+                pass_fds=(theirs.fileno(),),
+            )
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()  # the child's alone now: its end of file means we are gone
+        ours.setblocking(False)
+        child = _Child(process, ours)
         child.reader = threading.Thread(target=self._read, args=(child,), daemon=True)
         child.reader.start()
         return child
@@ -175,7 +233,7 @@ def serve_processes(prog: str, argv: Sequence[str], processes: int, grace: float
 
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, note)
-    pool = _Pool(prog, argv, processes)
+    pool = _Pool(prog, argv, processes, grace)
     announced = False
     errors: dict[int, str] = {}
     #: A SIGHUP that came before every child served, forwarded once they all do.
@@ -222,8 +280,19 @@ def serve_processes(prog: str, argv: Sequence[str], processes: int, grace: float
             if slot in due:
                 if now >= due[slot]:
                     del due[slot]
+                    child.probe.close()
                     pool.children[slot] = pool.start()
                 continue
+            if not child.check(now):
+                print(
+                    f"{prog}: server process {child.process.pid} has not answered its "
+                    f"health probe for {HUNG_SECONDS:g} s; killing it",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                with contextlib.suppress(ProcessLookupError):
+                    child.process.kill()
+                child.process.wait()
             if child.serving_since is not None and now - child.serving_since > HEALTHY_SECONDS:
                 delays[slot] = FIRST_RESTART_DELAY
             code = child.process.poll()
@@ -259,3 +328,51 @@ def _flush(pool: _Pool, handle: Callable[[_Child, str | None, bool], None], rela
         except queue.Empty:
             return
         handle(index, line, relay)
+
+
+def _die_with_parent() -> None:
+    """Ask the kernel for SIGTERM when the parent ends (Linux's PR_SET_PDEATHSIG; a no-op
+    elsewhere, where the probe socket's end of file does it alone)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+
+
+def _answer_probes(probe: socket.socket, stop_within: float) -> None:
+    """Answer the parent's probes until its end closes (it is gone, however it ended);
+    then SIGTERM this process (the server drains) and force it out ``stop_within``
+    seconds later if draining has not ended it: an exit can hang on a standard
+    error whose reader is gone."""
+    with contextlib.suppress(OSError):
+        while data := probe.recv(64):
+            probe.sendall(data)
+    logging.getLogger("guesswork.service").warning("the parent process is gone: stopping")
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(stop_within)
+    os._exit(1)
+
+
+def child_main() -> None:
+    """Entry point of a child of :func:`serve_processes`: guesswork-serve's own
+    (service.cli.main), with the parent's probes answered and the process gone soon
+    after the parent. Never returns."""
+    _die_with_parent()
+    parent = os.environ.get(PARENT_PID)
+    if parent is not None and os.getppid() != int(parent):
+        os._exit(1)  # the parent ended before the kernel was asked to tell us
+    fd = os.environ.get(PROBE_FD)
+    if fd is not None:
+        probe = socket.socket(fileno=int(fd))
+        probe.setblocking(True)
+        stop_within = float(os.environ.get(STOP_WITHIN, str(5.0 + STOP_MARGIN)))
+        threading.Thread(
+            target=_answer_probes, args=(probe, stop_within), name="guesswork-probe", daemon=True
+        ).start()
+    from .cli import main
+
+    try:
+        main()
+    finally:
+        os._exit(1)  # main ends with os._exit; this is for an exception on its way out

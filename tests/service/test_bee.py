@@ -10,8 +10,10 @@ import grpc
 import pytest
 
 from guesswork.__main__ import run
+from guesswork.client.catalog import Catalog
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from guesswork.service.bee import MAX_COUNT, BeeAnswers
 from guesswork.service.server import GuessworkServer
 from tests.service.test_server import failure
 
@@ -189,3 +191,15 @@ def test_cli_bee_errors(capsys: pytest.CaptureFixture[str]) -> None:
         and "S, which is excluded" in err
         and err.count("\n") == 1
     )
+
+
+@pytest.mark.reliability
+def test_counts_above_the_stored_table_are_answered_from_one_search(catalog: Catalog) -> None:
+    """Each count above the largest searched so far searched again (60, then 200, then
+    1,000: three searches, where the docs promise one per list)."""
+    answers = BeeAnswers(catalog)
+    tables = [answers.top("enable1", False, count) for count in (60, 200, 1000, 61)]
+    searched = answers._searched[("enable1", False)]
+    assert answers.searches == 1 and len(searched.top) == MAX_COUNT
+    assert [len(table.top) for table in tables] == [60, 200, 1000, 61]
+    assert all(table.top == searched.top[: len(table.top)] for table in tables)

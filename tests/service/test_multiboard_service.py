@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
+
 import grpc
 import pytest
 
@@ -12,11 +16,13 @@ from guesswork.client.remote import RemoteClient
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from guesswork.service.local import LocalGuesswork
-from guesswork.service.server import GuessworkServer
+from guesswork.service.server import GuessworkServer, ServerOptions, start_server
 
 from .test_contract import details, turns
 
 POLICY = "wordle-2309-normal-neg-entropy"
+#: Each channel its own connection (gRPC otherwise shares one between channels).
+OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]
 WORDLE = Wordle()
 #: Two boards after RAISE and COUNT, their secrets CLIMB and ROBIN.
 BOARDS = [
@@ -61,3 +67,85 @@ def test_errors_name_the_board(
     assert got == reason and metadata["field"] == field
     assert code in (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.FAILED_PRECONDITION)
     assert len(message) < 300
+
+
+#: A fresh board of the 8-letter policy: 28,420 guesses x 28,420 targets, 808 million
+#: reply cells (about 12 s of two cores, 60 s on a loaded server; issue #42 point 8).
+OVER_LIMIT = pb.SuggestBoardsRequest(
+    policy="wordle-8-enable1-normal-neg-entropy", boards=[pb.BoardHistory()]
+)
+#: A fresh Duotrigordle on the 14855-word weighted policy: under the limit once its 32
+#: alike boards are valued once (221 million cells); 32 times that before.
+WEIGHTED = "wordle-14855-weighted-wordfreq-normal-neg-entropy"
+EXPENSIVE = pb.SuggestBoardsRequest(policy=WEIGHTED, boards=[pb.BoardHistory()] * 32)
+
+
+@pytest.mark.reliability
+def test_a_position_over_the_cost_limit_is_refused_before_any_work(
+    stub: pb_grpc.GuessworkStub, server: tuple[GuessworkServer, int]
+) -> None:
+    """It was computed: 12 s of both cores here, a minute on a loaded server."""
+    from guesswork.client.multiboard import MAX_BOARD_CELLS
+
+    gate = server[0].servicer.live
+    before = gate.busiest
+    code, reason, metadata, message = details(lambda: stub.SuggestBoards(OVER_LIMIT, timeout=120))
+    assert (code, reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "COST_LIMIT")
+    assert metadata["limit"] == str(MAX_BOARD_CELLS) and metadata["unit"] == "reply_cells"
+    assert int(metadata["cost"]) == 28_420 * 28_420 > MAX_BOARD_CELLS
+    assert metadata["policy"] == OVER_LIMIT.policy and len(message) < 300
+    assert gate.busiest == before  # refused before the live gate: nothing was computed
+
+
+@pytest.mark.reliability
+def test_expensive_boards_in_flight_leave_a_live_place_for_another_client(
+    catalog: Catalog,
+) -> None:
+    """Two clients' expensive SuggestBoards held both live places (--max-live 2), and
+    another client's off-tree SuggestGuess waited for one to end (0.04 s -> 24.5 s):
+    now expensive work holds at most --max-live - 1 places, so the off-tree answer
+    comes while both expensive calls are still unanswered."""
+    started, port = start_server(
+        ServerOptions(address="127.0.0.1:0", max_live=2, cache_entries=0), catalog
+    )
+    servicer = started.servicer
+    done: list[str] = []
+    lock = threading.Lock()
+
+    def call(name: str, run: Callable[[pb_grpc.GuessworkStub], object]) -> None:
+        # Each client its own connection, as separate clients have.
+        with grpc.insecure_channel(f"127.0.0.1:{port}", options=OWN_CONNECTION) as channel:
+            run(pb_grpc.GuessworkStub(channel))
+        with lock:
+            done.append(name)
+
+    def in_flight() -> int:
+        # The calls holding a --max-concurrent place (its semaphore's free places).
+        return servicer.options.max_concurrent - servicer.slots._value  # type: ignore[attr-defined]
+
+    expensive = [
+        threading.Thread(
+            target=call, args=(f"boards {n}", lambda s: s.SuggestBoards(EXPENSIVE, timeout=300))
+        )
+        for n in range(2)
+    ]
+    try:
+        for thread in expensive:
+            thread.start()
+        for _ in range(12_000):  # both expensive calls are in the server, one computing
+            if in_flight() == 2 and servicer.live.running >= 1:
+                break
+            time.sleep(0.01)
+        assert in_flight() == 2 and servicer.live.running >= 1 and not done
+        off_tree = pb.SuggestGuessRequest(
+            policy="wordle-2315-g12972-normal-neg-entropy",
+            history=turns(("qajaq", "....."), ("crane", "Y..Y.")),
+        )
+        call("off-tree", lambda s: s.SuggestGuess(off_tree, timeout=300))
+        with lock:
+            assert done[0] == "off-tree", done  # answered while both were in flight
+        for thread in expensive:
+            thread.join(timeout=600)
+        assert sorted(done) == ["boards 0", "boards 1", "off-tree"]
+    finally:
+        started.stop(0, drain=0)
