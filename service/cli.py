@@ -122,6 +122,15 @@ def build_parser() -> tuple[argparse.ArgumentParser, list[EnvironmentOption]]:
         "calls served at once; more are rejected with RESOURCE_EXHAUSTED",
     )
     option(
+        "--max-per-peer",
+        whole(1),
+        None,
+        "calls one client address may have served at once, all its connections "
+        "together; more are rejected with RESOURCE_EXHAUSTED (behind a proxy, set it "
+        "to --max-concurrent)",
+        "half of --max-concurrent, at least 1",
+    )
+    option(
         "--max-live",
         whole(1),
         defaults.max_live,
@@ -198,6 +207,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         address=args.address,
         catalog=args.catalog,
         max_concurrent=args.max_concurrent,
+        max_per_peer=args.max_per_peer,
         max_live=args.max_live,
         max_request_bytes=args.max_request_bytes,
         grace=args.grace,
