@@ -10,6 +10,7 @@ database; client.catalog_sql). A republished catalog is picked up without a
 restart (SIGHUP, or within ``--reload-interval`` seconds). A catalog that
 fails verification, an address that cannot be bound (a port in use included)
 or a bad option stops start-up with one line on stderr and exit status 1.
+SIGTERM drains at any time after start-up begins, during warm-up too.
 ``--processes N`` runs N such servers behind the one port (service.processes).
 """
 
@@ -237,20 +238,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     tune_allocator()  # before the catalog and the kernels allocate (service.allocator)
     try:
         server = create_server(options)
-        server.start()
     except (GuessworkError, OSError, ValueError, RuntimeError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 1
-    port = server.port
-    host = options.address.rsplit(":", 1)[0]
-    served = _describe_catalog(options.catalog)
-    # One line, on stderr: the logging configured above writes there too, so
-    # logging it as well would print it twice.
-    http = ""
-    if server.http_port is not None and options.http_address is not None:
-        http_host = options.http_address.rsplit(":", 1)[0]
-        http = f"; HTTP/JSON and the page on http://{http_host}:{server.http_port}/"
-    print(f"{PROG}: serving {served} on {host}:{port}{http}", file=sys.stderr, flush=True)
 
     def shut_down(signum: int, frame: FrameType | None) -> None:
         logging.getLogger("guesswork.service").info("signal %d: draining", signum)
@@ -260,11 +250,29 @@ def run(argv: Sequence[str] | None = None) -> int:
         logging.getLogger("guesswork.service").info("signal %d: reloading the catalog", signum)
         server.reload()
 
+    # Before start: stored answers are served while live ones warm up, and a SIGTERM
+    # then drains those calls as it would later (start returns, wait sees the stop).
     signal.signal(signal.SIGTERM, shut_down)
     signal.signal(signal.SIGINT, shut_down)
     signal.signal(signal.SIGHUP, reload)
     if os.environ.get(SUPERVISED):
         _stop_with_parent()
+    try:
+        server.start()
+    except (GuessworkError, OSError, ValueError, RuntimeError) as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 1
+    if not server.stopping:
+        port = server.port
+        host = options.address.rsplit(":", 1)[0]
+        served = _describe_catalog(options.catalog)
+        # One line, on stderr: the logging configured above writes there too, so
+        # logging it as well would print it twice.
+        http = ""
+        if server.http_port is not None and options.http_address is not None:
+            http_host = options.http_address.rsplit(":", 1)[0]
+            http = f"; HTTP/JSON and the page on http://{http_host}:{server.http_port}/"
+        print(f"{PROG}: serving {served} on {host}:{port}{http}", file=sys.stderr, flush=True)
     server.wait()
     return 0
 

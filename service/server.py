@@ -20,7 +20,8 @@ over the client address's share of it (``--max-per-peer``, by default half;
 ``scope`` "peer"; service.admission).
 Health checking reports NOT_SERVING until the catalog is open and live answers
 are warm (service.live_lookup.LiveCatalogLookup.warm_up: stored answers are served meanwhile),
-and again from the moment shutdown begins; server reflection is always on.
+and again from the moment shutdown begins; a stop during warm-up drains like
+any other. Server reflection is always on.
 A catalog republished while serving is picked up by service.reload (on
 SIGHUP, or by noticing the files changed), verified off the serving path and
 swapped in atomically with the response cache emptied; health stays SERVING.
@@ -165,13 +166,17 @@ class GuessworkServer:
         #: Reloads a republished catalog (None until started, and when a Catalog was given).
         self.watcher: CatalogWatcher | None = None
         self._catalog = catalog
+        #: Set by :meth:`stop`: a start still warming up ends without reporting SERVING.
+        self._stopping = threading.Event()
 
     def start(self) -> None:
         """Start serving: health is NOT_SERVING until the catalog (given, or opened from
-        the options) is open and live answers are warm (LiveCatalogLookup.warm_up, which
-        returns when this does), then SERVING. A catalog opened from the options
-        is watched and reloaded when republished (``options.reload_interval``,
-        and :meth:`reload`); a Catalog given is served as it is.
+        the options) is open and live answers are warm
+        (LiveCatalogLookup.warm_up), then SERVING; stored answers are served meanwhile.
+        A catalog opened from the options is watched and reloaded when republished
+        (``options.reload_interval``, and :meth:`reload`); a Catalog given is served
+        as it is. A :meth:`stop` during warm-up (SIGTERM) makes this return at once,
+        the server draining as after any stop.
 
         Raises:
             PolicyFormatError: the catalog is missing or fails verification
@@ -206,15 +211,35 @@ class GuessworkServer:
             # warm too (compiled code loaded, or compiled and cached on a fresh install),
             # so a client that waits for SERVING never meets a cold first live answer.
             self.servicer.load(first)
-            first.lookups.warm_up()
         except Exception:
             self.grpc_server.stop(0).wait()
             if self.web is not None:
                 self.web.stop(0)
             raise
+        # Warmed on a thread of its own, so that a stop meanwhile (SIGTERM) is not held
+        # up by it: the server drains and stops as it would once serving.
+        warm = threading.Thread(
+            target=self._warm_up, args=(first,), name="guesswork-warm", daemon=True
+        )
+        warm.start()
+        while warm.is_alive() and not self._stopping.is_set():
+            warm.join(0.1)
+        if self._stopping.is_set():
+            return
         self.set_serving(True)
         if self.watcher is not None:
             self.watcher.start()
+
+    @property
+    def stopping(self) -> bool:
+        """Whether :meth:`stop` has been called."""
+        return self._stopping.is_set()
+
+    def _warm_up(self, answers: LocalGuesswork) -> None:
+        try:
+            answers.lookups.warm_up()
+        except Exception:  # a bug: warming is an optimisation, live answers still compute
+            log.exception("warming live answers failed")
 
     def reload(self) -> None:
         """Ask for the catalog to be reloaded now (what SIGHUP does); returns at once."""
@@ -235,11 +260,12 @@ class GuessworkServer:
         """Turn health to NOT_SERVING, then refuse new calls and give in-flight ones
         ``grace`` s; after that gRPC cancels what is left (streams included). Returns
         an event set once the gRPC server has stopped; returns at once, so a signal
-        handler may call it.
+        handler may call it, during warm-up too (:meth:`start` then returns).
 
         A ``drain`` pause (none by default: a stop refuses new calls at once) would
         let health checkers that poll rather than watch see NOT_SERVING first.
         """
+        self._stopping.set()
         self.set_serving(False)
         if self.watcher is not None:
             self.watcher.stop()
