@@ -9,8 +9,11 @@ PATH`` serves exactly that file (or ``--catalog postgresql+psycopg://...``, that
 database; client.catalog_sql). A republished catalog is picked up without a
 restart (SIGHUP, or within ``--reload-interval`` seconds). A catalog that
 fails verification, an address that cannot be bound (a port in use included)
-or a bad option stops start-up with one line on stderr and exit status 1.
-SIGTERM drains at any time after start-up begins, during warm-up too.
+or a bad option stops start-up with one line on stderr and exit status 1;
+so does a ``--catalog`` that fails its seal (any byte not as published). With
+no ``--catalog``, a user catalog that fails is left out with a WARNING line
+naming it and why, the shipped catalog is served, and the start-up line says
+so. SIGTERM drains at any time after start-up begins, during warm-up too.
 ``--processes N`` runs N such servers behind the one port (service.processes).
 """
 
@@ -265,7 +268,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     if not server.stopping:
         port = server.port
         host = options.address.rsplit(":", 1)[0]
-        served = _describe_catalog(options.catalog)
+        served = _describe_catalog(options.catalog, server.left_out)
         # One line, on stderr: the logging configured above writes there too, so
         # logging it as well would print it twice.
         http = ""
@@ -304,9 +307,10 @@ def _stop_with_parent() -> None:
     threading.Thread(target=watch, name="guesswork-parent", daemon=True).start()
 
 
-def _describe_catalog(location: str | None) -> str:
+def _describe_catalog(location: str | None, left_out: str | None = None) -> str:
     """Return what is served, for the start-up line: a catalog (a URL without its
-    password), or shipped + user."""
+    password), or shipped + user, or the shipped one alone where the user catalog
+    was ``left_out`` (damaged: the reason was logged above)."""
     from pathlib import Path
 
     from ..client.catalog import SHIPPED_CATALOG, catalog_files
@@ -318,6 +322,11 @@ def _describe_catalog(location: str | None) -> str:
     user = files[1] if len(files) > 1 else None
     if user is None:
         return str(SHIPPED_CATALOG)
+    if left_out is not None:
+        return (
+            f"{SHIPPED_CATALOG} only: the user catalog {describe_location(user)} is "
+            "damaged and left out (see the warning above)"
+        )
     # "none yet" is told of a file only: asking a database would take one more connection.
     absent = isinstance(user, Path) and not user.exists()
     return f"{SHIPPED_CATALOG} under the user catalog {describe_location(user)}" + (

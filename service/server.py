@@ -25,6 +25,9 @@ any other. Server reflection is always on.
 A catalog republished while serving is picked up by service.reload (on
 SIGHUP, or by noticing the files changed), verified off the serving path and
 swapped in atomically with the response cache emptied; health stays SERVING.
+The catalog named by ``--catalog`` must pass its seal at start (else start-up
+fails); by default a user catalog that fails is left out, loudly, and the
+shipped one served (:func:`open_served`).
 The address is checked and bound by service.address: a port in use is
 refused unless sharing it was asked for.
 """
@@ -43,8 +46,8 @@ import grpc.aio
 from google.protobuf.descriptor import MethodDescriptor
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from ..client.catalog import Catalog, open_catalog, open_layered
-from ..client.errors import TooManyCallsError
+from ..client.catalog import SHIPPED_CATALOG, Catalog, open_catalog, open_layered
+from ..client.errors import PolicyFormatError, TooManyCallsError
 from ..protos.guesswork.v1 import guesswork_pb2 as pb
 from .address import add_port, address_problem, server_options
 from .aio_server import LoopServer
@@ -165,13 +168,15 @@ class GuessworkServer:
         self.log_limiter: LogLimiter = servicer.log_limiter
         #: Reloads a republished catalog (None until started, and when a Catalog was given).
         self.watcher: CatalogWatcher | None = None
+        #: Why the user catalog was left out at start (default layering only), else None.
+        self.left_out: str | None = None
         self._catalog = catalog
         #: Set by :meth:`stop`: a start still warming up ends without reporting SERVING.
         self._stopping = threading.Event()
 
     def start(self) -> None:
         """Start serving: health is NOT_SERVING until the catalog (given, or opened from
-        the options) is open and live answers are warm
+        the options: :func:`open_served`) is open and live answers are warm
         (LiveCatalogLookup.warm_up), then SERVING; stored answers are served meanwhile.
         A catalog opened from the options is watched and reloaded when republished
         (``options.reload_interval``, and :meth:`reload`); a Catalog given is served
@@ -202,10 +207,8 @@ class GuessworkServer:
         try:
             if self._catalog is not None:
                 opened = self._catalog
-            elif options.catalog is None:  # a damaged user catalog is logged and left out
-                opened = open_layered(skip_damaged=True)
             else:
-                opened = open_catalog(options.catalog)
+                opened, self.left_out = open_served(options.catalog)
             first = LocalGuesswork(opened, self.servicer.live)
             # Stored answers are served at once; SERVING waits until live answers are
             # warm too (compiled code loaded, or compiled and cached on a fresh install),
@@ -283,6 +286,50 @@ class GuessworkServer:
             pass
         if self.web is not None:
             self.web.thread.join()
+
+
+def open_served(location: str | None) -> tuple[Catalog, str | None]:
+    """Open the catalog a server started with ``--catalog location`` serves, its
+    files' seals checked (every byte as published); return it and, where the
+    user catalog was left out, why (else None).
+
+    ``location`` given: that catalog, or an error. None: the shipped catalog
+    layered with the user's; a user catalog that fails (at open, or its seal)
+    is left out with a WARNING line of the ``guesswork.catalog`` logger naming it
+    and why (on guesswork-serve's standard error), and the shipped one served.
+
+    Raises:
+        PolicyFormatError: the catalog named fails, or (default) the shipped one does.
+    """
+    if location is not None:
+        catalog = open_catalog(location)
+        try:
+            catalog.check_seals()
+        except PolicyFormatError:
+            catalog.close()
+            raise
+        return catalog, None
+    try:
+        catalog = open_layered()
+    except PolicyFormatError as error:
+        problem = str(error)
+    else:
+        try:
+            catalog.check_seals()
+            return catalog, None
+        except PolicyFormatError as error:
+            catalog.close()
+            problem = str(error)
+    shipped = open_catalog(SHIPPED_CATALOG)
+    try:
+        shipped.check_seals()
+    except PolicyFormatError:
+        shipped.close()
+        raise
+    logging.getLogger("guesswork.catalog").warning(
+        "user catalog left out: %s; answering from the shipped policies only", problem
+    )
+    return shipped, problem
 
 
 #: A connection is closed (GOAWAY) after this long, its calls given the grace below to
