@@ -4,9 +4,9 @@ A client opens 1,000 calls that send their headers and never their request
 (a stream whose first message never comes, on unary methods). gRPC gives each
 call a server thread while it waits for the request, so before, 320 of them
 took every thread and every other client's Ping, Health and lookups failed
-with gRPC's RESOURCE_EXHAUSTED "Concurrent RPC limit exceeded!". Now a
-connection holds at most ``--max-concurrent`` calls open at the server, and
-another client's calls answer as usual.
+with gRPC's RESOURCE_EXHAUSTED "Concurrent RPC limit exceeded!". The server is
+grpc.aio now: a call waiting for its request holds no thread, and another
+client's calls answer as usual.
 """
 
 from __future__ import annotations
