@@ -132,28 +132,50 @@ class RpcMethod:
             == method.GetOptions().IdempotencyLevel.NO_SIDE_EFFECTS
         )
         # Ping does no work to protect: the baseline is never refused for load.
-        self._limited = self.name != "Ping"
+        self._limited: bool = self.name != "Ping"
         first = self.request_type.DESCRIPTOR.fields_by_number.get(1)
         # Every error of a call naming a policy carries "policy" (the proto's promise).
         self._names_policy = first is not None and first.name in ("policy", "name")
 
-    def admit(self) -> None:
-        """Take a place under --max-concurrent; :meth:`release` gives it back.
+    @property
+    def limited(self) -> bool:
+        """Whether calls of this method take a place (:meth:`admit`); Ping does not."""
+        return self._limited
+
+    def admit(self, peer: str = "") -> None:
+        """Take a place under --max-concurrent and, when ``peer`` (the client's address,
+        :func:`peer_of`) is given, under its per-peer share; :meth:`release` with the
+        same ``peer`` gives them back. Ping takes none.
 
         Raises:
-            TooManyCallsError: every place is taken (nothing is to be released).
+            TooManyCallsError: every place is taken, or ``peer`` holds its whole
+                share (metadata ``scope`` says which: "server" or "peer"; nothing
+                is to be released).
         """
-        if self._limited and not self.servicer.slots.acquire(blocking=False):
-            limit = self.servicer.options.max_concurrent
+        if not self._limited:
+            return
+        servicer = self.servicer
+        if peer and not servicer.peers.take(peer):
+            share = servicer.peers.share
+            raise TooManyCallsError(
+                f"more than {plural(share, 'call')} at once from one address; retry later",
+                metadata={"limit": share, "scope": "peer"},
+            )
+        if not servicer.slots.acquire(blocking=False):
+            if peer:
+                servicer.peers.give(peer)
+            limit = servicer.options.max_concurrent
             raise TooManyCallsError(
                 f"more than {plural(limit, 'call')} at once; retry later",
-                metadata={"limit": limit},
+                metadata={"limit": limit, "scope": "server"},
             )
 
-    def release(self) -> None:
-        """Give back the place :meth:`admit` took."""
+    def release(self, peer: str = "") -> None:
+        """Give back the places :meth:`admit` took for ``peer``."""
         if self._limited:
             self.servicer.slots.release()
+            if peer:
+                self.servicer.peers.give(peer)
 
     def answer(self, request: Message, is_active: Callable[[], bool]) -> bytes:
         """Return the serialized response to ``request`` (from the cache where it is kept).
@@ -188,6 +210,22 @@ class RpcMethod:
             policy = getattr(request, "policy", "") or getattr(request, "name", "")
         if policy and isinstance(error, GuessworkError):
             error.add_metadata(policy=policy.removeprefix("policies/"))
+
+
+def peer_of(peer: str) -> str:
+    """Return the client address of a gRPC peer string (``ipv4:127.0.0.1:5000`` ->
+    ``127.0.0.1``, ``ipv6:[::1]:5000`` -> ``::1``, ``unix:...`` -> ``unix``): the key
+    of the per-peer share, so that every connection of one address counts together.
+
+    An IPv4 address mapped into IPv6 counts as the IPv4 address it is.
+    """
+    scheme, _, rest = peer.partition(":")
+    if scheme == "ipv6":
+        host = rest.rpartition("]")[0].removeprefix("[") if rest.startswith("[") else rest
+        return host.removeprefix("::ffff:")
+    if scheme == "ipv4":
+        return rest.rpartition(":")[0]
+    return scheme  # unix sockets and anything unforeseen: one peer each kind
 
 
 def _serialize(message: Message) -> bytes:

@@ -9,7 +9,11 @@ PATH`` serves exactly that file (or ``--catalog postgresql+psycopg://...``, that
 database; client.catalog_sql). A republished catalog is picked up without a
 restart (SIGHUP, or within ``--reload-interval`` seconds). A catalog that
 fails verification, an address that cannot be bound (a port in use included)
-or a bad option stops start-up with one line on stderr and exit status 1.
+or a bad option stops start-up with one line on stderr and exit status 1;
+so does a ``--catalog`` that fails its seal (any byte not as published). With
+no ``--catalog``, a user catalog that fails is left out with a WARNING line
+naming it and why, the shipped catalog is served, and the start-up line says
+so. SIGTERM drains at any time after start-up begins, during warm-up too.
 ``--processes N`` runs N such servers behind the one port (service.processes).
 """
 
@@ -122,6 +126,15 @@ def build_parser() -> tuple[argparse.ArgumentParser, list[EnvironmentOption]]:
         "calls served at once; more are rejected with RESOURCE_EXHAUSTED",
     )
     option(
+        "--max-per-peer",
+        whole(1),
+        None,
+        "calls one client address may have served at once, all its connections "
+        "together; more are rejected with RESOURCE_EXHAUSTED (behind a proxy, set it "
+        "to --max-concurrent)",
+        "half of --max-concurrent, at least 1",
+    )
+    option(
         "--max-live",
         whole(1),
         defaults.max_live,
@@ -198,6 +211,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         address=args.address,
         catalog=args.catalog,
         max_concurrent=args.max_concurrent,
+        max_per_peer=args.max_per_peer,
         max_live=args.max_live,
         max_request_bytes=args.max_request_bytes,
         grace=args.grace,
@@ -227,20 +241,9 @@ def run(argv: Sequence[str] | None = None) -> int:
     tune_allocator()  # before the catalog and the kernels allocate (service.allocator)
     try:
         server = create_server(options)
-        server.start()
     except (GuessworkError, OSError, ValueError, RuntimeError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 1
-    port = server.port
-    host = options.address.rsplit(":", 1)[0]
-    served = _describe_catalog(options.catalog)
-    # One line, on stderr: the logging configured above writes there too, so
-    # logging it as well would print it twice.
-    http = ""
-    if server.http_port is not None and options.http_address is not None:
-        http_host = options.http_address.rsplit(":", 1)[0]
-        http = f"; HTTP/JSON and the page on http://{http_host}:{server.http_port}/"
-    print(f"{PROG}: serving {served} on {host}:{port}{http}", file=sys.stderr, flush=True)
 
     def shut_down(signum: int, frame: FrameType | None) -> None:
         logging.getLogger("guesswork.service").info("signal %d: draining", signum)
@@ -250,11 +253,29 @@ def run(argv: Sequence[str] | None = None) -> int:
         logging.getLogger("guesswork.service").info("signal %d: reloading the catalog", signum)
         server.reload()
 
+    # Before start: stored answers are served while live ones warm up, and a SIGTERM
+    # then drains those calls as it would later (start returns, wait sees the stop).
     signal.signal(signal.SIGTERM, shut_down)
     signal.signal(signal.SIGINT, shut_down)
     signal.signal(signal.SIGHUP, reload)
     if os.environ.get(SUPERVISED):
         _stop_with_parent()
+    try:
+        server.start()
+    except (GuessworkError, OSError, ValueError, RuntimeError) as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 1
+    if not server.stopping:
+        port = server.port
+        host = options.address.rsplit(":", 1)[0]
+        served = _describe_catalog(options.catalog, server.left_out)
+        # One line, on stderr: the logging configured above writes there too, so
+        # logging it as well would print it twice.
+        http = ""
+        if server.http_port is not None and options.http_address is not None:
+            http_host = options.http_address.rsplit(":", 1)[0]
+            http = f"; HTTP/JSON and the page on http://{http_host}:{server.http_port}/"
+        print(f"{PROG}: serving {served} on {host}:{port}{http}", file=sys.stderr, flush=True)
     server.wait()
     return 0
 
@@ -286,9 +307,10 @@ def _stop_with_parent() -> None:
     threading.Thread(target=watch, name="guesswork-parent", daemon=True).start()
 
 
-def _describe_catalog(location: str | None) -> str:
+def _describe_catalog(location: str | None, left_out: str | None = None) -> str:
     """Return what is served, for the start-up line: a catalog (a URL without its
-    password), or shipped + user."""
+    password), or shipped + user, or the shipped one alone where the user catalog
+    was ``left_out`` (damaged: the reason was logged above)."""
     from pathlib import Path
 
     from ..client.catalog import SHIPPED_CATALOG, catalog_files
@@ -300,6 +322,11 @@ def _describe_catalog(location: str | None) -> str:
     user = files[1] if len(files) > 1 else None
     if user is None:
         return str(SHIPPED_CATALOG)
+    if left_out is not None:
+        return (
+            f"{SHIPPED_CATALOG} only: the user catalog {describe_location(user)} is "
+            "damaged and left out (see the warning above)"
+        )
     # "none yet" is told of a file only: asking a database would take one more connection.
     absent = isinstance(user, Path) and not user.exists()
     return f"{SHIPPED_CATALOG} under the user catalog {describe_location(user)}" + (

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import grpc
 from google.protobuf import any_pb2
@@ -197,3 +197,21 @@ def abort(
     code, reason, message, metadata = describe(error, method, limiter)
     context.abort_with_status(rich_status(code, reason, message, metadata))
     raise RuntimeError("abort_with_status returned")  # it raises; this tells type checkers
+
+
+async def abort_async(
+    context: grpc.aio.ServicerContext[Any, Any],
+    error: BaseException,
+    method: str,
+    limiter: LogLimiter,
+) -> NoReturn:
+    """:func:`abort` for a call of the grpc.aio server (service.server): log ``error``
+    and end the call with its status and ErrorInfo.
+
+    Raises:
+        grpc.aio.AbortError: always (how grpc.aio ends a call from its handler).
+    """
+    code, reason, message, metadata = describe(error, method, limiter)
+    status = rich_status(code, reason, message, metadata)
+    await context.abort(status.code, status.details, status.trailing_metadata)
+    raise RuntimeError("abort returned")  # it raises; this tells type checkers

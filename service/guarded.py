@@ -12,20 +12,30 @@ decodes each request and refuses bytes that do not decode with
 INVALID_ARGUMENT, reason MALFORMED_REQUEST, one INFO line through the
 limiter, no traceback.
 
-It also serves ``Health/List``, which the vendored health.proto declares and
-grpcio-health-checking leaves unimplemented.
+The server is a grpc.aio server (service.server), so every handler here is a
+coroutine on its event loop: a health check, a reflection request and an open
+Watch hold no thread. :class:`Health` is the health service written for it,
+with a status set from any thread (:meth:`Health.set`), read by the HTTP
+adapter (:meth:`Health.status_of`), and ``Health/List``, which the vendored
+health.proto declares and grpcio-health-checking leaves unimplemented.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import asyncio
+import contextlib
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import grpc
-from grpc_health.v1 import health, health_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from ..client.errors import MalformedRequestError
-from .errors import LogLimiter, abort
+from .errors import LogLimiter, abort_async
+
+_SERVING = health_pb2.HealthCheckResponse.SERVING
+_UNKNOWN = health_pb2.HealthCheckResponse.SERVICE_UNKNOWN
 
 
 class HandlerRecorder:
@@ -46,17 +56,72 @@ class HandlerRecorder:
         self.services.setdefault(service, {}).update(handlers)
 
 
-class Health(health.HealthServicer):  # type: ignore[misc]  # grpc_health has no types
-    """grpcio's health servicer, with ``List``: every service's status."""
+class Health(health_pb2_grpc.HealthServicer):  # type: ignore[misc]  # grpc_health has no types
+    """The health service for the grpc.aio server: Check, Watch and List.
+
+    Statuses are set from any thread (:meth:`set`); each open Watch waits on the
+    event loop for a change, holding no thread.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        #: service ("" for the server) -> status.
+        self._server_status: dict[str, int] = {"": _SERVING}
+        #: Each open Watch's loop and the event that wakes it.
+        self._watchers: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+
+    def set(self, service: str, status: int) -> None:
+        """Report ``status`` for ``service`` ("" for the server); wakes every Watch.
+
+        Callable from any thread, a signal handler's included.
+        """
+        with self._lock:
+            self._server_status[service] = status
+            watchers = list(self._watchers)
+        for loop, event in watchers:
+            # A loop already stopped with its server has no watcher left to wake.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(event.set)
 
     def status_of(self, service: str) -> int | None:
         """Return the status reported for ``service`` ("" for the server), None if none is."""
         with self._lock:
-            status: int | None = self._server_status.get(service)
-        return status
+            return self._server_status.get(service)
 
-    def List(  # noqa: N802 (the protocol's method name)
-        self, request: health_pb2.HealthListRequest, context: grpc.ServicerContext
+    async def Check(  # noqa: N802 (the protocol's method names)
+        self, request: health_pb2.HealthCheckRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> health_pb2.HealthCheckResponse:
+        """Return ``request.service``'s status; NOT_FOUND for a service not reported on."""
+        status = self.status_of(request.service)
+        if status is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, "unknown service")
+        return health_pb2.HealthCheckResponse(status=status)
+
+    async def Watch(  # noqa: N802
+        self, request: health_pb2.HealthCheckRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[health_pb2.HealthCheckResponse]:
+        """Yield ``request.service``'s status now and at every change, until the call ends
+        (SERVICE_UNKNOWN while it is not reported on)."""
+        event = asyncio.Event()
+        watcher = (asyncio.get_running_loop(), event)
+        with self._lock:
+            self._watchers.add(watcher)
+        try:
+            last: int | None = None
+            while True:
+                event.clear()  # before reading: a change after the read wakes us
+                status = self.status_of(request.service)
+                status = _UNKNOWN if status is None else status
+                if status != last:
+                    yield health_pb2.HealthCheckResponse(status=status)
+                    last = status
+                await event.wait()
+        finally:
+            with self._lock:
+                self._watchers.discard(watcher)
+
+    async def List(  # noqa: N802
+        self, request: health_pb2.HealthListRequest, context: grpc.aio.ServicerContext[Any, Any]
     ) -> health_pb2.HealthListResponse:
         """Return the status of every service the server reports on."""
         with self._lock:
@@ -67,12 +132,14 @@ class Health(health.HealthServicer):  # type: ignore[misc]  # grpc_health has no
         return response
 
 
-def _decoder(
-    full_name: str, deserializer: Callable[[bytes], Any], limiter: LogLimiter
-) -> Callable[[bytes, grpc.ServicerContext], Any]:
-    """Return a function that decodes one request of ``full_name``, or ends the call."""
+Decoder = Callable[[bytes, Any], Awaitable[Any]]
 
-    def decode(raw: bytes, context: grpc.ServicerContext) -> Any:
+
+def _decoder(full_name: str, deserializer: Callable[[bytes], Any], limiter: LogLimiter) -> Decoder:
+    """Return a coroutine function that decodes one request of ``full_name``, or ends
+    the call (INVALID_ARGUMENT, MALFORMED_REQUEST)."""
+
+    async def decode(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
         try:
             return deserializer(raw)
         except Exception:  # whatever the library's decoder raises: the bytes are bad
@@ -80,7 +147,7 @@ def _decoder(
                 f"the request bytes are not a valid request of {full_name}",
                 metadata={"method": full_name},
             )
-            abort(context, error, full_name, limiter)
+            await abort_async(context, error, full_name, limiter)
 
     return decode
 
@@ -88,7 +155,8 @@ def _decoder(
 def guarded(
     service: str, handlers: Mapping[str, grpc.RpcMethodHandler], limiter: LogLimiter
 ) -> grpc.GenericRpcHandler:
-    """Return ``service``'s handlers as one generic handler that decodes requests itself."""
+    """Return ``service``'s handlers (coroutines, for grpc.aio) as one generic handler
+    that decodes requests itself."""
     wrapped = {
         name: _guarded_handler(f"/{service}/{name}", handler, limiter)
         for name, handler in handlers.items()
@@ -99,35 +167,40 @@ def guarded(
 def _guarded_handler(
     full_name: str, handler: grpc.RpcMethodHandler, limiter: LogLimiter
 ) -> grpc.RpcMethodHandler:
-    """Return ``handler`` taking raw request bytes, decoded by :func:`_decoder`."""
+    """Return ``handler`` (a coroutine function, or an async generator function for a
+    stream of responses) taking raw request bytes, decoded by :func:`_decoder`."""
     assert handler.request_deserializer is not None
     decode = _decoder(full_name, handler.request_deserializer, limiter)
     serializer = handler.response_serializer
     if handler.unary_unary is not None:
         unary_unary = handler.unary_unary
 
-        def one_to_one(raw: bytes, context: grpc.ServicerContext) -> Any:
-            return unary_unary(decode(raw, context), context)
+        async def one_to_one(raw: bytes, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+            return await unary_unary(await decode(raw, context), context)
 
         return grpc.unary_unary_rpc_method_handler(one_to_one, None, serializer)
     if handler.unary_stream is not None:
         unary_stream = handler.unary_stream
 
-        def one_to_many(raw: bytes, context: grpc.ServicerContext, *callback: Any) -> Any:
-            # A non-blocking behaviour also gets gRPC's send-response callback.
-            return unary_stream(decode(raw, context), context, *callback)
+        async def one_to_many(
+            raw: bytes, context: grpc.aio.ServicerContext[Any, Any]
+        ) -> AsyncIterator[Any]:
+            async for response in unary_stream(await decode(raw, context), context):
+                yield response
 
-        # Health/Watch answers without holding a thread (it calls back on changes):
-        # keep that, or every open Watch would hold one of the server's threads.
-        for attribute in ("experimental_non_blocking", "experimental_thread_pool"):
-            if hasattr(unary_stream, attribute):
-                setattr(one_to_many, attribute, getattr(unary_stream, attribute))
         return grpc.unary_stream_rpc_method_handler(one_to_many, None, serializer)
     if handler.stream_stream is not None:
         stream_stream = handler.stream_stream
 
-        def many_to_many(requests: Iterator[bytes], context: grpc.ServicerContext) -> Any:
-            return stream_stream((decode(raw, context) for raw in requests), context)
+        async def many_to_many(
+            requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext[Any, Any]
+        ) -> AsyncIterator[Any]:
+            async def decoded() -> AsyncIterator[Any]:
+                async for raw in requests:
+                    yield await decode(raw, context)
+
+            async for response in stream_stream(decoded(), context):
+                yield response
 
         return grpc.stream_stream_rpc_method_handler(many_to_many, None, serializer)
     raise TypeError(f"{full_name}: a client-streaming handler is not guarded here")

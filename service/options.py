@@ -30,6 +30,9 @@ class ServerOptions:
     catalog: str | None = None
     #: Calls served at once; more are rejected with RESOURCE_EXHAUSTED.
     max_concurrent: int = 64
+    #: Calls one client address may have served at once (all its connections
+    #: together); None: half of max_concurrent, at least 1 (service.admission).
+    max_per_peer: int | None = None
     #: Largest request accepted, in bytes (RESOURCE_EXHAUSTED beyond).
     max_request_bytes: int = 64 * 1024
     #: Seconds in-flight calls get to finish after SIGTERM.
@@ -49,3 +52,10 @@ class ServerOptions:
     http_address: str | None = None
     #: Live computations at once (service.live_gate); more wait, stored answers never.
     max_live: int = field(default_factory=lambda: os.cpu_count() or 2)
+
+    @property
+    def peer_share(self) -> int:
+        """Return the places one client address may hold: ``max_per_peer``, or by
+        default half of ``max_concurrent`` (at least 1); never above ``max_concurrent``."""
+        share = self.max_per_peer if self.max_per_peer is not None else self.max_concurrent // 2
+        return max(1, min(share, self.max_concurrent))

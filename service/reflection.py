@@ -51,7 +51,8 @@ def reflection_handlers(services: Iterable[str]) -> dict[str, dict[str, grpc.Rpc
     service name and method name (service.guarded serves them)."""
     _register_v1_descriptor()
     names = (*services, reflection.SERVICE_NAME, V1_SERVICE_NAME)
-    servicer = reflection.ReflectionServicer(names)
+    # The asyncio servicer: the server is a grpc.aio one (service.server).
+    servicer = reflection.aio.ReflectionServicer(names)
     handler = grpc.stream_stream_rpc_method_handler(
         servicer.ServerReflectionInfo,
         request_deserializer=reflection_pb2.ServerReflectionRequest.FromString,

@@ -19,6 +19,7 @@ from ..client.core import DEFAULT_ALTERNATIVES, DEFAULT_HONEYCOMBS
 from ..client.errors import ServiceUnavailableError
 from ..protos.guesswork.v1 import guesswork_pb2 as pb
 from ..protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from .admission import PeerShares
 from .cache import ResponseCache
 from .errors import LogLimiter
 from .live_gate import LiveGate
@@ -35,6 +36,8 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):
         self.options = options
         #: One per call in progress, up to options.max_concurrent (service.server).
         self.slots = threading.BoundedSemaphore(options.max_concurrent)
+        #: Each client address's places, up to its share of them (service.admission).
+        self.peers = PeerShares(options.peer_share)
         self.responses = ResponseCache(options.cache_entries)
         #: Holds back log lines of errors beyond a few a second per reason.
         self.log_limiter = LogLimiter()

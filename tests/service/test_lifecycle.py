@@ -263,3 +263,55 @@ def test_version() -> None:
         check=False,
     )
     assert (result.returncode, result.stdout) == (0, f"guesswork-serve {__version__}\n")
+
+
+@pytest.mark.reliability
+def test_sigterm_during_warm_up_drains_like_any_other(tmp_path: Path) -> None:
+    """Issue #42, 6: stored answers are served while live ones warm up (health
+    NOT_SERVING), but SIGTERM then killed the process (exit -15) and calls in flight
+    failed UNAVAILABLE; now it drains as it does later: the call in flight is
+    answered within the grace, exit status 0. An empty compiled-code cache (a fresh
+    install) makes the warm-up compile, which takes seconds."""
+    address = f"127.0.0.1:{free_port()}"
+    env = {**ENV, "NUMBA_CACHE_DIR": str(tmp_path / "compiled")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "guesswork.service", "--address", address, "--grace", "120"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    name = "wordle-2309-normal-max"
+    try:
+        with grpc.insecure_channel(address) as channel:
+            grpc.channel_ready_future(channel).result(timeout=60)
+            stub = pb_grpc.GuessworkStub(channel)
+            for _ in range(1200):  # until the catalog is loaded (a hang guard of 60 s)
+                try:
+                    stub.SuggestGuess(pb.SuggestGuessRequest(policy=name), timeout=10)
+                    break
+                except grpc.RpcError as error:
+                    assert error.code() == grpc.StatusCode.UNAVAILABLE
+                    time.sleep(0.05)
+            health = health_pb2_grpc.HealthStub(channel)
+            status = health.Check(health_pb2.HealthCheckRequest(), timeout=10).status
+            assert status == health_pb2.HealthCheckResponse.NOT_SERVING  # warming up
+            # A live answer: it waits for the compiled code the warm-up is making.
+            live = stub.SuggestGuess.future(
+                pb.SuggestGuessRequest(
+                    policy=name, history=[pb.Turn(guess="crane", reply="..Y..")]
+                ),
+                timeout=150,
+            )
+            time.sleep(1.0)  # let it reach the server
+            assert not live.done()
+            process.send_signal(signal.SIGTERM)
+            code = process.wait(timeout=180)  # a hang guard above the grace
+            answer = live.result()
+    finally:
+        process.kill()
+        _, stderr = process.communicate()
+    assert code == 0, stderr
+    assert answer.guess and answer.source != pb.SOURCE_STORED
+    assert "Traceback" not in stderr
+    assert "guesswork-serve: serving" not in stderr  # it never reported SERVING

@@ -1,8 +1,11 @@
-"""guesswork-serve's start-up mistakes: one accurate line of ours and exit 1, never gRPC's log."""
+"""guesswork-serve's start-up mistakes: one accurate line of ours and exit 1, never gRPC's log;
+a damaged user catalog under the default layering: left out, loudly."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -12,6 +15,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from guesswork.client.catalog import SHIPPED_CATALOG
 from guesswork.service.address import add_port, address_problem, server_options
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,3 +87,67 @@ def test_a_failed_grpc_bind_is_our_line_not_grpcs_log(capfd: pytest.CaptureFixtu
     port, problem = add_port(server, "127.0.0.1:0", None)
     assert port > 0 and problem is None
     server.stop(0)
+
+
+def _damaged_copy(path: Path) -> Path:
+    """Copy the shipped catalog to ``path`` with one bit of a policy's bytes flipped: it
+    opens (header and manifest intact), only its seal tells."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(SHIPPED_CATALOG, path)
+    with path.open("r+b") as file:
+        file.seek(path.stat().st_size // 2)
+        byte = file.read(1)
+        file.seek(-1, os.SEEK_CUR)
+        file.write(bytes([byte[0] ^ 0x01]))
+    return path
+
+
+def _start_up(env: dict[str, str], *args: str) -> tuple[list[str], int | None]:
+    """Run guesswork-serve until it exits or says it serves (then stop it); return its
+    standard error's lines and its exit status (None: it served)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "guesswork.service", "--address", "127.0.0.1:0", *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    lines: list[str] = []
+    try:
+        for line in process.stderr:
+            lines.append(line)
+            if line.startswith("guesswork-serve: serving"):
+                process.send_signal(signal.SIGTERM)
+                assert process.wait(timeout=60) == 0  # a hang guard
+                return lines, None
+        return lines, process.wait(timeout=60)
+    finally:
+        process.kill()
+
+
+@pytest.mark.reliability
+def test_a_damaged_catalog_named_stops_start_up_with_one_line(tmp_path: Path) -> None:
+    """Issue #42, 12: a --catalog that opens but fails its seal (a flipped byte in a
+    policy) started serving, where the docs say start-up exits 1."""
+    damaged = _damaged_copy(tmp_path / "damaged.sqlite")
+    lines, status = _start_up(ENV, "--catalog", str(damaged))
+    assert status == 1, lines
+    assert len(lines) == 1 and lines[0].startswith("guesswork-serve: error: ")
+    assert str(damaged) in lines[0] and "corrupt" in lines[0]
+
+
+@pytest.mark.reliability
+def test_a_damaged_user_catalog_is_left_out_loudly(tmp_path: Path) -> None:
+    """Issue #42, 12: by default (shipped + user) a user catalog failing its seal was
+    served, silently; now it is left out with a WARNING naming it and why, the shipped
+    policies are served, and the start-up line says so."""
+    damaged = _damaged_copy(tmp_path / "data" / "guesswork" / "catalog.sqlite")
+    env = {**ENV, "XDG_DATA_HOME": str(tmp_path / "data")}
+    env.pop("GUESSWORK_CATALOG", None)
+    lines, status = _start_up(env)
+    assert status is None, lines  # it served
+    warnings = [line for line in lines if "WARNING" in line and "user catalog left out" in line]
+    assert len(warnings) == 1 and str(damaged) in warnings[0] and "corrupt" in warnings[0]
+    (serving,) = [line for line in lines if line.startswith("guesswork-serve: serving")]
+    assert f"{SHIPPED_CATALOG} only: the user catalog {damaged} is damaged" in serving
