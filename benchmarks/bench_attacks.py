@@ -3,7 +3,8 @@
 Starts ``guesswork-serve`` (gRPC and ``--http``) on the shipped catalog and
 measures a well-behaved client: ``--calls`` stored SuggestGuess answers over
 gRPC and as many over HTTP/JSON (each with a distinct history on the stored
-tree, cache off, so each is a real lookup), first alone, then during each
+tree, cache off, so each is a real lookup) and a fifth as many live ones over
+gRPC (histories that leave the tree at once), first alone, then during each
 attack of issue #42, against the same server in the same run:
 
 1. **half-open gRPC calls**: two channels (``grpc.use_local_subchannel_pool``),
@@ -20,13 +21,16 @@ limits; the server listens on both). For each phase it prints the measured
 client's p50 and p99 latency on each transport, the calls that failed, and
 p99's ratio to the same transport alone: the target is at most 3x.
 
-Usage: python benchmarks/bench_attacks.py [--calls N] [--server-root PATH]
-(``--server-root`` runs the server of another checkout, for a before/after.)
+Usage: python benchmarks/bench_attacks.py [--calls N] [--server-python PATH]
+(``--server-python`` runs the server with another interpreter, such as the
+virtualenv of another checkout, for a before/after on the same machine.)
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
+import contextlib
 import json
 import os
 import random
@@ -64,11 +68,12 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_server(root: Path, grpc_port: int, http_port: int) -> subprocess.Popen[bytes]:
-    """Start checkout ``root``'s service on every interface's loopback and wait for SERVING."""
+def start_server(python: str, grpc_port: int, http_port: int) -> subprocess.Popen[bytes]:
+    """Start the service of interpreter ``python`` (its installed guesswork) on every
+    interface and wait until it answers a Ping."""
     process = subprocess.Popen(
         [
-            sys.executable,
+            python,
             "-m",
             "guesswork.service",
             "--address",
@@ -80,9 +85,7 @@ def start_server(root: Path, grpc_port: int, http_port: int) -> subprocess.Popen
             "--log-level",
             "ERROR",
         ],
-        env={**os.environ, "PYTHONPATH": str(root)},
         stderr=subprocess.DEVNULL,
-        cwd=root,
     )
     with grpc.insecure_channel(f"127.0.0.1:{grpc_port}") as channel:
         stub = pb_grpc.GuessworkStub(channel)
@@ -98,24 +101,27 @@ def start_server(root: Path, grpc_port: int, http_port: int) -> subprocess.Popen
                 time.sleep(0.1)
 
 
-def stored_histories(count: int) -> list[list[pb.Turn]]:
-    """Return ``count`` distinct histories that stay on POLICY's stored tree."""
-    rng = random.Random(42)
+def histories(count: int, off_tree: bool = False) -> list[list[pb.Turn]]:
+    """Return ``count`` distinct histories that stay on POLICY's stored tree, or that
+    leave it at the first guess (answered live) when ``off_tree``."""
+    rng = random.Random(43 if off_tree else 42)
     with open_catalog() as catalog:
         policy = catalog.policy(POLICY)
         game = policy.game
-        histories: list[list[pb.Turn]] = []
+        found: list[list[pb.Turn]] = []
         seen: set[tuple[tuple[str, str], ...]] = set()
-        while len(histories) < count:
+        while len(found) < count:
             target = rng.choice(policy.targets)
             played = policy.play(target)[:-1]
             cut = played[: rng.randrange(1, len(played) + 1)] if played else []
+            if off_tree:
+                cut = [rng.choice(policy.guesses)]
             turns = tuple((g, game.format_reply(game.reply(g, target))) for g in cut)
             if turns in seen and len(seen) < len(policy.targets):
                 continue
             seen.add(turns)
-            histories.append([pb.Turn(guess=g, reply=r) for g, r in turns])
-    return histories
+            found.append([pb.Turn(guess=g, reply=r) for g, r in turns])
+    return found
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -125,26 +131,31 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def measure(
-    victim: str, grpc_port: int, http_port: int, histories: list[list[pb.Turn]]
+    victim: str, grpc_port: int, http_port: int, draws: dict[str, list[list[pb.Turn]]]
 ) -> dict[str, tuple[list[float], int]]:
-    """Return, per transport, the latencies of the client's calls and how many failed."""
+    """Return, per transport, the latencies of the client's calls and how many failed:
+    stored answers over gRPC and HTTP (``draws["stored"]``), and live answers over
+    gRPC (``draws["live"]``)."""
     host = f"[{victim}]" if ":" in victim else victim
     results: dict[str, tuple[list[float], int]] = {}
     with grpc.insecure_channel(f"{host}:{grpc_port}") as channel:
         stub = pb_grpc.GuessworkStub(channel)
-        stub.Ping(pb.PingRequest(), timeout=30)
-        times, failed = [], 0
-        for turns in histories:
-            started = time.perf_counter()
-            try:
-                stub.SuggestGuess(pb.SuggestGuessRequest(policy=POLICY, history=turns), timeout=30)
-                times.append(time.perf_counter() - started)
-            except grpc.RpcError:
-                failed += 1
-        results["gRPC"] = (times, failed)
+        with contextlib.suppress(grpc.RpcError):  # connected first; an old server may refuse
+            stub.Ping(pb.PingRequest(), timeout=30)
+        for label, draw in (("gRPC", "stored"), ("gRPC live", "live")):
+            times, failed = [], 0
+            for turns in draws[draw]:
+                request = pb.SuggestGuessRequest(policy=POLICY, history=turns)
+                started = time.perf_counter()
+                try:
+                    stub.SuggestGuess(request, timeout=60)
+                    times.append(time.perf_counter() - started)
+                except grpc.RpcError:
+                    failed += 1
+            results[label] = (times, failed)
     times, failed = [], 0
     url = f"http://{host}:{http_port}{SUGGEST}"
-    for turns in histories:
+    for turns in draws["stored"]:
         body = json.dumps(
             {"policy": POLICY, "history": [{"guess": t.guess, "reply": t.reply} for t in turns]}
         ).encode()
@@ -216,7 +227,7 @@ def unfinished_bodies(http_port: int) -> Iterator[str]:
 def expensive_boards(grpc_port: int) -> Iterator[str]:
     """Point 8: two threads sending costly SuggestBoards calls, again and again."""
     stop = threading.Event()
-    sent = [0, 0]
+    outcomes: collections.Counter[str] = collections.Counter()
     with open_catalog() as catalog:
         weighted = catalog.policy(WEIGHTED)
         words = [w for w in weighted.targets[:64]]
@@ -242,8 +253,14 @@ def expensive_boards(grpc_port: int) -> Iterator[str]:
                 future = stub.SuggestBoards.future(boards_request(index), timeout=600)
                 while not stop.is_set() and not future.done():
                     time.sleep(0.05)
-                future.cancel()
-                sent[index] += 1
+                if not future.done():
+                    future.cancel()
+                    outcomes["cut at the end"] += 1
+                elif future.exception() is None:
+                    outcomes["answered"] += 1
+                else:
+                    code = future.exception().code().name  # type: ignore[union-attr]
+                    outcomes[f"refused {code}"] += 1
 
     threads = [threading.Thread(target=attacker, args=(i,), daemon=True) for i in range(2)]
     for thread in threads:
@@ -255,17 +272,18 @@ def expensive_boards(grpc_port: int) -> Iterator[str]:
         stop.set()
         for thread in threads:
             thread.join(timeout=30)
+        print("# the costly calls:", ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=200, help="calls per transport per phase")
     parser.add_argument("--victim", default="::1", help="the measured client's server address")
-    parser.add_argument("--server-root", type=Path, default=ROOT)
+    parser.add_argument("--server-python", default=sys.executable)
     args = parser.parse_args()
     grpc_port, http_port = free_port(), free_port()
-    histories = stored_histories(args.calls)
-    server = start_server(args.server_root.resolve(), grpc_port, http_port)
+    draws = {"stored": histories(args.calls), "live": histories(args.calls // 5, off_tree=True)}
+    server = start_server(args.server_python, grpc_port, http_port)
     phases: list[tuple[str, Callable[[], object]]] = [
         ("1 half-open gRPC", lambda: half_open_grpc(grpc_port)),
         ("2 unfinished HTTP", lambda: unfinished_bodies(http_port)),
@@ -276,12 +294,13 @@ def main() -> None:
         f"{'phase':<20} {'transport':<9} {'p50 ms':>8} {'p99 ms':>8} {'failed':>6} {'p99/alone':>9}"
     )
     try:
-        alone = measure(args.victim, grpc_port, http_port, histories)
+        measure(args.victim, grpc_port, http_port, draws)  # warm: policies read, code loaded
+        alone = measure(args.victim, grpc_port, http_port, draws)
         report("alone", alone, alone)
         for name, attack in phases:
             with attack() as what:  # type: ignore[attr-defined]
                 print(f"# {what}")
-                during = measure(args.victim, grpc_port, http_port, histories)
+                during = measure(args.victim, grpc_port, http_port, draws)
             report(name, during, alone)
     finally:
         server.terminate()
