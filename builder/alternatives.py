@@ -6,8 +6,11 @@ are ranked here, once, by the policy's own greedy step (builder.greedy).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
+from ..client.games import Game
 from ..client.probe import Policy
 from ..client.strategy import WordTreeStrategy
 from .greedy import (
@@ -22,7 +25,7 @@ from .nyt_hard import legal_mask, node_states
 from .optimal.problem import target_major
 from .partitions import metric_values
 from .tree import GuessTree
-from .wordlists import guess_vocabulary
+from .wordlists import WordList, guess_vocabulary
 
 
 def node_alternatives(
@@ -39,47 +42,88 @@ def node_alternatives(
     exact entropy). ``weights`` (one per target: a prior's likelihoods) ranks by
     the weighted metric, as a weighted tree was grown.
     """
-    vocabulary, target_to_guess = guess_vocabulary(tree.targets, tree.guesses)
-    matrix = reply_matrix(tree.game, vocabulary, tree.targets)
+    arrays = {
+        "node_guess": tree.node_guess,
+        "node_size": tree.node_size,
+        "node_first": tree.node_first,
+        "target_order": tree.target_order,
+        "edge_offsets": tree.edge_offsets,
+        "edge_reply": tree.edge_reply,
+        "edge_child": tree.edge_child,
+    }
+    alternatives, _ = step_rankings(
+        tree.game, tree.targets, tree.guesses, arrays, step, count, weights
+    )
+    return alternatives
+
+
+def step_rankings(
+    game: Game,
+    targets: WordList,
+    guesses: WordList,
+    arrays: Mapping[str, np.ndarray],
+    step: GreedyStep,
+    count: int,
+    weights: np.ndarray | None = None,
+) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Return (each node's alternatives as :func:`node_alternatives` gives them, each
+    node's own pick by ``step``: the vocabulary index the step ranks first there).
+
+    ``arrays`` are a tree's (client.policy_format's names). The pick is what a
+    greedy tree built by ``step`` guesses at the node (ties to the earlier
+    candidate, as the step breaks them); a node of one target picks it.
+    """
+    vocabulary, target_to_guess = guess_vocabulary(targets, guesses)
+    # The NYT rule and approx_entropy's estimate read the vocabulary's letters.
+    letters = letter_array(vocabulary.words, game.length)
+    matrix = reply_matrix(game, vocabulary, targets)
     # Most nodes hold a few targets: ranked through the transposed matrix (made once).
     by_target = target_major(matrix)
-    # The NYT rule and approx_entropy's estimate read the vocabulary's letters.
-    letters = letter_array(vocabulary.words, tree.game.length)
+    node_guess, node_size = arrays["node_guess"], arrays["node_size"]
+    node_first, target_order = arrays["node_first"], arrays["target_order"]
+    node_count = len(node_guess)
     states = None
     if step.options.nyt_hard:
         states = node_states(
-            letters, tree.node_guess, tree.edge_offsets, tree.edge_reply, tree.edge_child
+            letters, node_guess, arrays["edge_offsets"], arrays["edge_reply"], arrays["edge_child"]
         )
-    offsets = np.zeros(tree.node_count + 1, np.int32)
-    guesses: list[np.ndarray] = []
+    offsets = np.zeros(node_count + 1, np.int32)
+    picks = np.empty(node_count, np.int64)
+    chosen_guesses: list[np.ndarray] = []
     values: list[np.ndarray] = []
-    for node in range(tree.node_count):
-        size = int(tree.node_size[node])
+    for node in range(node_count):
+        size, first = int(node_size[node]), int(node_first[node])
+        remaining = np.sort(target_order[first : first + size]).astype(np.int64)
         kept = 0
         if size > 1:
-            first = int(tree.node_first[node])
-            remaining = np.sort(tree.target_order[first : first + size]).astype(np.int64)
             legal = None if states is None else legal_mask(letters, states[node])
-            columns = ReplyColumns(matrix, remaining, by_target)
             ranked = step.rank(
                 target_to_guess[remaining],
                 count + 1,
-                columns,
+                ReplyColumns(matrix, remaining, by_target),
                 legal,
                 letters=letters,
                 weights=None if weights is None else weights[remaining],
             )
-            keep = ranked.guesses != tree.node_guess[node]
+            picks[node] = int(ranked.guesses[0])
+            keep = ranked.guesses != node_guess[node]
             chosen, chosen_values = ranked.guesses[keep][:count], ranked.values[keep][:count]
-            guesses.append(chosen)
+            chosen_guesses.append(chosen)
             values.append(chosen_values)
             kept = len(chosen)
+        else:
+            picks[node] = int(target_to_guess[remaining[0]])
         offsets[node + 1] = offsets[node] + kept
-    return {
+    alternatives: dict[str, np.ndarray] = {
         "alt_offsets": offsets,
-        "alt_guess": np.concatenate(guesses).astype(np.int32) if guesses else np.zeros(0, np.int32),
+        "alt_guess": (
+            np.concatenate(chosen_guesses).astype(np.int32)
+            if chosen_guesses
+            else np.zeros(0, np.int32)
+        ),
         "alt_value": np.concatenate(values).astype(np.float64) if values else np.zeros(0),
     }
+    return alternatives, picks
 
 
 def alternative_faults(policy: Policy) -> list[str]:

@@ -22,10 +22,16 @@ from ..client.catalog import (
     open_store,
     user_catalog,
 )
-from ..client.errors import PolicyFormatError, PolicyNotFoundError, UsageError
+from ..client.errors import (
+    InconsistentPolicyError,
+    PolicyFormatError,
+    PolicyNotFoundError,
+    UsageError,
+)
 from ..client.games import Wordle
 from ..client.policy_format import encode_core
 from ..client.text import plural
+from ..client.trust import remember
 from . import matrix_cache
 from .publish import (
     StoredPolicy,
@@ -161,7 +167,8 @@ def _renamed(stored: StoredPolicy, name: str | None) -> StoredPolicy:
     if name is None or name == stored.data.name:
         return stored
     data = replace(stored.data, name=name)
-    return StoredPolicy(encode_core(data), data, stored.words)
+    # Only the name differs from what was built or proven: so does the proof.
+    return StoredPolicy(encode_core(data), data, stored.words, stored.proven)
 
 
 def check_publish(args: argparse.Namespace, name: str) -> str:
@@ -229,17 +236,20 @@ def list_policies(args: argparse.Namespace) -> Outcome:
 
 
 def verify(args: argparse.Namespace) -> Outcome:
-    """Check the whole catalog (every row, the file's seal: Catalog.check_all) and replay
-    every target through every stored policy (or those named by ``--policy``, after
-    only their own checks); exit 1 on any fault.
+    """Check the whole catalog (every row, the file's seal: Catalog.check_all) and prove
+    every stored policy (or those named by ``--policy``, after only their own checks):
+    every edge replayed and everything it claims derived again (builder.proof), whatever
+    the proof record says; exit 1 on any fault. A policy proven is recorded (client.trust).
 
     Raises:
         PolicyNotFoundError: a ``--policy`` name is not in the catalog.
         PolicyFormatError: the catalog fails a check.
     """
-    from .verify import verify_certificate, verify_policy  # numba: see _command in cli
+    from .proof import derivation_faults  # numba: see _command in cli
+    from .verify import verify_certificate, verify_policy
 
-    with open_store(args.catalog) as catalog:
+    # Not proven on reading: each policy is proven below, and a fault is a FAULT line.
+    with open_store(args.catalog, prove=False) as catalog:
         if not args.policy:
             catalog.check_all()
         chosen = [catalog.policy(name) for name in args.policy] if args.policy else list(catalog)
@@ -247,6 +257,7 @@ def verify(args: argparse.Namespace) -> Outcome:
             {
                 "name": p.name,
                 "faults": verify_policy(p)
+                or derivation_faults(p)
                 or verify_certificate(
                     p, prove=args.prove, workers=args.workers, scheduler=args.scheduler
                 ),
@@ -254,6 +265,8 @@ def verify(args: argparse.Namespace) -> Outcome:
             for p in chosen
         ]
         for result, policy in zip(results, chosen, strict=True):
+            if not result["faults"]:
+                remember(policy.content_hash)
             claim = _least_worst_claim(policy)
             if claim is not None:  # what a tie-break record proves of the worst case
                 result["least_worst"] = claim
@@ -292,17 +305,20 @@ def export(args: argparse.Namespace) -> Outcome:
 
 
 def import_policy(args: argparse.Namespace) -> Outcome:
-    """Verify a policy file completely, then publish the catalog with it added."""
-    from .verify import verify_certificate, verify_policy  # numba: see _command in cli
+    """Prove a policy file completely (builder.proof, whatever the proof record says),
+    then publish the catalog with it added, and record its proof (client.trust)."""
+    from .proof import proof_faults  # numba: see _command in cli
 
-    with open_policy_file(args.file) as single:
+    with open_policy_file(args.file, prove=False) as single:
         (policy,) = list(single)
-        faults = verify_policy(policy) or verify_certificate(policy)
+        faults = proof_faults(policy)
         if faults:
-            raise PolicyFormatError(f"{args.file}: policy {policy.name!r}: {faults[0]}")
+            raise InconsistentPolicyError(f"{args.file}: policy {policy.name!r}: {faults[0]}")
+        remember(policy.content_hash)
         location = _write_location(args)
         name = args.name or policy.name
-        additions = [_renamed(StoredPolicy.from_policy(policy), args.name)]
+        proven = replace(StoredPolicy.from_policy(policy), proven=True)
+        additions = [_renamed(proven, args.name)]
         with publishing(location) as catalog:
             _check_name_free(catalog, location, name, args.replace)
             path = publish_catalog(location, merged(catalog, additions), kept_bee_tables(catalog))

@@ -41,6 +41,7 @@ from ..client.policy_format import (
 )
 from ..client.probe import Policy
 from ..client.spelling_bee import BeeTable
+from ..client.trust import remember
 from .errors import CatalogWriteError
 
 
@@ -52,6 +53,10 @@ class StoredPolicy:
     data: PolicyData
     #: sha256 -> (list name, words) for the target and guess lists.
     words: dict[str, tuple[str, tuple[str, ...]]]
+    #: Built by this installation (:meth:`from_data`), or proven by it (``import``):
+    #: publishing it records it as proven (client.trust). A policy merely read from
+    #: a catalog is not: it is proven when first read, wherever it came from.
+    proven: bool = False
 
     @property
     def content_hash(self) -> str:
@@ -67,7 +72,7 @@ class StoredPolicy:
             data.targets.sha256: (data.targets.name, targets),
             data.guesses.sha256: (data.guesses.name, guesses),
         }
-        return cls(encode_core(data), data, words)
+        return cls(encode_core(data), data, words, proven=True)
 
     @classmethod
     def from_policy(cls, policy: Policy) -> StoredPolicy:
@@ -221,6 +226,9 @@ def publish_catalog(
     names = [p.data.name for p in items]
     if len(set(names)) != len(names):
         raise CatalogWriteError(f"{describe_location(location)}: two policies share a name")
+    for item in items:
+        if item.proven:
+            remember(item.content_hash)
     # SQLAlchemy is loaded here, by the commands that write (builder.publish_sql):
     # the others, optimize without --publish among them, start without it.
     from . import publish_sql

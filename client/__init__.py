@@ -22,7 +22,8 @@ The embedding API, re-exported here::
   (``strategy``), Spelling Bee rules, and every error a user can see
   (``errors``).
 
-Nothing here imports guesswork.builder or guesswork.service.
+Nothing here imports guesswork.service, nor guesswork.builder but to prove a policy
+from outside (``trust``: the same distribution, imported only then).
 """
 
 from .catalog import Catalog, open_catalog, open_policy_file, open_store

@@ -33,9 +33,13 @@ What is checked when:
   list it names: the list's SHA-256, name and count. A word list and a
   honeycomb table are checked the same way when first read. The decoded
   policy is kept; later lookups are dictionary steps.
+* **Then, for a catalog other than the shipped one**: the policy's proof
+  (client.trust: every edge replayed, everything it claims derived again),
+  unless its content hash is in the proof record; opened with ``prove=False``
+  (``verify``), not.
 * **By** ``guesswork-build verify``: everything above for every policy, list
   and table, then the file's seal (the SHA-256 of every byte, which notices a
-  flip even where SQLite keeps nothing) and a replay of every target.
+  flip even where SQLite keeps nothing) and every policy's proof.
 
 A catalog on PostgreSQL (``postgresql+psycopg://USER@HOST:PORT/DATABASE``) is
 read whole at open, in one snapshot, and checked against its seal, a meta row
@@ -44,7 +48,7 @@ first use like a file's. Any fault raises :class:`~client.errors.PolicyFormatErr
 naming the catalog and the fault. A catalog is opened read-only. A
 standalone policy file (:func:`open_policy_file`), which no seal vouches
 for, is read and checked whole at open, every target replayed through its
-tree (client.replay).
+tree (client.replay), and proven (client.trust).
 
 Two catalogs, layered: the *shipped* one (``policies/catalog.sqlite``,
 installed with Guesswork and written only when named explicitly, as ``make
@@ -95,6 +99,8 @@ from .policy_format import (
 from .policy_info import PolicyInfo
 from .probe import Policy
 from .text import shown
+from .trust import is_proven
+from .trust import prove as prove_policy
 
 if TYPE_CHECKING:
     from .spelling_bee import BeeTable  # loaded with the first honeycomb table
@@ -404,21 +410,23 @@ def _open_rows(where: str, location: str | Path) -> CatalogRows:
     return ServerRows(where, url)
 
 
-def open_catalog(location: str | Path | None = None) -> Catalog:
+def open_catalog(location: str | Path | None = None, *, prove: bool = True) -> Catalog:
     """Open a catalog: a file (a path or ``sqlite:///`` URL) or a PostgreSQL database
     (``postgresql+psycopg://USER@HOST:PORT/DATABASE``, see client.catalog_sql).
 
     None opens the shipped catalog layered with the user's (:func:`open_layered`);
     a location given is read alone. The catalog's ``location`` is the one
     given, a URL's password hidden. Opening checks the header and the manifest;
-    each policy is checked when first read (see the module doc).
+    each policy is checked when first read (see the module doc) and, unless the
+    catalog is the shipped one or ``prove`` is False (``verify``, which proves
+    every policy itself), proven then (client.trust).
 
     Raises:
         PolicyFormatError: the catalog is missing, unreachable, unreadable, of
             another schema version, or its manifest fails a check (named in the message).
     """
     if location is None:
-        return open_layered()
+        return open_layered(prove=prove)
     where = describe_location(location)
     rows = _open_rows(where, location)
     origin = SHIPPED if is_shipped(where) else USER
@@ -427,10 +435,13 @@ def open_catalog(location: str | Path | None = None) -> Catalog:
     except PolicyFormatError:
         rows.close()
         raise
-    return Catalog(where, [StoredCatalog(where, origin, rows, manifest)])
+    proves = prove and origin != SHIPPED
+    return Catalog(where, [StoredCatalog(where, origin, rows, manifest, proves=proves)])
 
 
-def open_layered(user: str | Path | None = None, *, skip_damaged: bool = False) -> Catalog:
+def open_layered(
+    user: str | Path | None = None, *, skip_damaged: bool = False, prove: bool = True
+) -> Catalog:
     """Open the shipped catalog and, over it, the user's (default :func:`user_catalog`).
 
     A user's policy replaces a shipped one of the same name; a user catalog
@@ -439,7 +450,7 @@ def open_layered(user: str | Path | None = None, *, skip_damaged: bool = False) 
     user catalog that fails its checks at open, or whose server cannot be
     reached, is left out and said so in one WARNING line of the
     ``guesswork.catalog`` logger (on standard error where logging is not set
-    up): the shipped policies are still answered.
+    up): the shipped policies are still answered. ``prove``: as for :func:`open_catalog`.
 
     Raises:
         PolicyFormatError: the shipped catalog fails its checks at open, or,
@@ -454,7 +465,7 @@ def open_layered(user: str | Path | None = None, *, skip_damaged: bool = False) 
     try:
         if not (dangling or catalog_exists(mine)):
             return shipped
-        return layered(shipped, open_catalog(mine))
+        return layered(shipped, open_catalog(mine, prove=prove))
     except PolicyFormatError as error:
         if not skip_damaged:
             raise
@@ -475,10 +486,13 @@ def layered(lower: Catalog, upper: Catalog) -> Catalog:
     )
 
 
-def load_policy_bytes(data: bytes, where: str) -> Policy:
+def load_policy_bytes(data: bytes, where: str, *, prove: bool = True) -> Policy:
     """Return the policy in the bytes of a standalone policy file, after every check
     a reader makes (docs/policy-format.md): header, checksum, content hash,
-    structure, word lists, and the replay of every target (client.replay).
+    structure, word lists, and the replay of every target (client.replay); then,
+    with ``prove``, its proof (client.trust.prove: everything it claims derived
+    again), unless a proof of its content hash is recorded (then the replay too is
+    skipped: the proof made it).
 
     Raises:
         PolicyFormatError: the file fails any check (named in the message), as
@@ -494,23 +508,28 @@ def load_policy_bytes(data: bytes, where: str) -> Policy:
         words[ref.sha256] = decode_words(stored_words[ref.sha256], ref, where)
     targets, guesses = words[policy.targets.sha256], words[policy.guesses.sha256]
     loaded = Policy(policy, targets, guesses, core, content_hash(core))
+    if prove and is_proven(loaded.content_hash):
+        return loaded
     # Imported here: the replay computes with numpy, which a catalog's stored
     # answers never need (a policy file is replayed whole when it is read).
     from .replay import check_consistency
 
     check_consistency(loaded, where)
+    if prove:
+        prove_policy(loaded, where)
     return loaded
 
 
-def open_policy_file(path: str | Path) -> Catalog:
-    """Open and verify a standalone policy file, as a catalog of one policy.
+def open_policy_file(path: str | Path, *, prove: bool = True) -> Catalog:
+    """Open and verify a standalone policy file, as a catalog of one policy (proven
+    unless ``prove`` is False: see :func:`load_policy_bytes`).
 
     Raises:
         PolicyFormatError: the file is missing, unreadable or fails any check
             (see :func:`load_policy_bytes`).
     """
     where = str(path)
-    policy = load_policy_bytes(read_file_bytes(Path(path)), where)
+    policy = load_policy_bytes(read_file_bytes(Path(path)), where, prove=prove)
     return Catalog(where, policies=[policy])
 
 
@@ -523,16 +542,20 @@ def _is_policy_file(path: str) -> bool:
         return False  # open_catalog reports the missing file
 
 
-def open_store(location: str | Path | None = None) -> Catalog:
+def open_store(location: str | Path | None = None, *, prove: bool = True) -> Catalog:
     """Open a catalog or a standalone policy file, whichever ``location`` holds.
 
     None means the shipped catalog layered with the user's (:func:`open_layered`).
+    ``prove`` False opens it to be verified: no policy is proven on reading
+    (``verify`` and ``import`` prove every one themselves).
 
     Raises:
         PolicyFormatError: as :func:`open_catalog` or :func:`open_policy_file`.
     """
     if location is None:
-        return open_layered()
+        return open_layered(prove=prove)
     where = str(location)
     policy_file = is_file_location(where) and _is_policy_file(where)
-    return open_policy_file(where) if policy_file else open_catalog(where)
+    if policy_file:
+        return open_policy_file(where, prove=prove)
+    return open_catalog(where, prove=prove)

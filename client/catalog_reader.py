@@ -27,6 +27,7 @@ from .policy_format import (
 )
 from .policy_info import PolicyInfo
 from .probe import Policy
+from .trust import prove
 
 if TYPE_CHECKING:
     from .spelling_bee import BeeTable  # loaded with the first honeycomb table
@@ -67,23 +68,55 @@ class StoredCatalog:
     """One opened catalog: its manifest, and each policy, word list and honeycomb table
     read and checked on first use (then kept). Safe to share between threads."""
 
-    def __init__(self, where: str, origin: str, rows: CatalogRows, manifest: Manifest) -> None:
+    def __init__(
+        self,
+        where: str,
+        origin: str,
+        rows: CatalogRows,
+        manifest: Manifest,
+        *,
+        proves: bool = False,
+    ) -> None:
         self.where = where
         #: SHIPPED or USER: what its policies' ``PolicyInfo.catalog`` say.
         self.origin = origin
         self.manifest = manifest
+        #: Whether a policy is proven before it is handed out (client.trust): every
+        #: catalog but the shipped one, unless opened to be verified.
+        self.proves = proves
         self._rows = rows
         # Re-entrant: reading a policy reads its word lists under the same lock.
         self._lock = threading.RLock()
+        # One proof at a time (a proof is seconds of work; the reads above go on).
+        self._proof_lock = threading.Lock()
+        #: name -> why its proof failed: asked again, it is refused without a new proof.
+        self._refused: dict[str, PolicyFormatError] = {}
         self._words: dict[str, tuple[str, ...]] = {}
         self._bees: dict[str, BeeTable] = {}
 
     def policy(self, name: str) -> Policy:
-        """Return the policy ``name`` (listed in the manifest), read and checked now.
+        """Return the policy ``name`` (listed in the manifest), read and checked now, and
+        proven where this catalog :attr:`proves` (client.trust.prove).
 
         Raises:
-            PolicyFormatError: its row is missing or fails a check (see the module doc).
+            PolicyFormatError: its row is missing or fails a check (see the module doc);
+                InconsistentPolicyError: it fails its proof.
         """
+        policy = self._read(name)
+        if self.proves:
+            with self._proof_lock:
+                refused = self._refused.get(name)
+                if refused is not None:
+                    raise refused
+                try:
+                    prove(policy, self.where)
+                except PolicyFormatError as error:
+                    self._refused[name] = error
+                    raise
+        return policy
+
+    def _read(self, name: str) -> Policy:
+        """Return the policy ``name``, read and checked (not proven)."""
         label = f"{self.where}: policy {name!r}"
         with self._lock:
             row = self._rows.row("policies", name)

@@ -107,7 +107,8 @@ def forged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for kind, change in FORGERIES.items():
         paths[kind] = folder / f"{kind}.gwp"
         paths[kind].write_bytes(resealed(data, change))
-        with open_policy_file(paths[kind]) as opened:  # the library's checks pass it
+        # The reading checks pass it: only the proof (client.trust) refuses it.
+        with open_policy_file(paths[kind], prove=False) as opened:
             assert opened.policy(NAME).alternatives(0)
     return paths
 
@@ -144,8 +145,12 @@ def test_suggest_from_the_store_refuses_it(
 
 @pytest.mark.parametrize("kind", ["another-word", "not-remaining"])
 def test_the_server_refuses_it(forged: dict[str, Path], kind: str) -> None:
+    # Opened as the server opens a store, the proof refuses it at once (client.trust)...
+    with pytest.raises(PolicyFormatError, match="alternative"):
+        open_policy_file(forged[kind])
+    # ...and opened unproven, the server's own check before serving still refuses it.
     server, port = start_server(
-        ServerOptions(address="127.0.0.1:0"), open_policy_file(forged[kind])
+        ServerOptions(address="127.0.0.1:0"), open_policy_file(forged[kind], prove=False)
     )
     try:
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:

@@ -1,0 +1,111 @@
+"""The trust boundary: which policies are proven, and the record of those that were.
+
+A policy's seal (checksums, content hash) shows its bytes are whole, not that
+what they claim is true: anyone can seal a worse tree under a good name. So a
+policy is served only once it is *proven*:
+
+* **Trusted without a proof**: the shipped catalog's policies (its
+  byte-for-byte rebuild and ``verify`` are run by the project's tests before a
+  release), and the policies this installation built or proved itself, whose
+  content hashes are in the proof record below: ``guesswork-build`` records
+  each policy it builds when it publishes it (builder.publish), and
+  ``import`` and ``verify`` record each policy they prove.
+* **Proven on first use**: anything else, that is a ``.gwp`` file given to
+  ``--store`` and any policy of a catalog handed to ``--store`` /
+  ``--catalog`` (or found as the user's catalog) that this installation did
+  not write. The proof (builder.proof.proof_faults) replays every edge,
+  recomputes the statistics, derives a greedy strategy's step at every node,
+  the alternatives (values and order) and an optimum's certificate again. A
+  policy that fails is refused (:class:`~client.errors.InconsistentPolicyError`,
+  reason ``BAD_POLICY_DATA``); one that passes has its content hash recorded,
+  so another process pays one ``stat`` for it, not the proof.
+
+The record is one empty-named file per proven content hash (the SHA-256 of
+the policy's core, which names its word lists by their SHA-256 too) in
+:func:`proof_folder`: ``$GUESSWORK_CACHE/proven/v1`` or
+``$XDG_CACHE_HOME/guesswork/proven/v1`` (default ``~/.cache``), the version
+being :data:`PROOF_VERSION`, so a stronger proof is made again. Deleting the
+folder only costs proofs again.
+
+What it protects against, honestly: files and catalogs from elsewhere (a
+download, a shared folder, a database someone else writes) and anything
+re-sealed after this installation wrote it. It does not protect against
+someone who can write the user's own cache or the installed package: the
+record is signed by nothing but the fact that it is there, and such a person
+can change the code that reads it as easily.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import InconsistentPolicyError
+
+if TYPE_CHECKING:
+    from .probe import Policy
+
+#: The version of the proof (builder.proof): records of an older one are not trusted.
+PROOF_VERSION = 1
+
+_HASH = re.compile(r"[0-9a-f]{64}")
+
+
+def proof_folder() -> Path:
+    """Return the folder of the proof record: ``$GUESSWORK_CACHE/proven/vN``, else
+    ``$XDG_CACHE_HOME/guesswork/proven/vN`` (``~/.cache`` when unset), as the
+    builder's matrix cache is kept (builder.matrix_cache.cache_dir)."""
+    explicit = os.environ.get("GUESSWORK_CACHE")
+    cache_home = os.environ.get("XDG_CACHE_HOME", "")
+    # The XDG rule: a relative $XDG_CACHE_HOME is invalid and is ignored.
+    base = Path(cache_home) if os.path.isabs(cache_home) else Path.home() / ".cache"
+    folder = Path(explicit) if explicit else base / "guesswork"
+    return folder / "proven" / f"v{PROOF_VERSION}"
+
+
+def is_proven(content_hash: str) -> bool:
+    """Return True if the policy whose core has SHA-256 ``content_hash`` (hex) was proven
+    here (or built here) before: one ``stat``, no read."""
+    return bool(_HASH.fullmatch(content_hash)) and (proof_folder() / content_hash).is_file()
+
+
+def remember(content_hash: str) -> bool:
+    """Record that the policy with ``content_hash`` is proven; return True if recorded.
+
+    A cache that cannot be written (read-only, full) records nothing: the proof
+    is then made again by the next process, which costs time, never trust.
+    """
+    if not _HASH.fullmatch(content_hash):
+        return False
+    folder = proof_folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        # Written under a name of its own and renamed: a reader never sees half a record.
+        temporary = folder / f".{content_hash}.{os.getpid()}.tmp"
+        temporary.write_bytes(b"")
+        os.replace(temporary, folder / content_hash)
+    except OSError:
+        return False
+    return True
+
+
+def prove(policy: Policy, where: str) -> None:
+    """Prove ``policy`` (from outside this installation) unless its proof is recorded,
+    then record it: see the module doc.
+
+    The proof needs guesswork.builder (the same distribution), imported here only.
+
+    Raises:
+        InconsistentPolicyError: the policy fails its proof (the first fault, one line,
+            naming ``where`` and the policy).
+    """
+    if is_proven(policy.content_hash):
+        return
+    from ..builder.proof import proof_faults
+
+    faults = proof_faults(policy)
+    if faults:
+        raise InconsistentPolicyError(f"{where}: policy {policy.name!r}: {faults[0]}")
+    remember(policy.content_hash)
