@@ -46,6 +46,7 @@ from ..client.live_solver import Ranking
 from ..client.lookup import CatalogLookup, PolicyLookup
 from ..client.multiboard import MAX_BOARD_CELLS
 from ..client.probe import Policy
+from ..client.trust import is_proven
 from .live_gate import CALL_ACTIVE, POLL_SECONDS, UNLIMITED, LiveGate
 
 if TYPE_CHECKING:
@@ -203,11 +204,14 @@ class LiveCatalogLookup(CatalogLookup):
         45 ms per 1,000 targets), once per policy and process. Policies of the shipped
         catalog are not checked here: its byte-for-byte rebuild checks them
         (tests/builder/test_publish.py), and a stored answer from it stays a lookup.
+        Nor are policies proven (client.trust: a catalog opened to be served proves
+        each policy it reads, which covers these checks, and remembers it by content
+        hash): this check is for a Catalog handed in unproven (``prove=False``).
 
         Raises:
             PolicyFormatError: the certificate or an alternative does not match the tree.
         """
-        if self.catalog.origin(policy.name) == SHIPPED:
+        if self.catalog.origin(policy.name) == SHIPPED or is_proven(policy.content_hash):
             return
         from ..builder.alternatives import alternative_faults
         from ..builder.verify import verify_certificate
