@@ -7,151 +7,172 @@
   with the response message's JSON mapping: the unary form of the Connect
   protocol (connectrpc.com/docs/protocol), so Connect clients work unchanged
   and ``curl -d`` works. Binary protobuf (``application/proto``) is served as
-  well, answered in kind, and a request body may be gzip-compressed
-  (``Content-Encoding: gzip``, inflated to at most 4 MiB), as Connect clients
-  send them. Every method has no side effects
+  well, answered in kind; a request may be gzip-compressed
+  (``Content-Encoding: gzip``, inflated to at most 4 MiB), and an answer over
+  :data:`GZIP_MINIMUM` bytes is, for a client that accepts gzip
+  (``Accept-Encoding``). Every method has no side effects
   (``idempotency_level`` in the proto), so each is also ``GET
   /guesswork.v1.Guesswork/METHOD?encoding=json&message=URL-ENCODED-JSON``
-  (``&base64=1`` for base64url; ``connect=v1`` allowed): a suggestion can be
-  a link.
-* ``POST /grpc.health.v1.Health/Check`` (and GET): the server's health, as
-  the gRPC health service reports it.
-* ``GET /``: the page (service.page).
+  (``&base64=1`` for base64url, ``&compression=gzip`` for gzip under it,
+  ``connect=v1`` allowed): a suggestion can be a link.
+* ``POST /grpc.health.v1.Health/Check`` and ``List`` (and GET): the server's
+  health, as the gRPC health service reports it.
+* ``GET /``: the page (service.page); ``GET /picture/analysis.svg``: a game's
+  analysis picture.
 
-Each call runs the same pipeline as a gRPC call (service.calls: the
-concurrency limit, the request size limit on the decoded message, enum
-checks, the response cache) and its errors are the same classes with the
-same reasons, sent as Connect's JSON error: ``{"code": ..., "message": ...,
-"details": [{"type": "google.rpc.ErrorInfo", "value": BASE64, "debug":
-{...}}]}`` with Connect's HTTP status for the code (not_found 404,
-invalid_argument 400, resource_exhausted 429, failed_precondition 400,
-unavailable 503, ...). What only HTTP can get wrong is refused the same way:
-a body that is not UTF-8 JSON of the request message (unknown fields
-included: a typo is never silently ignored) is MALFORMED_REQUEST; a body
-over the transport limit, REQUEST_TOO_LARGE before it is read; a body that
-does not arrive within :data:`BODY_SECONDS`, BAD_REQUEST. An unknown path is
-404, another HTTP method 405, another content type 415.
+The HTTP edge is Starlette on uvicorn (h11): it owns connections, parsing,
+routing, request and response objects, response compression and the
+lifecycle. Ours are the Connect codec (service.connect_codec), the guards and
+limits (service.web_body) and the answers (service.web_answers). Each call
+runs the same pipeline as a gRPC call (service.calls: the concurrency limit,
+taken once the body has arrived; the request size limit on the decoded
+message, enum checks, the response cache) and its errors are the same
+classes with the same reasons and metadata, sent as Connect's JSON error with
+Connect's HTTP status for the code. An unknown method (of a service served or
+not) is answered 404 with code ``unimplemented``: the status Connect's own
+servers give an unknown procedure, the code Connect clients infer from it and
+the one gRPC sends. Calls run on a thread pool of ``--max-concurrent``
+threads; one whose client goes away, or whose ``Connect-Timeout-Ms`` passes,
+stops waiting for live work (service.live_gate), as a cancelled gRPC call
+does; one unanswered when the server's grace is over (a body still arriving
+included) is answered 503 ``unavailable``.
 
-The HTTP server is uvicorn (h11) on its own event loop thread; calls run on
-a thread pool of ``--max-concurrent`` threads, and one whose client goes away
-(or whose ``Connect-Timeout-Ms`` passes) stops waiting for live work
-(service.live_gate), as a cancelled gRPC call does. Why not the Connect
-project's Python runtime (connectrpc): it brings a second protobuf runtime
-(protobuf-py) and a code generator of its own, for the one unary JSON form
-this adapter needs beside a core that already answers every call.
+Why not the Connect project's Python runtime (connectrpc): it brings a second
+protobuf runtime (protobuf-py) and a code generator of its own, for the one
+unary form this adapter needs beside a core that already answers every call.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import html
-import json
 import logging
+import math
 import socket
 import threading
-import zlib
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Callable
 from concurrent import futures
-from typing import Any
 
-import grpc
-from google.protobuf import json_format
 from google.protobuf.message import Message
-from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from ..client import messages
-from ..client.errors import (
-    BadRequestError,
-    MalformedRequestError,
-    PolicyNotFoundError,
-    RequestTooLargeError,
-    ServiceUnavailableError,
-)
+from ..client.errors import MalformedRequestError, PolicyNotFoundError, ServiceUnavailableError
 from ..client.plots import PlotError, analysis_svg
 from ..client.policy_choice import todays_choice
 from ..client.text import shown
 from ..protos.guesswork.v1 import guesswork_pb2 as pb
 from .calls import SERVICE_NAME, RpcMethod, parse_request
-from .connect_codec import json_message, json_text, query_message
-from .errors import DOMAIN, describe
+from .connect_codec import (
+    ConnectRefusalError,
+    check_version,
+    codec_of,
+    decompressed,
+    json_message,
+    json_text,
+    query_message,
+    timeout_of,
+)
 from .guarded import Health
 from .servicer import GuessworkServicer
+from .web_answers import (
+    HTTP_STATUS,
+    ThrottledLog,
+    connect_code,
+    error_response,
+    message_response,
+    refusal_response,
+)
+from .web_body import (
+    BODY_LIMIT,
+    BODY_SECONDS,
+    HEAD_LIMIT,
+    EdgeGuard,
+    StoppingError,
+    race,
+    read_body,
+    watch_disconnect,
+)
+
+# Re-exported: tests and callers read them here.
+__all__ = [
+    "BODY_LIMIT",
+    "BODY_SECONDS",
+    "HEAD_LIMIT",
+    "HTTP_STATUS",
+    "WebApp",
+    "WebServer",
+    "connect_code",
+]
 
 log = logging.getLogger("guesswork.service")
 
-Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
-
-#: Seconds a request body may take to arrive, all of it.
-BODY_SECONDS = 30.0
-#: The largest JSON body read, in bytes: gRPC's transport limit.
-BODY_LIMIT = 4 << 20
-#: The largest request line and headers, in bytes (h11's buffer): a GET message is
-#: bounded by it; a longer one is refused with 400 and the connection closed.
-HEAD_LIMIT = 64 * 1024
-#: The HTTP status of each Connect code (connectrpc.com/docs/protocol#error-codes).
-HTTP_STATUS = {
-    "canceled": 499,
-    "unknown": 500,
-    "invalid_argument": 400,
-    "deadline_exceeded": 504,
-    "not_found": 404,
-    "already_exists": 409,
-    "permission_denied": 403,
-    "resource_exhausted": 429,
-    "failed_precondition": 400,
-    "aborted": 409,
-    "out_of_range": 400,
-    "unimplemented": 501,
-    "internal": 500,
-    "unavailable": 503,
-    "data_loss": 500,
-    "unauthenticated": 401,
-}
 HEALTH_SERVICE = "grpc.health.v1.Health"
-#: The codecs served, by Content-Type: Connect's JSON and binary protobuf.
-CODECS = {"application/json": "json", "application/proto": "proto"}
+#: The health methods served over HTTP (Watch streams: gRPC only).
+HEALTH_REQUESTS: dict[str, type[Message]] = {
+    "Check": health_pb2.HealthCheckRequest,
+    "List": health_pb2.HealthListRequest,
+}
 #: GET with ``?message=`` an AnalyzeGameRequest's JSON: the analysis picture, as SVG.
 PICTURE_PATH = "/picture/analysis.svg"
+#: Answers this long or longer are gzip-compressed for a client that accepts it
+#: (ListPolicies is about 51 KB): shorter ones gain too little for the CPU.
+GZIP_MINIMUM = 1024
 _PICTURE_LOCK = threading.Lock()
-_JSON = [(b"content-type", b"application/json")]
 
 
-class _HttpRefusalError(Exception):
-    """An HTTP-level refusal: a status, a Connect code and a message, no ErrorInfo."""
-
-    def __init__(
-        self, status: int, code: str, message: str, allow: str = "", close: bool = False
-    ) -> None:
-        super().__init__(message)
-        self.status, self.code, self.allow, self.close = status, code, allow, close
+def peer_of(request: Request) -> str:
+    """Return the address (host) of the client that sent ``request`` ("" if unknown)."""
+    return request.client.host if request.client is not None else ""
 
 
-def connect_code(code: grpc.StatusCode) -> str:
-    """Return the Connect code of a gRPC status code (the same names, lower case)."""
-    return str(code.name).lower()
+def _admit(method: RpcMethod, request: Request) -> None:
+    """Take a place for a call of ``method`` (RpcMethod.admit): the one place HTTP calls
+    are admitted, so a per-client limit takes ``peer_of(request)`` here.
+
+    Raises:
+        TooManyCallsError: every place is taken.
+    """
+    method.admit()
 
 
-def error_body(
-    code: str, message: str, reason: str = "", metadata: dict[str, str] | None = None
-) -> bytes:
-    """Return Connect's JSON error: ``code``, ``message``, and an ErrorInfo detail with
-    ``reason`` and ``metadata`` when there is a reason."""
-    body: dict[str, Any] = {"code": code, "message": message}
-    if reason:
-        info = error_details_pb2.ErrorInfo(reason=reason, domain=DOMAIN, metadata=metadata)
-        value = base64.b64encode(info.SerializeToString()).decode().rstrip("=")
-        debug = {"reason": reason, "domain": DOMAIN, "metadata": dict(metadata or {})}
-        body["details"] = [{"type": "google.rpc.ErrorInfo", "value": value, "debug": debug}]
-    return json.dumps(body).encode()
+def _unknown_procedure(path: str) -> Response:
+    """Return the answer to a call of a procedure not served: 404 (as Connect's servers
+    answer one), code unimplemented (what Connect clients infer from a 404, and
+    gRPC's UNIMPLEMENTED for an unknown method)."""
+    refusal = ConnectRefusalError(404, "unimplemented", f"no such procedure: {shown(path)}")
+    return refusal_response(refusal)
+
+
+def _not_found(path: str) -> Response:
+    """Return the answer to a path that is neither a procedure nor a file of the page."""
+    return refusal_response(ConnectRefusalError(404, "not_found", f"no such path: {shown(path)}"))
+
+
+def _is_procedure(path: str) -> bool:
+    """Return whether ``path`` has the form of a procedure: /PACKAGE.SERVICE/METHOD."""
+    service, _, method = path.removeprefix("/").partition("/")
+    return "." in service and bool(method) and "/" not in method
+
+
+def _forget(done: asyncio.Future[bytes]) -> None:
+    """Read the outcome of work whose call has already been answered (see _answer):
+    unread, asyncio logs each with a traceback ("never retrieved")."""
+    if not done.cancelled():
+        done.exception()
 
 
 class WebApp:
-    """The ASGI application: Connect unary JSON calls, health and the page."""
+    """The ASGI application: Connect unary calls, health, the picture and the page."""
 
     def __init__(
         self,
@@ -168,62 +189,217 @@ class WebApp:
         self.pool = futures.ThreadPoolExecutor(
             max_workers=servicer.options.max_concurrent, thread_name_prefix="guesswork-http"
         )
+        #: The event loop serving, and a future done when the server's grace is over
+        #: (what is unanswered then is answered 503): made when it starts (lifespan).
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.stopped: asyncio.Future[None] | None = None
+        both = ["GET", "POST"]
+        routes = [
+            Route(f"/{SERVICE_NAME}/{{name}}", self._rpc, methods=both),
+            Route(f"/{HEALTH_SERVICE}/{{name}}", self._health, methods=both),
+            Route(PICTURE_PATH, self._picture, methods=["GET"]),
+            Route("/", self._page, methods=["GET"]),
+            Route("/{name}", self._page, methods=["GET"]),
+        ]
+        self.app = Starlette(
+            routes=routes,
+            middleware=[
+                Middleware(EdgeGuard),
+                Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=6),
+            ],
+            exception_handlers={HTTPException: self._http_error},
+            lifespan=self._lifespan,
+        )
+        # A path that differs by a final slash is another path, not a redirect.
+        self.app.router.redirect_slashes = False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Answer one ASGI event (lifespan events are acknowledged; only HTTP is served)."""
-        if scope["type"] == "lifespan":
-            await _lifespan(receive, send)
-            return
-        if scope["type"] != "http":
-            return
-        try:
-            status, body, content_type = await self._route(scope, receive)
-            headers = [(b"content-type", content_type.encode())]
-        except _HttpRefusalError as refusal:
-            status, body = refusal.status, error_body(refusal.code, str(refusal))
-            headers = list(_JSON) + ([(b"allow", refusal.allow.encode())] if refusal.allow else [])
-            if refusal.close:
-                headers.append((b"connection", b"close"))
-        headers.append((b"content-length", str(len(body)).encode()))
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+        """Serve one ASGI connection event (Starlette's app does)."""
+        await self.app(scope, receive, send)
 
-    async def _route(self, scope: Scope, receive: Receive) -> tuple[int, bytes, str]:
-        path, verb = scope["path"], scope["method"]
-        names = {name.lower() for name, _ in scope["headers"]}
-        if b"content-length" in names and b"transfer-encoding" in names:
-            # RFC 9112 6.1: such a request is how requests are smuggled past proxies;
-            # it is refused, and the connection closed whatever the answer.
-            raise _HttpRefusalError(
-                400,
-                "invalid_argument",
-                "a request with both Content-Length and Transfer-Encoding is refused",
-                close=True,
+    @contextlib.asynccontextmanager
+    async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        self.loop = asyncio.get_running_loop()
+        self.stopped = self.loop.create_future()
+        yield
+
+    def _stopped(self) -> asyncio.Future[None]:
+        """Return the future done when the server's grace is over (made on first use
+        where the lifespan did not run)."""
+        if self.stopped is None:
+            self.stopped = asyncio.get_running_loop().create_future()
+        return self.stopped
+
+    def _error(self, error: BaseException, method: str) -> Response:
+        """Return the answer of ``error`` in a call of ``method`` (its full name): a
+        malformed request names the method, as over gRPC; a call cut by the stop
+        closes its connection."""
+        if isinstance(error, MalformedRequestError):
+            error.add_metadata(method=method)
+        close = isinstance(error, StoppingError)
+        return error_response(error, method, self.servicer.log_limiter, close)
+
+    async def _http_error(self, request: Request, error: Exception) -> Response:
+        """Answer Starlette's own refusals (no route, a method not routed) as Connect's."""
+        assert isinstance(error, HTTPException)
+        if error.status_code == 405:
+            methods = (error.headers or {}).get("Allow", "").split(", ")
+            allow = ", ".join(sorted(name for name in methods if name and name != "HEAD"))
+            message = f"{shown(request.method)} is not served: use {allow}"
+            return refusal_response(ConnectRefusalError(405, "unimplemented", message, allow))
+        if _is_procedure(request.url.path):
+            return _unknown_procedure(request.url.path)
+        return _not_found(request.url.path)
+
+    async def _message(
+        self, request: Request, request_type: type[Message], method: str, allow_get: bool = True
+    ) -> tuple[Message, str, float | None]:
+        """Return the request message of a Connect unary call of ``method`` (its full
+        name; a POST body, or a GET query), its codec ("json" or "proto": the answer
+        is sent in the same) and its Connect-Timeout-Ms in seconds (None: none).
+
+        Raises:
+            ConnectRefusalError: the HTTP method, content type, compression or protocol
+                version is not one served.
+            GuessworkError: the message is too large or malformed, the timeout not
+                a number, the server stopping before the body arrived.
+        """
+        headers = request.headers
+        check_version(headers.get("connect-protocol-version"))
+        timeout = timeout_of(headers.get("connect-timeout-ms"))
+        if request.method == "GET" and allow_get:
+            data, codec = query_message(request.scope.get("query_string", b""), BODY_LIMIT)
+        elif request.method == "POST":
+            codec = codec_of(headers.get("content-type", ""))
+            body = await read_body(request, self._stopped())
+            data = decompressed(body, headers.get("content-encoding", ""), BODY_LIMIT)
+        else:
+            message = f"{shown(request.method)} is not served: use GET, POST"
+            raise ConnectRefusalError(405, "unimplemented", message, "GET, POST")
+        limit = self.servicer.options.max_request_bytes
+        if codec == "proto":
+            return parse_request(request_type, data, method, limit), codec, timeout
+        return json_message(json_text(data), request_type, limit), codec, timeout
+
+    async def _rpc(self, request: Request) -> Response:
+        """Answer one call of a guesswork.v1.Guesswork method through the shared pipeline.
+
+        The body is read before the call takes a place under --max-concurrent: a
+        client that sends headers and never finishes its body holds a connection
+        (until BODY_SECONDS), never a place other calls, gRPC's too, need.
+        """
+        method = self.methods.get(request.path_params["name"])
+        if method is None:
+            return _unknown_procedure(request.url.path)
+        try:
+            message, codec, timeout = await self._message(
+                request, method.request_type, method.full_name, method.no_side_effects
             )
-        if _head_size(scope) > HEAD_LIMIT:
-            # h11 bounds a head that arrives in pieces (HEAD_LIMIT); one that arrives
-            # whole is parsed at any size, so the limit is checked here too.
-            raise _HttpRefusalError(
-                400,
-                "invalid_argument",
-                f"the request line and headers are over {HEAD_LIMIT // 1024} KiB",
-                close=True,
-            )
-        service, _, name = path.lstrip("/").partition("/")
-        if service == SERVICE_NAME and name in self.methods:
-            return await self._call(self.methods[name], scope, receive)
-        if service == HEALTH_SERVICE and name == "Check":
-            return await self._health(scope, receive)
-        if path == PICTURE_PATH and verb == "GET":
-            return await self._picture(scope, receive)
-        if verb in ("GET", "HEAD"):
-            found = self.page(path)
-            if found is not None:
-                body, kind = found
-                if kind.startswith("text/html"):
-                    body = self._with_defaults(body)
-                return 200, body, kind
-        raise _HttpRefusalError(404, "not_found", f"no such path: {shown(path)}")
+            _admit(method, request)
+        except ConnectRefusalError as refusal:
+            return refusal_response(refusal)
+        except Exception as error:
+            return self._error(error, method.full_name)
+        try:
+            return await self._answer(method, request, message, codec, timeout)
+        finally:
+            method.release()
+
+    async def _answer(
+        self,
+        method: RpcMethod,
+        request: Request,
+        message: Message,
+        codec: str,
+        timeout: float | None,
+    ) -> Response:
+        """Return the answer of an admitted call: its work on the pool, waited for until
+        it is done, its timeout passes, or the server's grace is over."""
+        gone = threading.Event()
+        watcher = asyncio.ensure_future(watch_disconnect(request.receive, gone))
+        loop = asyncio.get_running_loop()
+        work = loop.run_in_executor(self.pool, method.answer, message, lambda: not gone.is_set())
+        try:
+            raw = await race(work, timeout, self._stopped())
+        except (TimeoutError, StoppingError) as error:
+            gone.set()  # live work waiting at the gate stops; the thread finishes alone
+            # Its ending (CallEndedError, most often) is nobody's to report: read it.
+            work.add_done_callback(_forget)
+            if isinstance(error, StoppingError):
+                return self._error(error, method.full_name)
+            passed = "the call's Connect-Timeout-Ms passed"
+            return refusal_response(ConnectRefusalError(504, "deadline_exceeded", passed))
+        except Exception as error:
+            method.name_policy(error, message, b"")
+            return self._error(error, method.full_name)
+        finally:
+            watcher.cancel()
+        return message_response(raw, codec, method.response_type)
+
+    async def _health(self, request: Request) -> Response:
+        """Answer grpc.health.v1.Health's Check and List (no place taken: a health check
+        must answer under load)."""
+        name = request.path_params["name"]
+        if name not in HEALTH_REQUESTS:
+            return _unknown_procedure(request.url.path)
+        full_name = f"/{HEALTH_SERVICE}/{name}"
+        try:
+            message, codec, _ = await self._message(request, HEALTH_REQUESTS[name], full_name)
+        except ConnectRefusalError as refusal:
+            return refusal_response(refusal)
+        except Exception as error:
+            return self._error(error, full_name)
+        response: Message
+        if isinstance(message, health_pb2.HealthCheckRequest):
+            status = self.health.status_of(message.service)
+            if status is None:
+                missing = f"no service {shown(message.service)}"
+                return refusal_response(ConnectRefusalError(404, "not_found", missing))
+            response = health_pb2.HealthCheckResponse(status=status)
+        else:
+            response = self.health.List(message, None)
+        return message_response(response.SerializeToString(), codec, type(response))
+
+    async def _picture(self, request: Request) -> Response:
+        """Answer GET PICTURE_PATH?message=ANALYZE-GAME-REQUEST-JSON with the analysis
+        picture ``guesswork analyze --plot`` draws (client.plots), as SVG."""
+        method = self.methods["AnalyzeGame"]
+        try:
+            message, _, _ = await self._message(request, method.request_type, method.full_name)
+            _admit(method, request)
+        except ConnectRefusalError as refusal:
+            return refusal_response(refusal)
+        except Exception as error:
+            return self._error(error, method.full_name)
+        try:
+            assert isinstance(message, pb.AnalyzeGameRequest)
+            loop = asyncio.get_running_loop()
+            picture = await loop.run_in_executor(self.pool, self._draw, message)
+            return Response(picture, 200, media_type="image/svg+xml")
+        except PlotError as error:
+            return refusal_response(ConnectRefusalError(501, "unimplemented", str(error)))
+        except Exception as error:
+            return self._error(error, method.full_name)
+        finally:
+            method.release()
+
+    def _draw(self, request: pb.AnalyzeGameRequest) -> bytes:
+        """Return the SVG analysis picture of ``request`` (matplotlib's pyplot is not
+        thread-safe: one picture at a time)."""
+        history = messages.history(request.history)
+        analysis = self.servicer.answers.analyze(request.policy, history, request.answer)
+        with _PICTURE_LOCK:
+            return analysis_svg(analysis)
+
+    async def _page(self, request: Request) -> Response:
+        """Answer GET of a file of the page (service.page); another path is not found."""
+        found = self.page(request.url.path)
+        if found is None:
+            return _not_found(request.url.path)
+        body, kind = found
+        if kind.startswith("text/html"):
+            body = self._with_defaults(body)
+        return Response(body, 200, media_type=kind)
 
     def _with_defaults(self, page: bytes) -> bytes:
         """Return the page with today's policies (client.policy_choice) filled in: the
@@ -240,266 +416,6 @@ class WebApp:
         for placeholder, name in names.items():
             page = page.replace(placeholder.encode(), html.escape(name).encode())
         return page
-
-    async def _message(
-        self, scope: Scope, receive: Receive, request_type: type[Message], allow_get: bool = True
-    ) -> tuple[Message, str]:
-        """Return the request message of a Connect unary call (POST body or GET query)
-        and its codec, "json" or "proto" (the answer is sent in the same).
-
-        Raises:
-            _HttpRefusalError: the method, content type, compression or protocol
-                version is not one served.
-            GuessworkError: the message is too large or malformed.
-        """
-        headers = {key.decode("latin-1").lower(): value for key, value in scope["headers"]}
-        version = headers.get("connect-protocol-version")
-        if version is not None and version != b"1":
-            raise _HttpRefusalError(400, "invalid_argument", "Connect-Protocol-Version must be 1")
-        if scope["method"] == "GET" and allow_get:
-            data, codec = query_message(scope.get("query_string", b""), BODY_LIMIT)
-        elif scope["method"] == "POST":
-            content_type = headers.get("content-type", b"").split(b";")[0].strip().lower()
-            codec = CODECS.get(content_type.decode("latin-1"), "")
-            if not codec:
-                raise _HttpRefusalError(
-                    415,
-                    "unimplemented",
-                    "send the request as JSON (Content-Type: application/json) or binary "
-                    "protobuf (application/proto)",
-                )
-            length = headers.get("content-length")
-            if length is not None and length.isdigit() and int(length) > BODY_LIMIT:
-                raise RequestTooLargeError(
-                    f"request of {int(length)} bytes exceeds {BODY_LIMIT}",
-                    metadata={"limit": str(BODY_LIMIT), "value": length.decode()},
-                )
-            data = _decompressed(await _read_body(receive), headers.get("content-encoding"))
-        else:
-            raise _HttpRefusalError(
-                405,
-                "unimplemented",
-                f"{shown(scope['method'])} is not served: use POST or GET",
-                "GET, POST",
-            )
-        limit = self.servicer.options.max_request_bytes
-        if codec == "proto":
-            name = f"/{request_type.DESCRIPTOR.full_name}"
-            return parse_request(request_type, data, name, limit), codec
-        return json_message(json_text(data), request_type, limit), codec
-
-    async def _call(
-        self, method: RpcMethod, scope: Scope, receive: Receive
-    ) -> tuple[int, bytes, str]:
-        """Run one call of ``method`` through the shared pipeline; return the HTTP answer.
-
-        The body is read before the call takes a place under --max-concurrent: a
-        client that sends headers and never finishes its body holds a connection
-        (until BODY_SECONDS), never a place other calls, gRPC's too, need.
-        """
-        try:
-            request, codec = await self._message(
-                scope, receive, method.request_type, method.no_side_effects
-            )
-        except _HttpRefusalError:
-            raise
-        except Exception as error:
-            return _error_answer(error, method.name, self.servicer)
-        try:
-            method.admit()
-        except Exception as error:
-            return _error_answer(error, method.name, self.servicer)
-        gone = threading.Event()
-        watcher: asyncio.Task[None] | None = None
-        try:
-            watcher = asyncio.ensure_future(_watch_disconnect(receive, gone))
-            loop = asyncio.get_running_loop()
-            work = loop.run_in_executor(
-                self.pool, method.answer, request, lambda: not gone.is_set()
-            )
-            timeout = _timeout(scope)
-            try:
-                raw = await asyncio.wait_for(asyncio.shield(work), timeout)
-            except TimeoutError:
-                gone.set()  # live work waiting at the gate stops; the thread finishes alone
-                # Its ending (CallEndedError, most often) is nobody's to report: read it,
-                # or asyncio logs each one with a traceback ("never retrieved").
-                work.add_done_callback(_forget)
-                raise _HttpRefusalError(
-                    504, "deadline_exceeded", "the call's Connect-Timeout-Ms passed"
-                ) from None
-            if codec == "proto":
-                return 200, raw, "application/proto"
-            response = method.response_type.FromString(raw)
-            body = json_format.MessageToJson(response, indent=None).encode()
-            return 200, body, "application/json"
-        except _HttpRefusalError:
-            raise
-        except Exception as error:
-            method.name_policy(error, request, b"")
-            return _error_answer(error, method.name, self.servicer)
-        finally:
-            if watcher is not None:
-                watcher.cancel()
-            method.release()
-
-    async def _picture(self, scope: Scope, receive: Receive) -> tuple[int, bytes, str]:
-        """Answer GET PICTURE_PATH?message=ANALYZE-GAME-REQUEST-JSON with the analysis
-        picture ``guesswork analyze --plot`` draws (client.plots), as SVG."""
-        method = self.methods["AnalyzeGame"]
-        try:
-            method.admit()
-        except Exception as error:
-            return _error_answer(error, method.name, self.servicer)
-        try:
-            request, _ = await self._message(scope, receive, method.request_type)
-            assert isinstance(request, pb.AnalyzeGameRequest)
-            loop = asyncio.get_running_loop()
-            picture = await loop.run_in_executor(self.pool, self._draw, request)
-            return 200, picture, "image/svg+xml"
-        except PlotError as error:
-            raise _HttpRefusalError(501, "unimplemented", str(error)) from None
-        except _HttpRefusalError:
-            raise
-        except Exception as error:
-            return _error_answer(error, method.name, self.servicer)
-        finally:
-            method.release()
-
-    def _draw(self, request: pb.AnalyzeGameRequest) -> bytes:
-        """Return the SVG analysis picture of ``request`` (matplotlib's pyplot is not
-        thread-safe: one picture at a time)."""
-        history = messages.history(request.history)
-        analysis = self.servicer.answers.analyze(request.policy, history, request.answer)
-        with _PICTURE_LOCK:
-            return analysis_svg(analysis)
-
-    async def _health(self, scope: Scope, receive: Receive) -> tuple[int, bytes, str]:
-        request, codec = await self._message(scope, receive, health_pb2.HealthCheckRequest)
-        assert isinstance(request, health_pb2.HealthCheckRequest)
-        status = self.health.status_of(request.service)
-        if status is None:
-            raise _HttpRefusalError(404, "not_found", f"no service {shown(request.service)}")
-        response = health_pb2.HealthCheckResponse(status=status)
-        if codec == "proto":
-            return 200, response.SerializeToString(), "application/proto"
-        return 200, json_format.MessageToJson(response, indent=None).encode(), "application/json"
-
-
-def _error_answer(
-    error: BaseException, method: str, servicer: GuessworkServicer
-) -> tuple[int, bytes, str]:
-    """Return the HTTP answer of an error of the pipeline (logged as gRPC's are)."""
-    code, reason, message, metadata = describe(error, method, servicer.log_limiter)
-    name = connect_code(code)
-    return HTTP_STATUS[name], error_body(name, message, reason, metadata), "application/json"
-
-
-async def _read_body(receive: Receive) -> bytes:
-    """Return the request body, read within BODY_SECONDS and BODY_LIMIT bytes.
-
-    Raises:
-        RequestTooLargeError, BadRequestError, MalformedRequestError.
-    """
-
-    async def read() -> bytes:
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                raise BadRequestError("the client went away before sending its request")
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > BODY_LIMIT:
-                raise RequestTooLargeError(
-                    f"request of more than {BODY_LIMIT} bytes",
-                    metadata={"limit": str(BODY_LIMIT)},
-                )
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                return b"".join(chunks)
-
-    try:
-        return await asyncio.wait_for(read(), BODY_SECONDS)
-    except TimeoutError:
-        raise BadRequestError(
-            f"the request body did not arrive within {BODY_SECONDS:g} s",
-            metadata={"field": "body"},
-        ) from None
-
-
-def _decompressed(data: bytes, encoding: bytes | None) -> bytes:
-    """Return ``data`` decompressed by its Content-Encoding (gzip, or none), at most
-    BODY_LIMIT bytes however well it compresses.
-
-    Raises:
-        _HttpRefusalError: another compression.
-        MalformedRequestError: not gzip after all.
-        RequestTooLargeError: over BODY_LIMIT decompressed.
-    """
-    name = (encoding or b"identity").strip().lower()
-    if name == b"identity":
-        return data
-    if name != b"gzip":
-        raise _HttpRefusalError(501, "unimplemented", "request compression: gzip or identity only")
-    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    try:
-        plain = inflater.decompress(data, BODY_LIMIT + 1)
-    except zlib.error:
-        raise MalformedRequestError(
-            "the body is not gzip data (Content-Encoding: gzip)", metadata={"field": "body"}
-        ) from None
-    if len(plain) > BODY_LIMIT or inflater.unconsumed_tail:
-        raise RequestTooLargeError(
-            f"request of more than {BODY_LIMIT} bytes, decompressed",
-            metadata={"limit": str(BODY_LIMIT)},
-        )
-    if not inflater.eof or inflater.unused_data:
-        # A stream cut before its trailer (its checksum unchecked), or bytes after it.
-        raise MalformedRequestError(
-            "the body is not one whole gzip stream (Content-Encoding: gzip)",
-            metadata={"field": "body"},
-        )
-    return plain
-
-
-def _head_size(scope: Scope) -> int:
-    """Return about how many bytes the request line and headers took on the wire."""
-    line = len(scope.get("raw_path") or b"") + len(scope.get("query_string", b"")) + 16
-    return line + sum(len(name) + len(value) + 4 for name, value in scope["headers"])
-
-
-def _forget(done: asyncio.Future[bytes]) -> None:
-    """Read the outcome of work whose call has already been answered (see _call)."""
-    if not done.cancelled():
-        done.exception()
-
-
-async def _watch_disconnect(receive: Receive, gone: threading.Event) -> None:
-    """Set ``gone`` when the client disconnects (the body has been read by then)."""
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            gone.set()
-            return
-
-
-def _timeout(scope: Scope) -> float | None:
-    for key, value in scope["headers"]:
-        if key.lower() == b"connect-timeout-ms" and value.isdigit() and len(value) <= 10:
-            return int(value) / 1000
-    return None
-
-
-async def _lifespan(receive: Receive, send: Send) -> None:
-    while True:
-        message = await receive()
-        if message["type"] == "lifespan.startup":
-            await send({"type": "lifespan.startup.complete"})
-        elif message["type"] == "lifespan.shutdown":
-            await send({"type": "lifespan.shutdown.complete"})
-            return
 
 
 class WebServer:
@@ -526,15 +442,20 @@ class WebServer:
             access_log=False,
             lifespan="on",
             timeout_keep_alive=30,
-            timeout_graceful_shutdown=max(1, round(grace)),
+            # A backstop a second after the grace: by then stop() has had every
+            # unanswered call answered 503 (uvicorn's own cut is a 500).
+            timeout_graceful_shutdown=math.ceil(max(grace, 0)) + 1,
             server_header=False,
             h11_max_incomplete_event_size=HEAD_LIMIT,
             # No WebSockets are served: an Upgrade request is an ordinary HTTP request
             # (a page or a 404), where a WebSocket scope the app does not take was a 500.
             ws="none",
         )
-        # uvicorn's own start and stop lines would repeat ours (service.cli).
-        logging.getLogger("uvicorn.error").setLevel(logging.WARNING)
+        # uvicorn's own start and stop lines would repeat ours (service.cli); what a
+        # client can make it log goes through the server's log limiter.
+        self.uvicorn_log = logging.getLogger("uvicorn.error")
+        self.uvicorn_log.setLevel(logging.WARNING)
+        self.log_filter = ThrottledLog(app.servicer.log_limiter)
         self.server = uvicorn.Server(config)
         self.app = app
         self.thread = threading.Thread(
@@ -546,10 +467,22 @@ class WebServer:
 
     def start(self) -> None:
         """Serve on the thread; returns at once."""
+        self.uvicorn_log.addFilter(self.log_filter)
         self.thread.start()
 
     def stop(self, grace: float) -> None:
-        """Stop accepting, let calls in flight finish within ``grace`` s, then stop."""
+        """Stop accepting, let calls in flight finish within ``grace`` s, answer what is
+        still unanswered then (a body still arriving included) 503, and stop."""
         self.server.should_exit = True
-        self.thread.join(grace + 2)
+        loop, stopped = self.app.loop, self.app.stopped
+        if loop is not None and stopped is not None:
+
+            def stop_waiting() -> None:
+                if not stopped.done():
+                    stopped.set_result(None)
+
+            with contextlib.suppress(RuntimeError):  # the loop has already ended
+                loop.call_soon_threadsafe(loop.call_later, max(grace, 0), stop_waiting)
+        self.thread.join(max(grace, 0) + 3)
         self.app.pool.shutdown(wait=False, cancel_futures=True)
+        self.uvicorn_log.removeFilter(self.log_filter)

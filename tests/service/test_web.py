@@ -554,3 +554,76 @@ def test_gzip_bodies_and_binary_protobuf(web: tuple[GuessworkServer, int, int]) 
     assert status == 400 and info_of(json.loads(body)).reason == "MALFORMED_REQUEST"
     status, body = post(port, f"{SERVICE}/Ping", b"\xff\x00", binary)
     assert status == 400 and info_of(json.loads(body)).reason == "MALFORMED_REQUEST"
+
+
+@pytest.mark.reliability
+def test_a_body_unfinished_at_sigterm_is_unavailable_without_a_traceback() -> None:
+    """Issue #42, 9: a request body still arriving when guesswork-serve got SIGTERM was
+    cut by uvicorn at the end of the grace: a 500 and an ERROR traceback. It is now
+    answered 503 unavailable (retry elsewhere), its connection closed."""
+    port, address = free_port(), f"127.0.0.1:{free_port()}"
+    command = ["--address", address, "--http", f"127.0.0.1:{port}", "--grace", "1"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "guesswork.service", *command],
+        env=ENV,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    assert process.stderr.readline().startswith("guesswork-serve: serving ")
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as client:
+            client.sendall(
+                f"POST {SERVICE}/Ping HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                "Content-Length: 10\r\n\r\n{".encode()
+            )
+            time.sleep(0.5)  # the headers and the first byte have reached the server
+            process.send_signal(signal.SIGTERM)
+            data = b""
+            while chunk := client.recv(65536):  # to the end: the connection is closed
+                data += chunk
+        answer = data.decode()
+        assert answer.startswith("HTTP/1.1 503"), answer[:200]
+        assert "connection: close" in answer.lower()
+        body = json.loads(answer.partition("\r\n\r\n")[2])
+        assert (body["code"], info_of(body).reason) == ("unavailable", "UNAVAILABLE")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, errors = process.communicate(timeout=60)
+    assert process.returncode == 0
+    assert "Traceback" not in errors and "Exception in ASGI" not in errors, errors
+
+
+@pytest.mark.reliability
+@pytest.mark.parametrize(
+    ("request_bytes", "line"),
+    [
+        (b"NOT HTTP AT ALL\r\n\r\n", "Invalid HTTP request received."),
+        (
+            b"GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, close\r\nUpgrade: websocket\r\n\r\n",
+            "Unsupported upgrade request.",
+        ),
+    ],
+)
+def test_what_a_client_makes_uvicorn_log_goes_through_the_log_limiter(
+    web: tuple[GuessworkServer, int, int],
+    caplog: pytest.LogCaptureFixture,
+    request_bytes: bytes,
+    line: str,
+) -> None:
+    """Issue #42, 9: uvicorn logged each malformed request and each Upgrade header (two
+    lines), untrottled: a flood of them was a flood of log lines. They now go
+    through the server's LogLimiter, as our own errors' lines do."""
+    server, _, port = web
+    server.log_limiter.reset()
+    sent = 200
+    with caplog.at_level(logging.INFO, logger="uvicorn.error"):
+        for _ in range(sent):
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+                client.sendall(request_bytes)
+                while client.recv(65536):  # read to the end: the server has answered
+                    pass
+    logged = [r for r in caplog.records if r.name == "uvicorn.error"]
+    assert any(r.getMessage().startswith(line) for r in logged)
+    assert len(logged) < sent // 2, f"{len(logged)} lines for {sent} requests"
+    assert not [r for r in logged if "WebSocket library" in r.getMessage()]
