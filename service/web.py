@@ -131,18 +131,24 @@ _PICTURE_LOCK = threading.Lock()
 
 
 def peer_of(request: Request) -> str:
-    """Return the address (host) of the client that sent ``request`` ("" if unknown)."""
-    return request.client.host if request.client is not None else ""
+    """Return the address (host) of the client that sent ``request`` ("" if unknown), an
+    IPv4 address mapped into IPv6 as the IPv4 address it is: the key of the per-peer
+    share, the same as a gRPC call's from that address (service.calls.peer_of)."""
+    host = request.client.host if request.client is not None else ""
+    return host.removeprefix("::ffff:")
 
 
-def _admit(method: RpcMethod, request: Request) -> None:
-    """Take a place for a call of ``method`` (RpcMethod.admit): the one place HTTP calls
-    are admitted, so a per-client limit takes ``peer_of(request)`` here.
+def _admit(method: RpcMethod, request: Request) -> str:
+    """Take a place for a call of ``method`` (RpcMethod.admit) under --max-concurrent and
+    the client's per-peer share (gRPC and HTTP calls of one address count together);
+    return the peer to release it with (``method.release(peer)``).
 
     Raises:
-        TooManyCallsError: every place is taken.
+        TooManyCallsError: every place is taken, or the client holds its whole share.
     """
-    method.admit()
+    peer = peer_of(request)
+    method.admit(peer)
+    return peer
 
 
 def _unknown_procedure(path: str) -> Response:
@@ -295,7 +301,7 @@ class WebApp:
             message, codec, timeout = await self._message(
                 request, method.request_type, method.full_name, method.no_side_effects
             )
-            _admit(method, request)
+            peer = _admit(method, request)
         except ConnectRefusalError as refusal:
             return refusal_response(refusal)
         except Exception as error:
@@ -303,7 +309,7 @@ class WebApp:
         try:
             return await self._answer(method, request, message, codec, timeout)
         finally:
-            method.release()
+            method.release(peer)
 
     async def _answer(
         self,
@@ -366,7 +372,7 @@ class WebApp:
         method = self.methods["AnalyzeGame"]
         try:
             message, _, _ = await self._message(request, method.request_type, method.full_name)
-            _admit(method, request)
+            peer = _admit(method, request)
         except ConnectRefusalError as refusal:
             return refusal_response(refusal)
         except Exception as error:
@@ -381,7 +387,7 @@ class WebApp:
         except Exception as error:
             return self._error(error, method.full_name)
         finally:
-            method.release()
+            method.release(peer)
 
     def _draw(self, request: pb.AnalyzeGameRequest) -> bytes:
         """Return the SVG analysis picture of ``request`` (matplotlib's pyplot is not

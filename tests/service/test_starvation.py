@@ -12,6 +12,8 @@ client's calls answer as usual.
 from __future__ import annotations
 
 import contextlib
+import http.client
+import json
 import socket
 import threading
 import time
@@ -254,6 +256,63 @@ def test_one_address_cannot_take_every_place(catalog: Catalog) -> None:
             channel.close()
         for relay in relays:
             relay.close()
+        server.stop(0)
+
+
+def test_one_address_is_one_peer_over_grpc_and_http(catalog: Catalog) -> None:
+    """Fair admission spans the transports: an address holding its share with gRPC
+    calls is refused over HTTP too (429, TOO_MANY_CALLS, scope "peer"), while another
+    address's HTTP call is answered. Before, HTTP calls took no per-peer place."""
+    options = ServerOptions(
+        address="127.0.0.1:0", http_address="127.0.0.1:0", max_concurrent=4, max_live=1
+    )
+    server, port = start_server(options, catalog)
+    assert server.http_port is not None
+    gate_taken, release = threading.Event(), threading.Event()
+
+    def hold_the_live_gate() -> None:
+        with server.servicer.live.admitted():
+            gate_taken.set()
+            release.wait(120)
+
+    def http_suggest(source: str) -> tuple[int, dict[str, object]]:
+        connection = http.client.HTTPConnection(
+            "127.0.0.1", server.http_port, timeout=60, source_address=(source, 0)
+        )
+        try:
+            body = json.dumps({"policy": STORED.policy})
+            headers = {"Content-Type": "application/json"}
+            connection.request("POST", "/guesswork.v1.Guesswork/SuggestGuess", body, headers)
+            answer = connection.getresponse()
+            return answer.status, json.loads(answer.read())
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_the_live_gate)
+    holder.start()
+    channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+    try:
+        assert gate_taken.wait(30)
+        stub = pb_grpc.GuessworkStub(channel)
+        held = [stub.SuggestGuess.future(LIVE, timeout=120) for _ in range(2)]
+        _wait_until(lambda: server.servicer.peers.held("127.0.0.1") == 2)
+        status, refusal = http_suggest("127.0.0.1")
+        assert status == 429
+        info = refusal["details"][0]["debug"]  # type: ignore[index]
+        assert (refusal["code"], info["reason"], info["metadata"]["scope"]) == (
+            "resource_exhausted",
+            "TOO_MANY_CALLS",
+            "peer",
+        )
+        status, answer = http_suggest("127.0.0.2")
+        assert (status, answer["guess"]) == (200, "ARISE")
+        release.set()
+        assert all(call.result(timeout=120).guess for call in held)
+        assert server.servicer.peers.held("127.0.0.1") == 0
+    finally:
+        release.set()
+        holder.join()
+        channel.close()
         server.stop(0)
 
 
