@@ -120,16 +120,21 @@ class Health(health_pb2_grpc.HealthServicer):  # type: ignore[misc]  # grpc_heal
             with self._lock:
                 self._watchers.discard(watcher)
 
-    async def List(  # noqa: N802
-        self, request: health_pb2.HealthListRequest, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> health_pb2.HealthListResponse:
-        """Return the status of every service the server reports on."""
+    def statuses(self) -> health_pb2.HealthListResponse:
+        """Return the status of every service the server reports on (List's answer; the
+        HTTP adapter calls it from its own event loop)."""
         with self._lock:
             statuses = dict(self._server_status)
         response = health_pb2.HealthListResponse()
         for service, status in statuses.items():
             response.statuses[service].status = status
         return response
+
+    async def List(  # noqa: N802
+        self, request: health_pb2.HealthListRequest, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> health_pb2.HealthListResponse:
+        """Return the status of every service the server reports on (:meth:`statuses`)."""
+        return self.statuses()
 
 
 Decoder = Callable[[bytes, Any], Awaitable[Any]]

@@ -363,7 +363,7 @@ class WebApp:
                 return refusal_response(ConnectRefusalError(404, "not_found", missing))
             response = health_pb2.HealthCheckResponse(status=status)
         else:
-            response = self.health.List(message, None)
+            response = self.health.statuses()
         return message_response(response.SerializeToString(), codec, type(response))
 
     async def _picture(self, request: Request) -> Response:

@@ -169,6 +169,16 @@ def _cases(
             {"field": "max_alternatives", "limit": "50", "value": "51"},
         ),
         (
+            "a fresh 8-letter board costs over the limit",
+            lambda: stub.SuggestBoards(
+                pb.SuggestBoardsRequest(
+                    policy="wordle-8-enable1-normal-neg-entropy", boards=[pb.BoardHistory()]
+                )
+            ),
+            "COST_LIMIT",
+            {"unit": "reply_cells"},
+        ),
+        (
             "count out of range",
             lambda: stub.TopHoneycombs(pb.TopHoneycombsRequest(count=1001)),
             "BAD_REQUEST",
