@@ -16,9 +16,10 @@ with a fixed ``--seed``:
   ``Connect-Timeout-Ms`` and protocol-version headers.
 
 It prints the status codes seen per transport and fails (exit 1) if any
-gRPC call ended UNKNOWN or INTERNAL, any HTTP answer was 5xx other than 503
-and 504 (a server going away or a deadline), or the server's log holds a
-traceback.
+gRPC call ended UNKNOWN or INTERNAL, any HTTP answer was 5xx other than 501,
+503 and 504 (Connect's statuses for unimplemented, unavailable and
+deadline_exceeded: a compression or method not served, a server going away,
+a deadline), or the server's log holds a traceback.
 
 Usage: python benchmarks/fuzz_service.py [--grpc N] [--http N] [--seed S] [--threads T]
 """
@@ -330,7 +331,9 @@ def main() -> None:
     text = log.read_text(errors="replace")
     tracebacks = text.count("Traceback (most recent call last)")
     bad_grpc = grpc_seen["INTERNAL"] + grpc_seen["UNKNOWN"]
-    bad_http = sum(n for s, n in http_seen.items() if s.startswith("5") and s not in ("503", "504"))
+    bad_http = sum(
+        n for s, n in http_seen.items() if s.startswith("5") and s not in ("501", "503", "504")
+    )
     print(
         f"{sum(grpc_seen.values()):,} gRPC and {sum(http_seen.values()):,} HTTP requests "
         f"in {elapsed:.0f} s, seed {args.seed}, {args.threads} threads of each"
@@ -341,7 +344,7 @@ def main() -> None:
         f"server alive at the end: {alive}; log {log} ({len(text.splitlines())} lines), "
         f"tracebacks {tracebacks}"
     )
-    print(f"INTERNAL/UNKNOWN {bad_grpc}, HTTP 5xx (not 503/504) {bad_http}")
+    print(f"INTERNAL/UNKNOWN {bad_grpc}, HTTP 5xx (not 501/503/504) {bad_http}")
     if crashed:
         print("client threads that crashed:", *crashed, sep="\n  ")
     if bad_grpc or bad_http or tracebacks or not alive or crashed:
