@@ -79,18 +79,25 @@ class BeeAnswers:
         with self._lock:
             searched = self._searched.get(key)
         if searched is None:
-            with expensive_lane(self.gate).admitted(), self._search_lock:
-                searched = self._searched.get(key)
-                if searched is None:  # not searched while this call waited
-                    valid = self._valid_words(name, allow_s)
-                    # MAX_COUNT rows whatever the count: every later count is answered
-                    # from them (searching only as many as asked searched again for
-                    # each larger count).
-                    searched = top_table(name, "", valid, MAX_COUNT, allow_s)
-                    with self._lock:
-                        self._searched[key] = searched
-                        self.searches += 1
+            searched = expensive_lane(self.gate).run(lambda: self._search(name, allow_s))
         return dataclasses.replace(searched, top=searched.top[:count])
+
+    def _search(self, name: str, allow_s: bool) -> BeeTable:
+        """Return the searched table of ``name`` (MAX_COUNT rows), searching it unless a
+        call that waited beside this one already did (one search per list)."""
+        key = (name, allow_s)
+        with self._search_lock:
+            searched = self._searched.get(key)
+            if searched is None:  # not searched while this call waited
+                valid = self._valid_words(name, allow_s)
+                # MAX_COUNT rows whatever the count: every later count is answered
+                # from them (searching only as many as asked searched again for
+                # each larger count).
+                searched = top_table(name, "", valid, MAX_COUNT, allow_s)
+                with self._lock:
+                    self._searched[key] = searched
+                    self.searches += 1
+        return searched
 
     def score(self, letters: str, center: str, name: str, allow_s: bool) -> HoneycombScore:
         """Return the score of a honeycomb over list ``name``.

@@ -26,9 +26,8 @@ import dataclasses
 import logging
 import threading
 import weakref
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from ..client.analysis import GameAnalysis
 from ..client.catalog import SHIPPED, Catalog
@@ -48,6 +47,8 @@ from ..client.multiboard import MAX_BOARD_CELLS
 from ..client.probe import Policy
 from ..client.trust import is_proven
 from .live_gate import CALL_ACTIVE, POLL_SECONDS, UNLIMITED, LiveGate
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     import numpy as np
@@ -69,18 +70,16 @@ class ExpensiveLane:
         self.waiting = 0
         self._lock = threading.Lock()
 
-    @contextmanager
-    def admitted(self) -> Iterator[None]:
-        """Hold a place in the lane, then in the gate, for the block.
+    def run(self, work: Callable[[], T]) -> T:
+        """Return ``work()``, computed with a place in the lane, then in the gate
+        (LiveGate.run: on the gate's threads, at lower CPU priority).
 
         Raises:
             ServiceUnavailableError: the call ended while waiting (nothing computed).
             CallEndedError: the call ended while computing (LiveGate.admitted).
         """
         if self._places is None:
-            with self.gate.admitted():
-                yield
-            return
+            return self.gate.run(work)
         active = CALL_ACTIVE.get()
         with self._lock:
             self.waiting += 1
@@ -94,8 +93,7 @@ class ExpensiveLane:
             with self._lock:
                 self.waiting -= 1
         try:
-            with self.gate.admitted():
-                yield
+            return self.gate.run(work)
         finally:
             self._places.release()
 
@@ -143,8 +141,8 @@ class LiveOnDemand:
         history: Sequence[tuple[str, int]] = (),
     ) -> Ranking:
         """Return up to ``count`` vocabulary indices, best first (see client.lookup.LiveSolver)."""
-        with self.gate.admitted():
-            return self.solver().rank(policy, remaining, count, history)
+        solver = self.solver()
+        return self.gate.run(lambda: solver.rank(policy, remaining, count, history))
 
     def rank_words(
         self,
@@ -155,8 +153,8 @@ class LiveOnDemand:
         history: Sequence[tuple[str, int]] = (),
     ) -> Ranking:
         """Return up to ``count`` indices into ``words``, best first (client.lookup.LiveSolver)."""
-        with self.gate.admitted():
-            return self.solver().rank_words(policy, words, possible, count, history)
+        solver = self.solver()
+        return self.gate.run(lambda: solver.rank_words(policy, words, possible, count, history))
 
     def rank_boards(self, policy: Policy, boards: Sequence[np.ndarray], count: int) -> Ranking:
         """Return up to ``count`` vocabulary indices for a multi-board position, best
@@ -179,8 +177,7 @@ class LiveOnDemand:
                 "guess on some boards first, or ask a policy of fewer words",
                 metadata={"limit": MAX_BOARD_CELLS, "cost": cost, "unit": "reply_cells"},
             )
-        with expensive_lane(self.gate).admitted():
-            return solver.rank_boards(policy, boards, count)
+        return expensive_lane(self.gate).run(lambda: solver.rank_boards(policy, boards, count))
 
 
 class LiveCatalogLookup(CatalogLookup):
@@ -275,8 +272,7 @@ class LiveCatalogLookup(CatalogLookup):
             PolicyNotFoundError: no such policy; and the errors of GameAnalyzer.analyze.
         """
         lookup = self.policy(policy)
-        with self.gate.admitted():
-            return self._analyze(lookup, history, answer)
+        return self.gate.run(lambda: self._analyze(lookup, history, answer))
 
     def _analyze(
         self, lookup: PolicyLookup, history: Sequence[tuple[str, str]], answer: str

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import time
 
@@ -13,7 +15,7 @@ from guesswork.client.catalog import Catalog
 from guesswork.client.errors import ServiceUnavailableError
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from guesswork.service.live_gate import CALL_ACTIVE, LiveGate
+from guesswork.service.live_gate import CALL_ACTIVE, LIVE_NICE, LiveGate
 from guesswork.service.server import ServerOptions, start_server
 
 pytestmark = pytest.mark.reliability
@@ -81,3 +83,28 @@ def test_the_server_admits_max_live_and_stored_answers_pass_a_full_gate(
             assert stub.SuggestGuess(_live("CHOMP"), timeout=60).source == pb.SOURCE_LIVE
     finally:
         server.stop(0)
+
+
+def _nice() -> int:
+    """Return the calling thread's nice value (Linux keeps one per thread)."""
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread nice is Linux's")
+def test_live_work_runs_below_the_priority_of_stored_answers() -> None:
+    """Issue #42, point 8: a costly live call (a multi-board ranking) ran on the call's
+    own thread at the priority of stored answers, and another client's stored p99
+    rose 15x on two busy cores; admitted work now runs on the gate's threads at
+    LIVE_NICE, with the call's context, re-entering for nested live answers."""
+    gate = LiveGate(1)
+    caller = _nice()
+    token = CALL_ACTIVE.set(lambda: True)
+    try:
+        seen = gate.run(lambda: (_nice(), CALL_ACTIVE.get(), gate.run(_nice)))
+    finally:
+        CALL_ACTIVE.reset(token)
+    worker, active, nested = seen
+    assert worker == nested == min(19, caller + LIVE_NICE)
+    assert active is not None and active()
+    assert _nice() == caller  # the call's thread keeps its own priority
+    assert gate.running == 0 and gate.busiest == 1
