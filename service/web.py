@@ -57,6 +57,7 @@ from concurrent import futures
 from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -128,6 +129,37 @@ PICTURE_PATH = "/picture/analysis.svg"
 #: (ListPolicies is about 51 KB): shorter ones gain too little for the CPU.
 GZIP_MINIMUM = 1024
 _PICTURE_LOCK = threading.Lock()
+
+
+def accepts_gzip(header: str) -> bool:
+    """Return whether an Accept-Encoding header accepts gzip (RFC 9110 12.5.3): named,
+    or ``*``, with a quality above zero (``gzip;q=0`` refuses it)."""
+    qualities: dict[str, float] = {}
+    for item in header.lower().split(","):
+        coding, _, parameters = item.partition(";")
+        quality = 1.0
+        name, _, value = parameters.strip().partition("=")
+        if name.strip() == "q":
+            try:
+                quality = float(value)
+            except ValueError:
+                quality = 0.0
+        qualities[coding.strip()] = quality
+    return qualities.get("gzip", qualities.get("*", 0.0)) > 0
+
+
+class AcceptedGZip(GZipMiddleware):
+    """Starlette's gzip compression, only for a client whose Accept-Encoding accepts gzip
+    (Starlette's own looks for the word "gzip" anywhere, ``gzip;q=0`` included)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Compress the answer (Starlette's middleware) or pass it as it is."""
+        if scope["type"] == "http":
+            header = Headers(scope=scope).get("accept-encoding", "")
+            if "gzip" in header and not accepts_gzip(header):
+                await self.app(scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)
 
 
 def peer_of(request: Request) -> str:
@@ -211,7 +243,7 @@ class WebApp:
             routes=routes,
             middleware=[
                 Middleware(EdgeGuard),
-                Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=6),
+                Middleware(AcceptedGZip, minimum_size=GZIP_MINIMUM, compresslevel=6),
             ],
             exception_handlers={HTTPException: self._http_error},
             lifespan=self._lifespan,

@@ -252,6 +252,11 @@ def test_a_large_answer_is_gzip_compressed_for_a_client_that_accepts_it(
         http_server, path, gzip.compress(b"{}"), {"Content-Encoding": "gzip"}
     )
     assert response.getheader("content-encoding") == "gzip" and gzip.decompress(packed) == plain
+    # A client that refuses gzip by quality gets the answer as it is (Starlette's own
+    # middleware compressed whatever mentioned "gzip").
+    for refusing in ("gzip;q=0", "identity, gzip; q=0"):
+        status, raw, response = call(http_server, path, b"{}", {"Accept-Encoding": refusing})
+        assert (status, response.getheader("content-encoding"), raw) == (200, None, plain)
     # A small answer is sent as it is; the compressions a request may use are said.
     status, raw, response = call(http_server, f"{SERVICE}/Ping", b"{}", {"Accept-Encoding": "gzip"})
     assert (status, raw, response.getheader("content-encoding")) == (200, b"{}", None)
