@@ -1,8 +1,9 @@
 """The compiled kernels; everything else about the package is in pyproject.toml.
 
-The exact search's hot loops (builder/optimal/_scan.c) and NYT hard mode's rule
-(builder/_nyt.c) are C, so a proof needs no JIT at run time: it starts at once
-and its process is a third the size (the numba runtime alone is 65 MB). Only
+The exact search's hot loops (builder/optimal/_scan.c), NYT hard mode's rule
+(builder/_nyt.c) and the reply matrices' kernels (builder/_replies.c) are C, so
+a proof or a reply matrix needs no JIT at run time: it starts at once and its
+process is a third the size (the numba runtime alone is 65 MB). Only
 portable flags: a wheel runs on any machine of its platform (x86-64 with
 POPCNT, every such CPU since 2008). Building from source needs a C compiler
 and Python's headers (Debian: gcc, python3-dev).
@@ -29,6 +30,12 @@ setup(
             "guesswork.builder._nyt",
             sources=["builder/_nyt.c"],
             depends=["builder/_buffers.h"],
+            extra_compile_args=FLAGS,
+        ),
+        Extension(
+            "guesswork.builder._replies",
+            sources=["builder/_replies.c"],
+            depends=["builder/_replies_rows.h", "builder/_buffers.h"],
             extra_compile_args=FLAGS,
         ),
     ]

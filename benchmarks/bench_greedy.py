@@ -117,7 +117,7 @@ def bench_full_matrix() -> None:
     game = Wordle()
     guesses = load_wordlist("wordle-guesses-12972", game)
     answers = load_wordlist("wordle-answers-2315", game)
-    compute_reply_matrix(game, WordList.from_words("w", guesses.words[:10]), answers)  # compile
+    compute_reply_matrix(game, WordList.from_words("w", guesses.words[:10]), answers)  # warm-up
     ours, _ = best_of(3, lambda: compute_reply_matrix(game, guesses, answers))
     sample = guesses.words[::130]
     started = time.perf_counter()

@@ -4,9 +4,9 @@
 targets[t])`` for every pair, as the smallest unsigned dtype that holds the
 game's reply codes. Tree search reads only this matrix, never the words.
 
-Matrices are computed by compiled kernels (builder.reply_kernels: numba for
-Wordle's duplicate rule and Mastermind's pegs, numpy bit counts for Jotto;
-loaded only to compute one) over *letter codes*: each
+Matrices are computed by compiled kernels (builder.reply_kernels: C,
+builder/_replies.c, for Wordle's duplicate rule and Mastermind's pegs, numpy
+bit counts for Jotto; loaded only to compute one) over *letter codes*: each
 word a row of small integers, one per letter (:func:`letter_array`). Words of
 A-Z have the codes A=0..Z=25; words of any other alphabet have the index of
 each letter in their lists' :func:`alphabet_of`, so a Spanish list with Ñ,
