@@ -237,7 +237,7 @@ def verify(args: argparse.Namespace) -> Outcome:
         PolicyNotFoundError: a ``--policy`` name is not in the catalog.
         PolicyFormatError: the catalog fails a check.
     """
-    from .verify import verify_certificate, verify_policy  # numba: see _command in cli
+    from .verify import verify_certificate, verify_policy  # lazy: see _command in cli
 
     with open_store(args.catalog) as catalog:
         if not args.policy:
@@ -293,7 +293,7 @@ def export(args: argparse.Namespace) -> Outcome:
 
 def import_policy(args: argparse.Namespace) -> Outcome:
     """Verify a policy file completely, then publish the catalog with it added."""
-    from .verify import verify_certificate, verify_policy  # numba: see _command in cli
+    from .verify import verify_certificate, verify_policy  # lazy: see _command in cli
 
     with open_policy_file(args.file) as single:
         (policy,) = list(single)
