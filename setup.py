@@ -29,7 +29,7 @@ setup(
         Extension(
             "guesswork.builder._nyt",
             sources=["builder/_nyt.c"],
-            depends=["builder/_buffers.h"],
+            depends=["builder/_buffers.h", "builder/_nyt_rule.h"],
             extra_compile_args=FLAGS,
         ),
         Extension(
@@ -37,6 +37,19 @@ setup(
             sources=["builder/_replies.c"],
             depends=["builder/_replies_rows.h", "builder/_buffers.h"],
             extra_compile_args=FLAGS,
+        ),
+        Extension(
+            "guesswork.builder._partitions",
+            sources=["builder/_partitions.c"],
+            depends=[
+                "builder/_buffers.h",
+                "builder/_nyt_rule.h",
+                "builder/_partitions.h",
+                "builder/_partitions_loops.h",
+            ],
+            # The metrics' floats must be the seeds' bit for bit: no fused
+            # multiply-adds (arm64 and x86-64 with FMA would otherwise fuse).
+            extra_compile_args=[*FLAGS, "-ffp-contract=off"],
         ),
     ]
 )

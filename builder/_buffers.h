@@ -1,9 +1,10 @@
 /* Reading numpy arrays (any object with the buffer protocol) from C, checked.
  *
  * Shared by the builder's native kernels (builder/optimal/_scan.c,
- * builder/_nyt.c). Every array a kernel reads or writes is taken through
- * take(): it must be C-contiguous with the element size and kind asked for,
- * or the call fails with a TypeError naming the argument, never a wrong read.
+ * builder/_nyt.c, builder/_partitions.c). Every array a kernel reads or
+ * writes is taken through take(): it must be C-contiguous with the element
+ * size and kind asked for, or the call fails with a TypeError naming the
+ * argument, never a wrong read.
  */
 #ifndef GUESSWORK_BUFFERS_H
 #define GUESSWORK_BUFFERS_H

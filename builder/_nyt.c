@@ -3,17 +3,13 @@
  * letter the least count a guess must hold).
  *
  * In C so that the exact search in NYT hard mode runs without a JIT (see
- * builder/optimal/_scan.c); numba code (the greedy tree) calls the same two
- * functions through builder/nyt_hard_jit.py. Arguments from Python are
- * checked: a word's letters must be codes the state has room for, or the call
- * raises.
+ * builder/optimal/_scan.c). The rule itself is builder/_nyt_rule.h, which the
+ * greedy tree grower (builder/_partitions.c) calls too; this module checks the
+ * arguments from Python: a word's letters must be codes the state has room
+ * for, or the call raises.
  */
 #include "_buffers.h"
-
-#define FREE (-1)
-#define CONFLICT (-2)
-#define MISS 0
-#define GREEN 2
+#include "_nyt_rule.h"
 
 /* Take (word-like, state) and check they agree; -1 with an error set. */
 static int take_state(PyObject *obj, Py_buffer *state, int writable, const char *name)
@@ -27,61 +23,6 @@ static int letters_fit(const uint8_t *word, Py_ssize_t length, Py_ssize_t letter
         if (word[p] >= letters)
             return 0;
     return 1;
-}
-
-/* The rule for compiled callers (builder/nyt_hard_jit.py binds these two by name
- * for numba code): no checks here; the callers pass arrays of the right sizes. */
-int guesswork_nyt_is_legal(const uint8_t *word, int64_t length, const int8_t *state,
-                           int64_t letters);
-void guesswork_nyt_advance(const int8_t *state, const uint8_t *guess, int64_t length,
-                           int64_t letters, int64_t code, int8_t *out);
-
-static int legal(const uint8_t *word, Py_ssize_t length, const int8_t *state,
-                 Py_ssize_t letters)
-{
-    for (Py_ssize_t p = 0; p < length; p++) {
-        const int fixed = state[p];
-        if (fixed != FREE && fixed != word[p])
-            return 0;
-    }
-    int have[256] = {0};
-    for (Py_ssize_t p = 0; p < length; p++)
-        have[word[p]]++;
-    for (Py_ssize_t letter = 0; letter < letters; letter++)
-        if (state[length + letter] > have[letter])
-            return 0;
-    return 1;
-}
-
-int guesswork_nyt_is_legal(const uint8_t *word, int64_t length, const int8_t *state,
-                           int64_t letters)
-{
-    return legal(word, length, state, letters);
-}
-
-void guesswork_nyt_advance(const int8_t *state, const uint8_t *guess, int64_t length,
-                           int64_t letters, int64_t code, int8_t *out)
-{
-    int8_t revealed[256] = {0};
-    memmove(out, state, (size_t)(length + letters));
-    int64_t rest = code;
-    for (int64_t p = length - 1; p >= 0; p--) {
-        const int colour = (int)(rest % 3);
-        rest /= 3;
-        if (colour == MISS)
-            continue;
-        const uint8_t letter = guess[p];
-        revealed[letter]++;
-        if (colour == GREEN) {
-            if (out[p] == FREE)
-                out[p] = (int8_t)letter;
-            else if (out[p] != letter)
-                out[p] = CONFLICT;
-        }
-    }
-    for (int64_t letter = 0; letter < letters; letter++)
-        if (revealed[letter] > out[length + letter])
-            out[length + letter] = revealed[letter];
 }
 
 PyDoc_STRVAR(advance_doc, "advance_state(state, guess, code, out) -> None\n\n"
@@ -121,7 +62,7 @@ static PyObject *advance_state(PyObject *module, PyObject *const *args, Py_ssize
     else if (code < 0)
         problem = "a reply code cannot be negative";
     if (problem == NULL)
-        guesswork_nyt_advance(state.buf, word, length, letters, code, next);
+        nyt_advance(state.buf, word, length, letters, code, next);
     PyBuffer_Release(&state);
     PyBuffer_Release(&guess);
     PyBuffer_Release(&out);
@@ -151,7 +92,7 @@ static PyObject *is_legal(PyObject *module, PyObject *const *args, Py_ssize_t na
     }
     const Py_ssize_t length = word.len, letters = state.len - length;
     int ok = letters >= 1 && letters <= 256 && letters_fit(word.buf, length, letters);
-    int result = ok && legal(word.buf, length, state.buf, letters);
+    int result = ok && nyt_legal(word.buf, length, state.buf, letters);
     PyBuffer_Release(&word);
     PyBuffer_Release(&state);
     if (!ok) {
@@ -200,7 +141,7 @@ static PyObject *legal_mask(PyObject *module, PyObject *const *args, Py_ssize_t 
         const int8_t *rule = state.buf;
         Py_BEGIN_ALLOW_THREADS;
         for (Py_ssize_t row = 0; row < count; row++)
-            mask[row] = (uint8_t)legal(all + row * length, length, rule, letters);
+            mask[row] = (uint8_t)nyt_legal(all + row * length, length, rule, letters);
         Py_END_ALLOW_THREADS;
     }
     PyBuffer_Release(&words);

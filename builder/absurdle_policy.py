@@ -103,7 +103,7 @@ def build_absurdle_policy(spec: AbsurdleSpec, line: AbsurdleLine | None = None) 
         SpecError, WordListError: bad options or lists.
         SearchError: as builder.absurdle.absurdle_optimum.
     """
-    from .greedy import ReplyColumns, step_of  # numba: see _command in cli
+    from .greedy import ReplyColumns, step_of  # lazy: see _command in cli
     from .matrices import alphabet_of, letter_array, reply_matrix
     from .nyt_hard import legal_after
 

@@ -245,7 +245,7 @@ def verify(args: argparse.Namespace) -> Outcome:
         PolicyNotFoundError: a ``--policy`` name is not in the catalog.
         PolicyFormatError: the catalog fails a check.
     """
-    from .proof import derivation_faults  # numba: see _command in cli
+    from .proof import derivation_faults  # lazy: see _command in cli
     from .verify import verify_certificate, verify_policy
 
     # Not proven on reading: each policy is proven below, and a fault is a FAULT line.
@@ -307,7 +307,7 @@ def export(args: argparse.Namespace) -> Outcome:
 def import_policy(args: argparse.Namespace) -> Outcome:
     """Prove a policy file completely (builder.proof, whatever the proof record says),
     then publish the catalog with it added, and record its proof (client.trust)."""
-    from .proof import proof_faults  # numba: see _command in cli
+    from .proof import proof_faults  # lazy: see _command in cli
 
     with open_policy_file(args.file, prove=False) as single:
         (policy,) = list(single)

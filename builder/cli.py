@@ -230,8 +230,8 @@ def _command(name: str) -> Callable[[argparse.Namespace], Outcome]:
     """Return the function that runs subcommand ``name`` (builder.commands.COMMANDS).
 
     ``optimize`` is imported on its own: a proof should start at once, without
-    loading the greedy builder and its compiled kernels (numba), which the
-    other commands import with builder.commands.
+    importing the greedy builder and the rest of builder.commands, which the
+    other commands import.
     """
     if name == "optimize":
         from .search_commands import optimize

@@ -341,7 +341,7 @@ def _reused(
         if isinstance(spec, OptimalSpec) and spec.least_worst:
             certificate = catalog.policy(spec.name()).data.certificate or {}
             if certificate.get("objective") == "total":
-                from .least_worst import with_least_worst  # numba: see _command in cli
+                from .least_worst import with_least_worst  # lazy: see _command in cli
 
                 plain = reuse_policy(catalog, dataclasses.replace(spec, least_worst=False))
                 checkpoint = None if checkpoints is None else checkpoints / f"{spec.name()}.ckpt"
@@ -382,7 +382,7 @@ def build_all(args: argparse.Namespace) -> Outcome:
             stored, how = taken
         # A reused policy's openings were recomputed and compared by reuse_policy's verify.
         if stored.data.name in BOARD_OPENING_POLICIES and stored.data.openings is None:
-            from .multiboard_openings import with_board_openings  # numba: see _command in cli
+            from .multiboard_openings import with_board_openings  # lazy: see _command in cli
 
             stored = with_board_openings(stored)
         seconds = time.perf_counter() - started

@@ -138,7 +138,7 @@ def first_guess_values(
     Raises:
         KeyError: unknown metric or arithmetic.
     """
-    from .partitions import metric_values  # numba: see _command in cli
+    from .partitions import metric_values  # lazy: see _command in cli
 
     matrix = reply_matrix(game, guesses, targets)
     values = metric_values(

@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 from ..client.errors import GuessMyWordError
@@ -30,6 +29,7 @@ from ..client.interrupt import still_wanted
 from ..client.probe import Policy
 from ..client.rules import NYT_HARD
 from ..client.strategy import GreedyStrategy, WordTreeStrategy
+from . import _partitions
 from .metrics import (
     ARITHMETIC,
     DEFAULT_RETRY_PERCENT,
@@ -73,15 +73,17 @@ class GreedyOptions:
     retry_percent: float = DEFAULT_RETRY_PERCENT
 
 
-@numba.njit(cache=True)
 def considers_every_guess(size: int, hard: bool, window_low: int, window_high: int) -> bool:
     """Return True when a node of ``size`` targets considers the whole guess list.
 
     The candidate rule of every greedy step: hard mode only ever considers the
     remaining targets; normal mode considers every guess inside the window
     ``window_low <= size <= window_high`` (``window_high < 0``: no upper bound).
+    The rule is written once, in C (builder/_partitions.h), for the tree grower
+    and for these Python callers.
     """
-    return (not hard) and size >= window_low and (window_high < 0 or size <= window_high)
+    every: bool = _partitions.considers_every_guess(size, hard, window_low, window_high)
+    return every
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """The greedy metrics, arithmetics and window by name, and the ranking helper they share.
 
 Names only, no compiled code: the command line, the optimal search and the
-service read these without loading numba (the kernels that compute the
-metrics are in :mod:`.partitions`).
+service read these without loading the kernels that compute the metrics
+(:mod:`.partitions`).
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from .catalog_commands import Outcome
 
 # The parser of every command imports this module for add_boards_options: the
-# evaluator (numba's greedy step), the catalog and the games are imported by
-# the command itself, so that an optimize run loads no JIT.
+# evaluator (the greedy step), the catalog and the games are imported by the
+# command itself, so that an optimize run imports only what a proof needs.
 
 
 def add_boards_options(parser: argparse.ArgumentParser) -> None:

@@ -211,7 +211,7 @@ class PolicySpec(GameSpec):
             raise SpecError("--retry-percent applies to --metric approx_entropy only")
         if self.weights is not None and self.metric in (APPROX_ENTROPY, "random"):
             raise SpecError(f"--weights does not apply to --metric {self.metric}")
-        from .greedy import GreedyOptions, check_approx_entropy  # numba: see _command in cli
+        from .greedy import GreedyOptions, check_approx_entropy  # lazy: see _command in cli
 
         try:
             check_approx_entropy(
@@ -295,7 +295,7 @@ def build_policy(spec: PolicySpec, *, progress: Progress | None = None) -> Built
         SpecError, WordListError, UnknownGameError, InvalidWordError,
         IndistinguishableTargetsError: bad options or lists.
     """
-    from .greedy import step_of  # numba: see _command in cli
+    from .greedy import step_of  # lazy: see _command in cli
     from .greedy_tree import build_greedy_tree, warm_up
 
     game = spec.check()
@@ -374,7 +374,7 @@ def _alternatives(
     tree: GuessTree, strategy: StepStrategy, mode: str, weights: np.ndarray | None
 ) -> dict[str, np.ndarray]:
     """Return each node's alternatives, ranked by ``strategy``'s fallback step."""
-    from .alternatives import node_alternatives  # numba: see _command in cli
+    from .alternatives import node_alternatives  # lazy: see _command in cli
     from .greedy import step_of
 
     step = step_of(strategy.fallback, len(tree.guesses), tree.game, nyt_hard=mode == NYT_HARD)
@@ -589,7 +589,7 @@ def reuse_policy(catalog: Catalog, spec: AnySpec) -> StoredPolicy:
         lead = (policy.data.certificate or {}).get("lead_opener")
         if lead != (spec.lead_opener.upper() if spec.lead_opener else None):
             raise SpecError(f"{where} was searched with another lead opener; build it again")
-    from .verify import verify_certificate, verify_policy  # numba: see _command in cli
+    from .verify import verify_certificate, verify_policy  # lazy: see _command in cli
 
     faults = verify_policy(policy) + verify_certificate(policy)
     if faults:
