@@ -1,9 +1,10 @@
 """The compiled kernels; everything else about the package is in pyproject.toml.
 
 The exact search's hot loops (builder/optimal/_scan.c), NYT hard mode's rule
-(builder/_nyt.c) and the reply matrices' kernels (builder/_replies.c) are C, so
-a proof or a reply matrix needs no JIT at run time: it starts at once and its
-process is a third the size (the numba runtime alone is 65 MB). Only
+(builder/_nyt.c), the reply matrices' kernels (builder/_replies.c) and the
+greedy metrics and tree grower (builder/_partitions.c) are C, so nothing is
+compiled at run time: a command starts at once, and no JIT runtime (numba's
+was 65 MB in a process, and most of the environment) is installed. Only
 portable flags: a wheel runs on any machine of its platform (x86-64 with
 POPCNT, every such CPU since 2008). Building from source needs a C compiler
 and Python's headers (Debian: gcc, python3-dev).

@@ -6,7 +6,7 @@ children, each ``python -m guesswork.service`` with the same arguments plus
 (its own interpreter, catalog, drain on SIGTERM and reload on SIGHUP), and
 they share the port through SO_REUSEPORT, on purpose, so the kernel spreads
 connections across them. Children are fresh interpreters (never forked: gRPC
-and numba own threads) and their standard error comes through the parent,
+owns threads) and their standard error comes through the parent,
 which reads each child's start-up line to know it is serving.
 
 The parent prints one line once all N serve, forwards SIGTERM (for SIGTERM

@@ -3,8 +3,9 @@
 This local pool runs ``--workers N`` only where Dask is not installed (engine
 "processes"); with Dask, :mod:`.cluster` runs the search on a cluster.
 
-Workers are spawned, not forked (numba's OpenMP threads do not survive a
-fork), so everything they run is a module-level function importable by name.
+Workers are spawned, not forked (a fork copies a parent's threads' locks, the
+reply kernels' thread pool and progress bars among them, in whatever state
+they are), so everything they run is a module-level function importable by name.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def start_pool(
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
-    # spawn, not fork: numba's OpenMP threads do not survive a fork.
+    # spawn, not fork: a forked child inherits its parent's locks as they stand.
     return ProcessPoolExecutor(
         max_workers=options.workers,
         mp_context=get_context("spawn"),

@@ -299,7 +299,7 @@ def test_ranking_on_threads_gives_the_same_values() -> None:
 PROBE = """
 import json, sys
 import numpy as np
-from guesswork.builder import greedy, greedy_tree, nyt_hard_jit, partitions
+from guesswork.builder import greedy, greedy_tree, nyt_hard, partitions
 matrix = np.array([[0, 1], [1, 0]], dtype=np.uint8)
 values = partitions.metric_values(matrix, np.arange(2), np.arange(2), 2, 0, 2)
 print(json.dumps({"values": values.tolist(), "numba": "numba" in sys.modules}))
