@@ -27,7 +27,7 @@ from .policy_format import (
 )
 from .policy_info import PolicyInfo
 from .probe import Policy
-from .trust import prove
+from .trust import is_proven, prove
 
 if TYPE_CHECKING:
     from .spelling_bee import BeeTable  # loaded with the first honeycomb table
@@ -87,7 +87,8 @@ class StoredCatalog:
         self._rows = rows
         # Re-entrant: reading a policy reads its word lists under the same lock.
         self._lock = threading.RLock()
-        # One proof at a time (a proof is seconds of work; the reads above go on).
+        # One proof at a time (a proof is seconds of work and a reply matrix of memory);
+        # reads, and policies proven before, go on meanwhile.
         self._proof_lock = threading.Lock()
         #: name -> why its proof failed: asked again, it is refused without a new proof.
         self._refused: dict[str, PolicyFormatError] = {}
@@ -103,7 +104,8 @@ class StoredCatalog:
                 InconsistentPolicyError: it fails its proof.
         """
         policy = self._read(name)
-        if self.proves:
+        # A policy proven before is one ``stat``, never held behind another's proof.
+        if self.proves and (name in self._refused or not is_proven(policy.content_hash)):
             with self._proof_lock:
                 refused = self._refused.get(name)
                 if refused is not None:

@@ -221,9 +221,10 @@ class LiveCatalogLookup(CatalogLookup):
 
     def warm_up(self) -> int:
         """Compute one live answer for a policy of each kind the catalog holds (game,
-        mode, metric, weighted or not: what selects compiled code; a word length
-        does not), so that the kernels live answers need are loaded, or compiled
-        and cached, before a request waits on them. Reads one policy per kind,
+        mode, metric, weighted or not: what selects the kernels; a word length
+        does not), so that the modules and kernels live answers need are loaded
+        (and a catalog from outside proven, client.trust) before a request waits
+        on them. Reads one policy per kind,
         the one with the fewest targets. Returns how many kinds were warmed.
 
         A kind whose answer fails (a tree with a single target, say) is passed

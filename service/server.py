@@ -211,7 +211,7 @@ class GuessworkServer:
                 opened, self.left_out = open_served(options.catalog)
             first = LocalGuesswork(opened, self.servicer.live)
             # Stored answers are served at once; SERVING waits until live answers are
-            # warm too (compiled code loaded, or compiled and cached on a fresh install),
+            # warm too (modules and kernels loaded, a catalog from outside proven),
             # so a client that waits for SERVING never meets a cold first live answer.
             self.servicer.load(first)
         except Exception:

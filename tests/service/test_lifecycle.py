@@ -17,6 +17,8 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from guesswork.client.catalog import open_catalog
+from guesswork.client.trust import PROOF_VERSION
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 
@@ -265,30 +267,56 @@ def test_version() -> None:
     assert (result.returncode, result.stdout) == (0, f"guesswork-serve {__version__}\n")
 
 
+def _build(command: list[str], cache: Path) -> None:
+    """Run ``guesswork-build COMMAND`` with its own proof record (client.trust) in ``cache``."""
+    subprocess.run(
+        [sys.executable, "-m", "guesswork.builder", *command],
+        env={**ENV, "GUESSWORK_CACHE": str(cache)},
+        capture_output=True,
+        check=True,
+    )
+
+
 @pytest.mark.reliability
 def test_sigterm_during_warm_up_drains_like_any_other(tmp_path: Path) -> None:
-    """Issue #42, 6: stored answers are served while live ones warm up (health
+    """Issue #42, 6: stored answers are served while the server warms up (health
     NOT_SERVING), but SIGTERM then killed the process (exit -15) and calls in flight
     failed UNAVAILABLE; now it drains as it does later: the call in flight is
-    answered within the grace, exit status 0. An empty compiled-code cache (a fresh
-    install) makes the warm-up compile, which takes seconds."""
+    answered within the grace, exit status 0.
+
+    The warm-up is held, deterministically: its catalog's smaller policy was proven
+    elsewhere (another proof record), so the warm-up proves it (client.trust), and
+    the file it then records the proof in is a FIFO, whose opening waits for a
+    reader that never comes. The larger policy is proven in the server's record:
+    answered at once, live too, while the warm-up waits.
+    """
+    served, elsewhere = tmp_path / "served-cache", tmp_path / "other-cache"
+    catalog = tmp_path / "catalog.sqlite"
+    held, answered = "wordle-2309-normal-max", "wordle-2315-g12972-normal-neg-entropy"
+    for name, cache in ((answered, served), (held, elsewhere)):
+        exported = tmp_path / f"{name}.gwp"
+        _build(["export", name, "--output", str(exported)], cache)
+        _build(["import", str(exported), "--catalog", str(catalog)], cache)
+    with open_catalog() as shipped:
+        content_hash = shipped.info(held).content_hash
     address = f"127.0.0.1:{free_port()}"
-    env = {**ENV, "NUMBA_CACHE_DIR": str(tmp_path / "compiled")}
+    command = [sys.executable, "-m", "guesswork.service", "--address", address]
     process = subprocess.Popen(
-        [sys.executable, "-m", "guesswork.service", "--address", address, "--grace", "120"],
-        env=env,
+        [*command, "--catalog", str(catalog), "--grace", "120"],
+        env={**ENV, "GUESSWORK_CACHE": str(served)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    name = "wordle-2309-normal-max"
+    record = served / "proven" / f"v{PROOF_VERSION}"
+    os.mkfifo(record / f".{content_hash}.{process.pid}.tmp")
     try:
         with grpc.insecure_channel(address) as channel:
             grpc.channel_ready_future(channel).result(timeout=60)
             stub = pb_grpc.GuessworkStub(channel)
             for _ in range(1200):  # until the catalog is loaded (a hang guard of 60 s)
                 try:
-                    stub.SuggestGuess(pb.SuggestGuessRequest(policy=name), timeout=10)
+                    stub.SuggestGuess(pb.SuggestGuessRequest(policy=answered), timeout=10)
                     break
                 except grpc.RpcError as error:
                     assert error.code() == grpc.StatusCode.UNAVAILABLE
@@ -296,15 +324,12 @@ def test_sigterm_during_warm_up_drains_like_any_other(tmp_path: Path) -> None:
             health = health_pb2_grpc.HealthStub(channel)
             status = health.Check(health_pb2.HealthCheckRequest(), timeout=10).status
             assert status == health_pb2.HealthCheckResponse.NOT_SERVING  # warming up
-            # A live answer: it waits for the compiled code the warm-up is making.
             live = stub.SuggestGuess.future(
                 pb.SuggestGuessRequest(
-                    policy=name, history=[pb.Turn(guess="crane", reply="..Y..")]
+                    policy=answered, history=[pb.Turn(guess="crane", reply="..Y..")]
                 ),
                 timeout=150,
             )
-            time.sleep(1.0)  # let it reach the server
-            assert not live.done()
             process.send_signal(signal.SIGTERM)
             code = process.wait(timeout=180)  # a hang guard above the grace
             answer = live.result()
