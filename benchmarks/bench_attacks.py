@@ -280,6 +280,9 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=200, help="calls per transport per phase")
     parser.add_argument("--victim", default="::1", help="the measured client's server address")
     parser.add_argument("--server-python", default=sys.executable)
+    parser.add_argument(
+        "--phases", default="1,2,8", help="the attacks to run, by point number (default 1,2,8)"
+    )
     args = parser.parse_args()
     grpc_port, http_port = free_port(), free_port()
     draws = {"stored": histories(args.calls), "live": histories(args.calls // 5, off_tree=True)}
@@ -297,7 +300,8 @@ def main() -> None:
         measure(args.victim, grpc_port, http_port, draws)  # warm: policies read, code loaded
         alone = measure(args.victim, grpc_port, http_port, draws)
         report("alone", alone, alone)
-        for name, attack in phases:
+        chosen = args.phases.split(",")
+        for name, attack in [(n, a) for n, a in phases if n.split()[0] in chosen]:
             with attack() as what:  # type: ignore[attr-defined]
                 print(f"# {what}")
                 during = measure(args.victim, grpc_port, http_port, draws)
