@@ -12,8 +12,9 @@ attack of issue #42, against the same server in the same run:
 2. **unfinished HTTP bodies**: 64 connections, each sending a SuggestGuess
    POST's headers with ``Content-Length: 10`` and one byte of its body;
 8. **expensive requests**: two client threads sending, again and again, a
-   32-board SuggestBoards on the 14855-word weighted policy and a one-board
-   SuggestBoards on the 8-letter policy.
+   32-board SuggestBoards on the 14855-word weighted policy (one guess played
+   against 32 different secrets: 32 distinct boards to value) and a one-board
+   SuggestBoards on the 8-letter policy (refused by its cost limit now).
 
 The attackers connect from 127.0.0.1; the measured client from ``--victim``
 (by default the IPv6 loopback ``::1``, a different peer for the per-peer
@@ -230,19 +231,22 @@ def expensive_boards(grpc_port: int) -> Iterator[str]:
     outcomes: collections.Counter[str] = collections.Counter()
     with open_catalog() as catalog:
         weighted = catalog.policy(WEIGHTED)
-        words = [w for w in weighted.targets[:64]]
+        words = list(weighted.targets[:64])
+        game = weighted.game
     rng = random.Random(7)
 
     def boards_request(index: int) -> pb.SuggestBoardsRequest:
         if index == 0:
+            # 32 boards, one guess played on each against a different secret: distinct
+            # boards, each valued (alike boards are valued once), within the cost limit.
+            guess = rng.choice(words)
+            secrets = rng.sample(list(weighted.targets), 32)
             boards = [
-                pb.BoardHistory(history=[pb.Turn(guess=rng.choice(words), reply=".....")])
-                for _ in range(32)
+                pb.BoardHistory(
+                    history=[pb.Turn(guess=guess, reply=game.format_reply(game.reply(guess, s)))]
+                )
+                for s in secrets
             ]
-            # The same guess on every board: the boards must agree on their guesses.
-            guess = boards[0].history[0].guess
-            for board in boards:
-                board.history[0].guess = guess
             return pb.SuggestBoardsRequest(policy=WEIGHTED, boards=boards)
         return pb.SuggestBoardsRequest(policy=EIGHT_LETTERS, boards=[pb.BoardHistory()])
 
