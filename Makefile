@@ -1,9 +1,15 @@
-# The two commands a newcomer needs: `make run` and `make test`.
-# Each creates the virtual environment (.venv) on first use.
+# The two commands a newcomer needs: `make serve` and `make test`.
+# Each creates the virtual environment (.venv) on first use, saying so first;
+# `make test` also installs Chromium for the page's browser test where it is
+# missing (scripts/ensure_browser.py says so before it does).
+# `make serve GRPC=HOST:PORT HTTP=HOST:PORT` picks the addresses.
+# `make run` reproduces the seeds' Wordle table.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+GRPC ?= 127.0.0.1:50051
+HTTP ?= 127.0.0.1:8080
 
 .PHONY: serve run test lint docs bench catalog catalog-quick protos vectors clean
 
@@ -12,15 +18,16 @@ STAMP := $(VENV)/.installed
 KERNELS := setup.py $(wildcard builder/*.c builder/*.h builder/optimal/*.c builder/optimal/*.h)
 
 $(STAMP): pyproject.toml $(KERNELS)
+	@echo "make: installing into $(VENV): guesswork-solver (editable, its C kernels compiled) and its dependencies from PyPI, dev tools included (about 0.7 GB; once)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# The main job: the lookup service on the shipped catalog: gRPC on 127.0.0.1:50051,
-# HTTP/JSON and the page on http://127.0.0.1:8080/.
+# The main job: the lookup service on the shipped catalog: gRPC on $(GRPC)
+# (default 127.0.0.1:50051), HTTP/JSON and the page on http://$(HTTP)/ (default 127.0.0.1:8080).
 serve: $(STAMP)
-	$(BIN)/guesswork-serve --http 127.0.0.1:8080
+	$(BIN)/guesswork-serve --address $(GRPC) --http $(HTTP)
 
 # Reproduce the seeds' Wordle table.
 run: $(STAMP)

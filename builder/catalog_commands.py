@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from ..client import trust
 from ..client.catalog import (
     SHIPPED_CATALOG,
     Catalog,
@@ -32,7 +33,7 @@ from ..client.games import Wordle
 from ..client.policy_format import encode_core
 from ..client.text import plural
 from ..client.trust import remember
-from . import matrix_cache
+from . import caches, matrix_cache
 from .publish import (
     StoredPolicy,
     export_bytes,
@@ -380,10 +381,12 @@ def upgrade(args: argparse.Namespace) -> Outcome:
 
 
 def cache(args: argparse.Namespace) -> Outcome:
-    """Show (``info``) or empty (``clean``) the reply-matrix disk cache."""
+    """Show (``info``) or empty (``clean``) the caches this project keeps (builder.caches):
+    the reply matrices and the proof record."""
     size = matrix_cache.format_bytes
     if args.cache_command == "info":
         data = matrix_cache.describe()
+        data["proofs"] = proofs = caches.describe_proofs()
         limit = data["limit_bytes"]
         lines = [
             f"directory  {data['directory']}",
@@ -396,6 +399,13 @@ def cache(args: argparse.Namespace) -> Outcome:
                 f"temporary  {data['temporary_files']} ({size(data['temporary_bytes'])}; "
                 "being written, or left by a killed build)"
             )
+        older = proofs["older_version_files"]
+        lines.append(
+            f"proofs     {plural(proofs['files'], 'policy')} recorded as proven "
+            f"(one empty file each, in {proofs['directory']}"
+            + (f"; {older} of an older proof version" if older else "")
+            + ")"
+        )
         if data["entries"]:
             lines.append("  last used (UTC)         size  matrix  file")
         for row in data["entries"]:
@@ -405,17 +415,27 @@ def cache(args: argparse.Namespace) -> Outcome:
                 f"{shape} {row['dtype'] or ''}  {row['file']}"
             )
         return Outcome(data, lines)
-    removed = matrix_cache.clean(older_than_days=args.older_than)
+    # No cache named: every cache is cleared.
+    chosen = [name for name in caches.CACHES if getattr(args, name)] or list(caches.CACHES)
+    removed = matrix_cache.clean(older_than_days=args.older_than) if "matrices" in chosen else []
+    records = caches.clean_proofs(older_than_days=args.older_than) if "proofs" in chosen else 0
     freed = sum(entry.bytes for entry in removed)
-    data = {
+    outcome = {
         "directory": str(matrix_cache.cache_dir()),
         "removed_files": len(removed),
         "freed_bytes": freed,
         "older_than_days": args.older_than,
+        "cleared": chosen,
+        "proofs": {"directory": str(trust.proof_root()), "removed_files": records},
     }
-    noun = "file" if len(removed) == 1 else "files"
-    line = f"removed {len(removed)} {noun} ({size(freed)}) from {data['directory']}"
-    return Outcome(data, [line])
+    lines = []
+    if "matrices" in chosen:
+        noun = "file" if len(removed) == 1 else "files"
+        lines.append(f"removed {len(removed)} {noun} ({size(freed)}) from {outcome['directory']}")
+    if "proofs" in chosen:
+        again = " (those policies are proven again on their next use)" if records else ""
+        lines.append(f"removed {plural(records, 'proof record')} from {trust.proof_root()}{again}")
+    return Outcome(outcome, lines)
 
 
 def replace_file(path: Path, data: bytes) -> None:

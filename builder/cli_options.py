@@ -512,23 +512,34 @@ def days(text: str) -> float:
 
 def add_cache_command(sub: argparse._SubParsersAction[Parser]) -> None:
     """Add ``cache info|clean``: the reply-matrix disk cache (no catalog involved)."""
-    about = "show or empty the reply-matrix cache ($GUESSWORK_CACHE)"
+    about = "show or empty the caches: reply matrices and the proof record ($GUESSWORK_CACHE)"
     cache = sub.add_parser("cache", help=about, description=about)
     actions = cache.add_subparsers(
         dest="cache_command", metavar="{info,clean}", required=True, parser_class=Parser
     )
     info = actions.add_parser(
         "info",
-        help="the folder, its files, their size and the limit",
-        description="Show the cache folder, its files (latest used first), their size and "
-        "the limit ($GUESSWORK_CACHE_MAX_BYTES).",
+        help="the folder, its files, their size and the limit; the proof record's count",
+        description="Show the cache folder, its reply matrices (latest used first), their "
+        "size and the limit ($GUESSWORK_CACHE_MAX_BYTES), and how many policies the proof "
+        "record holds.",
     )
     info.add_argument("--json", action="store_true", help="print JSON")
     clean = actions.add_parser(
         "clean",
-        help="remove cached matrices and temporary files",
-        description="Remove every cached matrix and temporary file (or only those unused "
-        "for DAYS days) and say what was freed.",
+        help="remove cached matrices and proof records",
+        description="Remove every cached matrix and temporary file and every proof record "
+        "(or only those unused, or recorded, DAYS days ago or more) and say what was freed; "
+        "--matrices or --proofs clears only that cache. A policy whose proof record is "
+        "removed is proven again on its next use.",
+    )
+    clean.add_argument(
+        "--matrices",
+        action="store_true",
+        help="only the reply matrices (and their temporary files)",
+    )
+    clean.add_argument(
+        "--proofs", action="store_true", help="only the proof record (policies proven here)"
     )
     clean.add_argument(
         "--older-than",

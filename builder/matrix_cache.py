@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from ..client.trust import cache_root
 from .errors import CacheConfigError
 
 #: The environment variable that bounds the folder, and its default (4 GiB).
@@ -56,12 +57,10 @@ _log = logging.getLogger(__name__)
 
 
 def cache_dir() -> Path:
-    """Return the on-disk cache folder: $GUESSWORK_CACHE, else the XDG cache's ``guesswork``."""
-    explicit = os.environ.get("GUESSWORK_CACHE")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "guesswork"
+    """Return the on-disk cache folder: $GUESSWORK_CACHE, else the XDG cache's ``guesswork``
+    (client.trust.cache_root, which the proof record shares; a relative $XDG_CACHE_HOME
+    is ignored, as the XDG rule says)."""
+    return cache_root()
 
 
 def parse_size(text: str) -> int:

@@ -53,16 +53,37 @@ PROOF_VERSION = 1
 _HASH = re.compile(r"[0-9a-f]{64}")
 
 
-def proof_folder() -> Path:
-    """Return the folder of the proof record: ``$GUESSWORK_CACHE/proven/vN``, else
-    ``$XDG_CACHE_HOME/guesswork/proven/vN`` (``~/.cache`` when unset), as the
-    builder's matrix cache is kept (builder.matrix_cache.cache_dir)."""
+#: The name of a record: a content hash in lower-case hex.
+RECORD_NAME = _HASH
+
+
+def cache_root() -> Path:
+    """Return the folder every cache of this project lives in: ``$GUESSWORK_CACHE``, else
+    ``$XDG_CACHE_HOME/guesswork`` (``~/.cache/guesswork`` when that is unset or relative).
+
+    The proof record is kept under it, and builder.matrix_cache keeps the reply
+    matrices in it, so one folder (and ``guesswork-build cache``) covers both.
+    """
     explicit = os.environ.get("GUESSWORK_CACHE")
+    if explicit:
+        return Path(explicit)
     cache_home = os.environ.get("XDG_CACHE_HOME", "")
     # The XDG rule: a relative $XDG_CACHE_HOME is invalid and is ignored.
     base = Path(cache_home) if os.path.isabs(cache_home) else Path.home() / ".cache"
-    folder = Path(explicit) if explicit else base / "guesswork"
-    return folder / "proven" / f"v{PROOF_VERSION}"
+    return base / "guesswork"
+
+
+def proof_root() -> Path:
+    """Return the folder that holds the proof record of every version (``proven``
+    under :func:`cache_root`); only the current version's, :func:`proof_folder`, is read."""
+    return cache_root() / "proven"
+
+
+def proof_folder() -> Path:
+    """Return the folder of the proof record: ``$GUESSWORK_CACHE/proven/vN``, else
+    ``$XDG_CACHE_HOME/guesswork/proven/vN`` (``~/.cache`` when unset), beside the
+    builder's matrix cache (:func:`cache_root`)."""
+    return proof_root() / f"v{PROOF_VERSION}"
 
 
 def is_proven(content_hash: str) -> bool:
