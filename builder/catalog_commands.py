@@ -34,6 +34,7 @@ from ..client.policy_format import encode_core
 from ..client.text import plural
 from ..client.trust import remember
 from . import caches, matrix_cache
+from .progress import Progress, say
 from .publish import (
     StoredPolicy,
     export_bytes,
@@ -252,19 +253,21 @@ def verify(args: argparse.Namespace) -> Outcome:
     # Not proven on reading: each policy is proven below, and a fault is a FAULT line.
     with open_store(args.catalog, prove=False) as catalog:
         if not args.policy:
+            say("verify: checking every row of the catalog")
             catalog.check_all()
         chosen = [catalog.policy(name) for name in args.policy] if args.policy else list(catalog)
-        results: list[dict[str, Any]] = [
-            {
-                "name": p.name,
-                "faults": verify_policy(p)
-                or derivation_faults(p)
-                or verify_certificate(
-                    p, prove=args.prove, workers=args.workers, scheduler=args.scheduler
-                ),
-            }
-            for p in chosen
-        ]
+        progress = Progress("verify", unit="policy")  # minutes for a whole catalog
+        progress.say(f"proving {plural(len(chosen), 'policy')}, one by one")
+        results: list[dict[str, Any]] = []
+        for p in chosen:
+            progress.update(len(results), len(chosen), progress.elapsed(), f"now {p.name}")
+            faults = verify_policy(p) or derivation_faults(p)
+            faults = faults or verify_certificate(
+                p, prove=args.prove, workers=args.workers, scheduler=args.scheduler
+            )
+            results.append({"name": p.name, "faults": faults})
+        progress.update(len(results), len(chosen), progress.elapsed(), "done")
+        progress.close()
         for result, policy in zip(results, chosen, strict=True):
             if not result["faults"]:
                 remember(policy.content_hash)
@@ -312,6 +315,7 @@ def import_policy(args: argparse.Namespace) -> Outcome:
 
     with open_policy_file(args.file, prove=False) as single:
         (policy,) = list(single)
+        say(f"import: proving {policy.name} (every edge replayed)")
         faults = proof_faults(policy)
         if faults:
             raise InconsistentPolicyError(f"{args.file}: policy {policy.name!r}: {faults[0]}")

@@ -120,7 +120,8 @@ def evaluate(args: argparse.Namespace) -> Outcome:
     spec = spec_from_args(args)
     progress = Progress(f"{spec.game} {spec.mode} {spec.metric}", enabled=not args.quiet)
     try:
-        built = build_policy(spec, progress=progress)
+        # Reported, never stored: no alternatives to rank (half the time of a big tree).
+        built = build_policy(spec, progress=progress, alternatives=False)
     finally:
         progress.close()
     tree, game = built.tree, built.tree.game
@@ -295,6 +296,7 @@ def build(args: argparse.Namespace) -> Outcome:
     finally:
         progress.close()
     stored = _renamed(stored, args.name)
+    progress.say(f"adding it to {location}")
     with publishing(location) as catalog:  # read again: another publish may have landed
         _check_name_free(catalog, location, stored.data.name, args.replace)
         path = publish_catalog(location, merged(catalog, [stored]), kept_bee_tables(catalog))

@@ -288,34 +288,35 @@ class BuiltPolicy:
     seconds: float
 
 
-def build_policy(spec: PolicySpec, *, progress: Progress | None = None) -> BuiltPolicy:
-    """Build the tree ``spec`` describes and its policy record.
+def build_policy(
+    spec: PolicySpec, *, progress: Progress | None = None, alternatives: bool = True
+) -> BuiltPolicy:
+    """Build the tree ``spec`` describes and its policy record (its ``seconds`` all of it;
+    no ranked alternatives when ``alternatives`` is False: a record only reported).
 
     Raises:
         SpecError, WordListError, UnknownGameError, InvalidWordError,
         IndistinguishableTargetsError: bad options or lists.
     """
     from .greedy import step_of  # lazy: see _command in cli
-    from .greedy_tree import build_greedy_tree, warm_up
+    from .greedy_tree import build_greedy_tree
 
+    report = progress if progress is not None else Progress("", enabled=False)
+    started = time.perf_counter()  # all of it: the time printed is the time waited
     game = spec.check()
+    report.say("reading the word lists and their replies")
     targets, guesses = spec.lists(game)
     prior = spec.prior(targets)
     strategy = spec.strategy(game)
     step = step_of(strategy, len(guesses), game, nyt_hard=spec.nyt_hard)
-    warm_up(game)
-    started = time.perf_counter()
-    tree = build_greedy_tree(
-        game,
-        targets,
-        guesses,
-        step.options,
-        progress=progress,
-        weights=None if prior is None else prior[1],
-    )
-    seconds = time.perf_counter() - started
-    data = policy_data(spec.name(), spec.mode, strategy, tree, prior)
-    return BuiltPolicy(spec, tree, data, seconds)
+    report.say(f"building the tree ({len(targets):,} targets x {len(guesses):,} guesses)")
+    weights = None if prior is None else prior[1]
+    tree = build_greedy_tree(game, targets, guesses, step.options, progress=report, weights=weights)
+    report.close()  # the tree's bar ends before the next line
+    if alternatives:
+        report.say("ranking each node's alternatives for the record")
+    data = policy_data(spec.name(), spec.mode, strategy, tree, prior, alternatives)
+    return BuiltPolicy(spec, tree, data, time.perf_counter() - started)
 
 
 def policy_data(
@@ -509,9 +510,11 @@ def build_optimal_policy(
     Raises:
         SpecError, SearchError, WordListError, UnknownGameError, InvalidWordError.
     """
-    game = spec.check()
+    report, game = progress or Progress("", enabled=False), spec.check()
+    report.say("reading the word lists and their replies")
     targets, guesses = spec.lists(game)
     prior = spec.prior(targets)
+    report.say(f"searching ({len(targets):,} targets x {len(guesses):,} guesses)")
     symmetry = None
     if isinstance(game, Mastermind):
         symmetry = CodeSymmetry(letter_array(targets.words, game.length), game.colours)

@@ -12,10 +12,19 @@ time left. A total that may still grow is reported "so far".
 A long search reports in phases (:meth:`Progress.phase`): e.g. the first
 opener's branches, then the first pass over every opener, then the openers
 that survived it, each phase with its own known total.
+
+What a command is doing is said at once, before any bar (:func:`say`: "reading
+the word lists...", "building the tree..."), so no command sits silent for
+seconds; that line is for a person watching, so it is written only when
+standard error is a terminal. ``GUESSWORK_PROGRESS`` (:data:`ENVIRONMENT`)
+overrides both: ``0`` writes nothing (as ``--quiet``, e.g. for transcripts
+compared with documentation), ``1`` writes the status lines to a log or pipe
+as well (reports appear there anyway, as plain lines, after ``delay``).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -25,6 +34,30 @@ from ..client.text import plural_of
 
 if TYPE_CHECKING:
     from tqdm import tqdm
+
+
+#: The environment variable that turns progress off (``0``) or status lines on
+#: where standard error is not a terminal (``1``).
+ENVIRONMENT = "GUESSWORK_PROGRESS"
+
+
+def progress_on(quiet: bool = False) -> bool:
+    """Return whether progress is reported at all: not under ``--quiet`` (``quiet``)
+    nor with ``GUESSWORK_PROGRESS=0``."""
+    return not quiet and os.environ.get(ENVIRONMENT, "").strip() != "0"
+
+
+def say(message: str, *, quiet: bool = False, stream: TextIO | None = None) -> None:
+    """Write ``message`` and "..." on its own line of standard error (or ``stream``) at
+    once, before the work it names, if progress is on (:func:`progress_on`) and
+    the stream is a terminal or ``GUESSWORK_PROGRESS=1``; return nothing."""
+    if not progress_on(quiet):
+        return
+    out = stream if stream is not None else sys.stderr
+    isatty = getattr(out, "isatty", None)
+    forced = os.environ.get(ENVIRONMENT, "").strip() == "1"
+    if forced or (callable(isatty) and isatty()):
+        print(f"{message}...", file=out, flush=True)
 
 
 def _clock() -> float:
@@ -65,7 +98,7 @@ class Progress:
         #: Whether the time left is estimated: not for units of very unequal work
         #: (a search's root branches, largest first), where done/total misleads.
         self._estimate = estimate
-        self._enabled = enabled
+        self._enabled = enabled and progress_on()
         self._delay = delay
         self._stream = stream
         self._interval = interval
@@ -77,6 +110,16 @@ class Progress:
         self._shown = False
         self._last: tuple[int, int] = (0, 0)
         self._written: tuple[int, int] | None = None
+
+    def say(self, message: str) -> None:
+        """Say at once what the task is doing (:func:`say`), prefixed with its label,
+        unless this report is off."""
+        if self._enabled:
+            say(f"{self._label}: {message}", stream=self._stream)
+
+    def elapsed(self) -> float:
+        """Return the seconds since this report (its current phase) began."""
+        return self._clock() - self._phase_started
 
     @property
     def stream(self) -> TextIO:

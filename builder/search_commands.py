@@ -61,9 +61,16 @@ def optimize(args: argparse.Namespace) -> Outcome:
     # core, and only on Dask (optimal.search_workers says the rule and its
     # measurements); the process pool (no Dask) shares no first pass, so it is
     # slower than one process there.
+    started = time.perf_counter()  # end to end, the lists included: the time waited
+    # Root branches are searched largest first, so done/total would promise far too
+    # much time left: their reports carry counts and time so far only.
+    progress = Progress(
+        spec.name(), enabled=not args.quiet, unit="root branch", open_ended=True, estimate=False
+    )
     workers = args.workers
     if workers is None:
         game = spec.check()
+        progress.say("reading the word lists and their replies")
         targets, guesses = spec.lists(game)
         every_first_guess = spec.first_guess is None and spec.beam is None
         cells = len(targets) * len(guesses)
@@ -72,12 +79,6 @@ def optimize(args: argparse.Namespace) -> Outcome:
     bound_store = args.bound_store or os.environ.get(BOUND_STORE_VARIABLE) or None
     name = args.name or spec.name()
     location = check_publish(args, name)
-    # Root branches are searched largest first, so done/total would promise far too
-    # much time left: their reports carry counts and time so far only.
-    progress = Progress(
-        spec.name(), enabled=not args.quiet, unit="root branch", open_ended=True, estimate=False
-    )
-    started = time.perf_counter()
     try:
         built, result = build_optimal_policy(
             spec,

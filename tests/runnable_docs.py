@@ -16,7 +16,11 @@ script that must exit 0.
 Every example of one file runs in order in one scratch folder, with the
 environment's ``bin`` first on PATH (as after ``source .venv/bin/activate``)
 and a user catalog of its own (``XDG_DATA_HOME`` in the scratch folder), so
-an example may use what an earlier one made. Examples that name the
+an example may use what an earlier one made. Progress is off
+(``GUESSWORK_PROGRESS=0``, builder/progress.py): a build that runs past the
+progress delay on a slow or loaded machine would otherwise add a line to its
+output, so what an example shows never depends on the machine's speed (a
+time it prints is shown as ``...``). Examples that name the
 service's default address, 127.0.0.1:50051, are pointed at a server this
 module starts on free ports (the developer's own server may hold 50051), as
 are those that name its HTTP address, 127.0.0.1:8080.
@@ -197,6 +201,7 @@ def run_examples(found: list[Example], bin_dir: Path, folder: Path) -> list[str]
         XDG_DATA_HOME=str(folder / "data"),
         XDG_CACHE_HOME=str(folder / "cache"),
         PYTHONDONTWRITEBYTECODE="1",
+        GUESSWORK_PROGRESS="0",  # no progress line, however slow the machine
     )
     env.pop("PYTHONPATH", None)  # the environment's own install, as a user has it
     needs_server = any(

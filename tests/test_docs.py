@@ -60,6 +60,12 @@ def test_a_wrong_output_or_a_failing_command_is_reported(tmp_path: Path) -> None
     assert "the commands failed (exit 1)" in problem and "never" not in problem
 
 
+def test_examples_run_with_progress_off(tmp_path: Path) -> None:
+    """No progress line in an example's output, however slow the machine (issue #43)."""
+    shown = Example(README, 1, "console", "$ echo ${GUESSWORK_PROGRESS-unset}\n0")
+    assert run_examples([shown], BIN, tmp_path) == []
+
+
 def test_a_transcript_feeds_what_is_typed_at_the_prompt() -> None:
     steps = console_steps("$ guesswork play\nGuess 1: SALET\nreply> .G..G\nGuess 2: THING\n")
     assert len(steps) == 1 and steps[0].typed == [".G..G"]
