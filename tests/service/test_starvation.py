@@ -112,6 +112,39 @@ def _never(release: threading.Event) -> Iterator[bytes]:
     yield b""
 
 
+def _half_open(channel: grpc.Channel, release: threading.Event, count: int) -> list[grpc.Future]:
+    """Open ``count`` SuggestGuess calls on ``channel`` whose request never comes (until
+    ``release``): each holds a call open at the server."""
+    method = channel.stream_unary(
+        "/guesswork.v1.Guesswork/SuggestGuess",
+        request_serializer=None,
+        response_deserializer=None,
+    )
+    return [method.future(_never(release), timeout=120) for _ in range(count)]
+
+
+@contextlib.contextmanager
+def _live_gate_held(server: GuessworkServer) -> Iterator[threading.Event]:
+    """Hold the server's only live place (--max-live 1) until the block ends or the
+    event yielded is set: every live call then waits at the gate, holding its place
+    under --max-concurrent (calls at work)."""
+    taken, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with server.servicer.live.admitted():
+            taken.set()
+            release.wait(120)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert taken.wait(30)
+        yield release
+    finally:
+        release.set()
+        holder.join()
+
+
 def _outcome(call: grpc.Future) -> str:
     """Return "ok", or :func:`_refusal` of a finished call."""
     try:
@@ -181,15 +214,7 @@ def test_two_connections_of_half_open_calls_starve_no_one(
     release = threading.Event()
     rude = [grpc.insecure_channel(address, options=OWN_CONNECTION) for _ in range(2)]
     try:
-        held = [
-            channel.stream_unary(
-                "/guesswork.v1.Guesswork/SuggestGuess",
-                request_serializer=None,
-                response_deserializer=None,
-            ).future(_never(release), timeout=120)
-            for channel in rude
-            for _ in range(170)
-        ]
+        held = [call for channel in rude for call in _half_open(channel, release, 170)]
         time.sleep(1.0)  # let them open at the server
         with grpc.insecure_channel(address, options=OWN_CONNECTION) as polite:
             stub = pb_grpc.GuessworkStub(polite)
@@ -213,45 +238,33 @@ def test_one_address_cannot_take_every_place(catalog: Catalog) -> None:
     options = ServerOptions(address="127.0.0.1:0", max_concurrent=4, max_live=1)
     server, port = start_server(options, catalog)
     share = 2  # by default half of --max-concurrent
-    gate_taken, release = threading.Event(), threading.Event()
-
-    def hold_the_live_gate() -> None:
-        # Every live call now waits at the gate, holding its place: calls at work.
-        with server.servicer.live.admitted():
-            gate_taken.set()
-            release.wait(120)
-
-    holder = threading.Thread(target=hold_the_live_gate)
-    holder.start()
     relays = [Relay("127.0.0.2", port), Relay("127.0.0.3", port)]
     channels = [grpc.insecure_channel(f"127.0.0.1:{port}")]
     channels += [grpc.insecure_channel(f"127.0.0.1:{relay.port}") for relay in relays]
     first, second, third = (pb_grpc.GuessworkStub(channel) for channel in channels)
     try:
-        assert gate_taken.wait(30)
-        # The first address: its share admitted (waiting at the gate), the rest refused.
-        attack = [first.SuggestGuess.future(LIVE, timeout=120) for _ in range(2 * share)]
-        _wait_until(lambda: sum(call.done() for call in attack) >= share)
-        refused = [_outcome(call) for call in attack if call.done()]
-        admitted = [call for call in attack if not call.done()]
-        assert refused == ["RESOURCE_EXHAUSTED/TOO_MANY_CALLS peer"] * share
-        assert server.servicer.peers.held("127.0.0.1") == share
-        # Another address is answered beside it (before: TOO_MANY_CALLS).
-        assert second.SuggestGuess(STORED, timeout=10).guess == "ARISE"
-        # It may take its own share, the server's last places...
-        waiting = [second.SuggestGuess.future(LIVE, timeout=120) for _ in range(share)]
-        _wait_until(lambda: server.servicer.peers.held("127.0.0.2") == share)
-        assert not [call for call in waiting if call.done()]
-        # ...and then a third address meets the server's limit.
-        with pytest.raises(grpc.RpcError) as caught:
-            third.SuggestGuess(STORED, timeout=10)
-        assert _refusal(caught.value) == "RESOURCE_EXHAUSTED/TOO_MANY_CALLS server"
-        release.set()
-        assert all(call.result(timeout=120).guess for call in [*admitted, *waiting])
-        assert server.servicer.peers.held("127.0.0.1") == 0
+        with _live_gate_held(server) as release:
+            # The first address: its share admitted (waiting at the gate), the rest refused.
+            attack = [first.SuggestGuess.future(LIVE, timeout=120) for _ in range(2 * share)]
+            _wait_until(lambda: sum(call.done() for call in attack) >= share)
+            refused = [_outcome(call) for call in attack if call.done()]
+            admitted = [call for call in attack if not call.done()]
+            assert refused == ["RESOURCE_EXHAUSTED/TOO_MANY_CALLS peer"] * share
+            assert server.servicer.peers.held("127.0.0.1") == share
+            # Another address is answered beside it (before: TOO_MANY_CALLS).
+            assert second.SuggestGuess(STORED, timeout=10).guess == "ARISE"
+            # It may take its own share, the server's last places...
+            waiting = [second.SuggestGuess.future(LIVE, timeout=120) for _ in range(share)]
+            _wait_until(lambda: server.servicer.peers.held("127.0.0.2") == share)
+            assert not [call for call in waiting if call.done()]
+            # ...and then a third address meets the server's limit.
+            with pytest.raises(grpc.RpcError) as caught:
+                third.SuggestGuess(STORED, timeout=10)
+            assert _refusal(caught.value) == "RESOURCE_EXHAUSTED/TOO_MANY_CALLS server"
+            release.set()
+            assert all(call.result(timeout=120).guess for call in [*admitted, *waiting])
+            assert server.servicer.peers.held("127.0.0.1") == 0
     finally:
-        release.set()
-        holder.join()
         for channel in channels:
             channel.close()
         for relay in relays:
@@ -268,12 +281,6 @@ def test_one_address_is_one_peer_over_grpc_and_http(catalog: Catalog) -> None:
     )
     server, port = start_server(options, catalog)
     assert server.http_port is not None
-    gate_taken, release = threading.Event(), threading.Event()
-
-    def hold_the_live_gate() -> None:
-        with server.servicer.live.admitted():
-            gate_taken.set()
-            release.wait(120)
 
     def http_suggest(source: str) -> tuple[int, dict[str, object]]:
         connection = http.client.HTTPConnection(
@@ -288,30 +295,26 @@ def test_one_address_is_one_peer_over_grpc_and_http(catalog: Catalog) -> None:
         finally:
             connection.close()
 
-    holder = threading.Thread(target=hold_the_live_gate)
-    holder.start()
     channel = grpc.insecure_channel(f"127.0.0.1:{port}")
     try:
-        assert gate_taken.wait(30)
-        stub = pb_grpc.GuessworkStub(channel)
-        held = [stub.SuggestGuess.future(LIVE, timeout=120) for _ in range(2)]
-        _wait_until(lambda: server.servicer.peers.held("127.0.0.1") == 2)
-        status, refusal = http_suggest("127.0.0.1")
-        assert status == 429
-        info = refusal["details"][0]["debug"]  # type: ignore[index]
-        assert (refusal["code"], info["reason"], info["metadata"]["scope"]) == (
-            "resource_exhausted",
-            "TOO_MANY_CALLS",
-            "peer",
-        )
-        status, answer = http_suggest("127.0.0.2")
-        assert (status, answer["guess"]) == (200, "ARISE")
-        release.set()
-        assert all(call.result(timeout=120).guess for call in held)
-        assert server.servicer.peers.held("127.0.0.1") == 0
+        with _live_gate_held(server) as release:
+            stub = pb_grpc.GuessworkStub(channel)
+            held = [stub.SuggestGuess.future(LIVE, timeout=120) for _ in range(2)]
+            _wait_until(lambda: server.servicer.peers.held("127.0.0.1") == 2)
+            status, refusal = http_suggest("127.0.0.1")
+            assert status == 429
+            info = refusal["details"][0]["debug"]  # type: ignore[index]
+            assert (refusal["code"], info["reason"], info["metadata"]["scope"]) == (
+                "resource_exhausted",
+                "TOO_MANY_CALLS",
+                "peer",
+            )
+            status, answer = http_suggest("127.0.0.2")
+            assert (status, answer["guess"]) == (200, "ARISE")
+            release.set()
+            assert all(call.result(timeout=120).guess for call in held)
+            assert server.servicer.peers.held("127.0.0.1") == 0
     finally:
-        release.set()
-        holder.join()
         channel.close()
         server.stop(0)
 
@@ -350,14 +353,7 @@ def test_300_calls_open_on_one_channel_are_all_held_and_a_ping_still_goes(
     release = threading.Event()
     with grpc.insecure_channel(f"127.0.0.1:{server[1]}", options=OWN_CONNECTION) as channel:
         try:
-            held = [
-                channel.stream_unary(
-                    "/guesswork.v1.Guesswork/SuggestGuess",
-                    request_serializer=None,
-                    response_deserializer=None,
-                ).future(_never(release), timeout=120)
-                for _ in range(300)
-            ]
+            held = _half_open(channel, release, 300)
             time.sleep(1.0)  # let them open at the server
             pb_grpc.GuessworkStub(channel).Ping(pb.PingRequest(), timeout=10)
             assert not [_outcome(call) for call in held if call.done()]
