@@ -2,16 +2,38 @@
 
 from __future__ import annotations
 
+import atexit
+import functools
 import os
+import shutil
 import tempfile
+
+
+def scratch_folder(prefix: str) -> str:
+    """Return a new temporary folder, removed when this process exits.
+
+    The session's controller makes them before it starts its workers, which inherit
+    the environment and so share them; removing them at exit matters: a session's
+    reply-matrix cache reaches 3.8 GB, and a machine that runs the suite often would
+    otherwise fill its disk with them.
+    """
+    folder = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(functools.partial(shutil.rmtree, folder, ignore_errors=True))
+    return folder
+
 
 # Set before any builder module computes a matrix, so tests never write to
 # the user's real cache and always exercise the disk cache from empty.
-os.environ.setdefault("GUESSWORK_CACHE", tempfile.mkdtemp(prefix="guesswork-test-cache-"))
+if "GUESSWORK_CACHE" not in os.environ:
+    os.environ["GUESSWORK_CACHE"] = scratch_folder("guesswork-test-cache-")
 # Default lookups read the user catalog over the shipped one, and builds write
-# it: the tests get an empty one of their own, never the developer's.
+# it: the tests get an empty one of their own, never the developer's. Inherited
+# by the workers as the cache is (a worker's own would be left behind by its exit).
 os.environ.pop("GUESSWORK_CATALOG", None)
-os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="guesswork-test-data-")
+if not os.environ.get("XDG_DATA_HOME", "").startswith(
+    os.path.join(tempfile.gettempdir(), "guesswork-test-data-")
+):
+    os.environ["XDG_DATA_HOME"] = scratch_folder("guesswork-test-data-")
 
 # The fixtures `postgres` (a real PostgreSQL server, started on first use) and `pg_url`.
 pytest_plugins = ["tests.pg"]
