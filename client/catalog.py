@@ -488,7 +488,7 @@ def layered(lower: Catalog, upper: Catalog) -> Catalog:
 
 def load_policy_bytes(data: bytes, where: str, *, prove: bool = True) -> Policy:
     """Return the policy in the bytes of a standalone policy file, after every check
-    a reader makes (docs/policy-format.md): header, checksum, content hash,
+    a reader makes (docs/policy-format.rst): header, checksum, content hash,
     structure, word lists, and the replay of every target (client.replay); then,
     with ``prove``, its proof (client.trust.prove: everything it claims derived
     again), unless a proof of its content hash is recorded (then the replay too is

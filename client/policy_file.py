@@ -10,7 +10,7 @@ A standalone file (``.gwp``, container version 2) is a 48-byte header and a msgp
     48  body     {"policy": bin(core), "words": {sha256: bin(each word + "\\n")},
                   "content_hash": lower-case hex SHA-256 of the core (version 2 only)}
 
-The core inside is client.policy_format's; docs/policy-format.md specifies
+The core inside is client.policy_format's; docs/policy-format.rst specifies
 both for readers in any language.
 """
 

@@ -75,7 +75,7 @@ no edges is a last guess, won by the winning reply.)
 
 The standalone policy file that carries a core is client.policy_file's.
 
-docs/policy-format.md is the specification for readers in any language (what
+docs/policy-format.rst is the specification for readers in any language (what
 to check, in which order, and the error class of each refusal);
 tests/vectors holds the conformance files.
 
@@ -519,7 +519,7 @@ def _certificate(value: Any, nodes: Any, where: str) -> dict[str, Any] | None:
         if not isinstance(nodes, int) or len(data) != 4 * nodes:
             raise MalformedPolicyError(f"{where}: certificate.{name} does not cover every node")
     _need(cert.get("roots"), list, "certificate.roots", where)
-    # The search's parameters: typed when present, as docs/policy-format.md says.
+    # The search's parameters: typed when present, as docs/policy-format.rst says.
     optional: dict[str, type | tuple[type, ...]] = {
         "beam": (int, type(None)),
         "max_guesses": (int, type(None)),

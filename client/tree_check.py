@@ -2,7 +2,7 @@
 
 A policy read from a file or a catalog is untrusted: a crafted tree could send
 a walk round a cycle or index past a word list. :func:`check_tree` refuses any
-tree whose arrays do not fit together (docs/policy-format.md lists the rules).
+tree whose arrays do not fit together (docs/policy-format.rst lists the rules).
 
 It has two implementations that say the same thing about every tree (the same
 first problem, in the same words; tests/client/test_tree_check.py holds them to

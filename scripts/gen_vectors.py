@@ -446,7 +446,7 @@ def damaged_files(stored: StoredPolicy) -> list[tuple[str, str, str, bytes]]:
 
 def expected(policy: Policy, history: list[tuple[str, int]]) -> dict[str, Any]:
     """Return the walk of ``history`` as the probe gives it (the rule of
-    docs/policy-format.md): off the tree, solved, at a deduced leaf, or at a node."""
+    docs/policy-format.rst): off the tree, solved, at a deduced leaf, or at a node."""
     walk: dict[str, Any] = {"history": [[word, code] for word, code in history]}
     try:
         position = policy.walk(history)

@@ -1,6 +1,6 @@
 """The Node.js example bot (examples/node-bot) against a real server, a policy
 file and the conformance vectors: a client in another language built from the
-contracts alone (protos/, docs/policy-format.md, tests/vectors/).
+contracts alone (protos/, docs/policy-format.rst, tests/vectors/).
 
 Needs `node` and `npm` on PATH (the bot's README says how to install them) and
 the npm registry for the first `npm ci`; without the toolchain every test here

@@ -1,5 +1,5 @@
 'use strict';
-// The games' reply rules, written from the policy-file spec (docs/policy-format.md)
+// The games' reply rules, written from the policy-file spec (docs/policy-format.rst)
 // and the reply-code definitions it gives. A game is a plain object:
 //
 //   id, length, wordProblem(word) -> why it is not a word of the game as stored
@@ -68,7 +68,7 @@ function codeToColours(code, length) {
   return digits.reverse();
 }
 
-/** Scripts told apart when checking that a word does not mix them (docs/policy-format.md). */
+/** Scripts told apart when checking that a word does not mix them (docs/policy-format.rst). */
 const SCRIPTS = ['Latin', 'Greek', 'Cyrillic', 'Armenian', 'Georgian', 'Hebrew', 'Arabic'].map(
   (name) => new RegExp(`^\\p{Script=${name}}+$`, 'u'),
 );

@@ -1,7 +1,7 @@
 'use strict';
 // Strict msgpack decoding for untrusted policy files, on @msgpack/msgpack.
 //
-// The spec (docs/policy-format.md) types every field as msgpack types, and
+// The spec (docs/policy-format.rst) types every field as msgpack types, and
 // JavaScript numbers cannot tell a msgpack float 6.0 from an int 6, nor does
 // the library refuse invalid UTF-8 in strings (it substitutes U+FFFD). So this
 // decoder, a subclass of the library's Decoder:

@@ -1,6 +1,6 @@
 'use strict';
 // A reader of Guesswork policy files (.gwp), written from the spec
-// (docs/policy-format.md): the 48-byte header, the msgpack body and its word
+// (docs/policy-format.rst): the 48-byte header, the msgpack body and its word
 // lists, the policy core, the tree's structural checks and the consistency
 // replay. Every refusal is one of the named error classes below, the same
 // names the conformance vectors (tests/vectors/vectors.json) use.

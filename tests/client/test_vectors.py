@@ -26,7 +26,7 @@ DAMAGED: list[dict[str, Any]] = DOCUMENT["damaged"]
 
 
 def walk(policy: Policy, history: list[tuple[str, int]]) -> dict[str, Any]:
-    """Return a walk's result by docs/policy-format.md's rule, through the probe."""
+    """Return a walk's result by docs/policy-format.rst's rule, through the probe."""
     try:
         position = policy.walk(history)
     except OffTreeError:
