@@ -3,15 +3,20 @@ when files move (20 references to docs/policy-format.md outlived its move to .rs
 
 from __future__ import annotations
 
+import ast
+import io
 import re
 import subprocess
+import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The repository's top-level folders: a path that starts with one of them names a file
 #: here (not guesswork/: that prefix names installed paths, a wheel's or a data folder's).
-FOLDERS = ("benchmarks", "builder", "client", "docs", "examples", "policies", "protos")
-FOLDERS += ("scripts", "service", "tests")
+FOLDERS = (
+    *("benchmarks", "builder", "client", "docs", "examples"),
+    *("policies", "protos", "scripts", "service", "tests"),
+)
 #: Where a named path may be relative to besides the root: the naming file's own folder
 #: (tests/vectors/README.md names policies/...), the proto import root, and the vectors'
 #: folder (a vectors reader prints its files' paths relative to it).
@@ -57,6 +62,7 @@ def test_every_named_repository_file_exists() -> None:
         if name.endswith((".py", ".rst", ".md", ".proto", ".c", ".h", ".js", ".toml", ".pyi"))
         or name in ("Makefile", ".ci/run")
     ]
+    texts.remove("tests/test_references.py")  # it names the old spec file on purpose
     missing = []
     for name in texts:
         text = (ROOT / name).read_text(encoding="utf-8", errors="replace")
@@ -67,4 +73,64 @@ def test_every_named_repository_file_exists() -> None:
                 bases = [ROOT, (ROOT / name).parent, *(ROOT / base for base in BASES)]
                 if not any((base / path).exists() for base in bases):
                     missing.append(f"{name}:{number}: {path}")
+    assert missing == [], "\n".join(missing)
+
+
+#: A module of ours named with dots in prose (client.policy_format,
+#: guesswork.service.web); not a call (``client.suggest(...)`` in an example).
+MODULE = re.compile(
+    r"(?<![\w./-])(?:guesswork\.)?(builder|client|service)\.([a-z_][a-z0-9_]*)\b(?![(\w])"
+)
+
+
+#: What follows a folder's name when a file is meant (``builder.rst``, a docs test's id).
+FILE_TYPES = ("rst", "md", "py", "txt", "json")
+
+
+def prose(name: str, text: str) -> list[tuple[int, str]]:
+    """Return (line, text) of what ``text`` (the file ``name``) says in words: every line
+    of a document, and a Python file's docstrings and comments (its code names objects,
+    ``client.close()``, not modules)."""
+    if not name.endswith(".py"):
+        return list(enumerate(text.splitlines(), start=1))
+    found: list[tuple[int, str]] = []
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == tokenize.COMMENT:
+            found.append((token.start[0], token.string))
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            docstring = ast.get_docstring(node, clean=False)
+            if docstring is not None:
+                first = node.body[0].lineno
+                found.extend((first + i, line) for i, line in enumerate(docstring.splitlines()))
+    return found
+
+
+def module_exists(package: str, module: str) -> bool:
+    """Return whether ``package.module`` is a module here: a .py file, a package, or a
+    compiled extension (its .so built in place, or its .pyi stub)."""
+    where = ROOT / package / module
+    compiled = any((ROOT / package).glob(f"{module}.*.so")) or where.with_suffix(".pyi").exists()
+    return where.with_suffix(".py").exists() or (where / "__init__.py").exists() or compiled
+
+
+def test_the_module_pattern_skips_calls_and_finds_prose() -> None:
+    text = "client.lookup and guesswork.service.web, not client.close() or myclient.x"
+    assert MODULE.findall(text) == [("client", "lookup"), ("service", "web")]
+
+
+def test_every_named_module_exists() -> None:
+    """Module docstrings and docs name modules as ``client.lookup``: each must exist
+    (six named modules that had moved)."""
+    tracked = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    texts = [name for name in tracked if name.endswith((".py", ".rst", ".md", ".proto"))]
+    missing = []
+    for name in texts:
+        text = (ROOT / name).read_text(encoding="utf-8", errors="replace")
+        for number, line in prose(name, text):
+            for package, module in MODULE.findall(line):
+                if module not in FILE_TYPES and not module_exists(package, module):
+                    missing.append(f"{name}:{number}: {package}.{module}")
     assert missing == [], "\n".join(missing)

@@ -48,7 +48,7 @@ def imported_modules(source: str, package: str) -> list[tuple[int, str]]:
     """Return (line, absolute module name) for every import statement in ``source``, a
     module of ``package``, wherever it stands (inside functions too), relative imports
     resolved (``from ..builder import x`` in guesswork.client is guesswork.builder)."""
-    found = []
+    found: list[tuple[int, str]] = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             found.extend((node.lineno, alias.name) for alias in node.names)
