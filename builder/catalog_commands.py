@@ -31,10 +31,10 @@ from ..client.errors import (
 )
 from ..client.games import Wordle
 from ..client.policy_format import encode_core
+from ..client.progress import Progress, say
 from ..client.text import plural
 from ..client.trust import remember
 from . import caches, matrix_cache
-from .progress import Progress, say
 from .publish import (
     StoredPolicy,
     export_bytes,

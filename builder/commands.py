@@ -18,6 +18,7 @@ from ..client.catalog import Catalog, open_catalog
 from ..client.errors import UsageError
 from ..client.games import Game, make_game
 from ..client.letters import rule_for
+from ..client.progress import Progress
 from ..client.strategy import DEFAULT_RETRY_PERCENT
 from ..client.text import plural
 from .catalog_commands import (
@@ -68,7 +69,6 @@ from .policies import (
     load_list,
     reuse_policy,
 )
-from .progress import Progress
 from .publish import (
     StoredBeeTable,
     StoredPolicy,

@@ -23,6 +23,7 @@ from ..client.core import MAX_ALTERNATIVES
 from ..client.games import Antiwordle, Game, Jotto, Mastermind, Wordle, make_game
 from ..client.letters import KEEP_ACCENTS, LANGUAGES, LetterRule, rule_for
 from ..client.policy_format import ListRef, PolicyData, PriorRef
+from ..client.progress import Progress
 from ..client.rules import HARD, MODES, NYT_HARD
 from ..client.stats import policy_stats
 from ..client.strategy import (
@@ -41,7 +42,6 @@ from .metrics import ARITHMETIC, DEFAULT_WINDOW
 from .optimal import CodeSymmetry, Optimized, SearchOptions, optimize
 from .optimal.memo import DEFAULT_MEMO_LIMIT
 from .priors import prior_label, resolve_prior, weights_for
-from .progress import Progress
 from .publish import StoredPolicy
 from .tree import GuessTree
 from .wordlists import (

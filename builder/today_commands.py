@@ -14,12 +14,12 @@ from ..client.catalog import Catalog, open_layered, open_store
 from ..client.errors import UsageError
 from ..client.lookup import CatalogLookup
 from ..client.policy_choice import today_policy
+from ..client.progress import Progress
 from .backtest import CalendarPlayer, DayPlayed, backtest, by_year, lost, summary
 from .calendar import AnswerCalendar, load_calendar
 from .catalog_commands import Outcome, check_publish, store_built
 from .live import GreedyLiveSolver
 from .policies import build_optimal_policy
-from .progress import Progress
 from .today import (
     CALENDAR_BEAM,
     CALENDAR_OPENER,

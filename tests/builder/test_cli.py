@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from guesswork.builder.cli import run
-from guesswork.builder.progress import Progress
+from guesswork.client.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,9 +6,9 @@ import io
 
 from guesswork.builder.optimal.problem import SearchOptions, make_problem
 from guesswork.builder.optimal.root import RootSearch
-from guesswork.builder.progress import Progress, duration
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.games import Wordle
+from guesswork.client.progress import Progress, duration
 
 
 class FakeClock:

@@ -1,4 +1,4 @@
-"""Commands say what they are doing at once, on stderr only (builder/progress.py):
+"""Commands say what they are doing at once, on stderr only (client/progress.py):
 status lines before the work they name, never on stdout, none when off."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from guesswork.builder.progress import ENVIRONMENT, Progress, say
+from guesswork.client.progress import ENVIRONMENT, Progress, say
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
-from ..client.text import plural_of
+from .text import plural_of
 
 if TYPE_CHECKING:
     from tqdm import tqdm
