@@ -56,6 +56,7 @@ from .letters import LANGUAGES
 from .multiboard import MAX_BOARDS, VARIANTS
 from .policy_choice import BUILD_TODAY, TODAY, choose_policy
 from .policy_info import guarantee
+from .progress import say, telling
 from .replies import is_share_row
 from .suggestion import LIVE_GUESS_LIST, Suggestion
 from .text import plural, shown
@@ -181,6 +182,8 @@ def _analyze(backend: Guesswork, args: argparse.Namespace) -> int:
     if args.plot:  # a wrong name, or no matplotlib, is refused before the work
         picture_format(args.plot)
         pyplot()
+    # Seconds: each move's best guess and expected guesses, most of them computed live.
+    say(f"analysing {plural(len(history), 'move')} against the best guess at each")
     analysis = backend.analyze(args.policy, history, args.answer or "")
     if args.plot:
         save_analysis_plot(analysis, args.plot)
@@ -464,7 +467,8 @@ def run(argv: Sequence[str] | None = None, local: LocalFactory | None = None) ->
             # Said for a one-board game only: a multi-board one plays today's lists.
             args.policy_reason = None if several else choice.reason
         if args.command == "suggest":
-            status = _suggest(backend, args)
+            with telling():  # a next guess computed live is said first (client.progress)
+                status = _suggest(backend, args)
         elif args.command == "bee":
             status = _bee(backend, args)
         elif args.command == "analyze":
@@ -474,11 +478,13 @@ def run(argv: Sequence[str] | None = None, local: LocalFactory | None = None) ->
         elif args.boards is not None:
             from .play_boards import play_boards
 
-            status = play_boards(backend, args.policy, args.boards)
+            with telling():
+                status = play_boards(backend, args.policy, args.boards)
         else:
             from .play import play
 
-            status = play(backend, args.policy, reason=args.policy_reason)
+            with telling():
+                status = play(backend, args.policy, reason=args.policy_reason)
         sys.stdout.flush()  # surface a closed pipe here, inside the handler
         return status
     except UsageError as error:
