@@ -163,6 +163,7 @@ def test_global_search_on_the_cluster_matches_in_process(
     assert "proves a bound of" in capsys.readouterr().out
 
 
+@pytest.mark.progress
 def test_a_ceiling_holds_on_the_cluster(cluster: distributed.Client) -> None:
     # The tie-break's question, every opener on the cluster: below the optimum + 1
     # the optimum is found; below the optimum nothing, a proven bound.

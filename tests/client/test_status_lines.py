@@ -17,6 +17,8 @@ from guesswork.client.progress import ENVIRONMENT, telling
 from guesswork.service.local import LocalGuesswork
 
 ROOT = Path(__file__).resolve().parents[2]
+#: These tests read status lines themselves (tests/conftest.py turns them off elsewhere).
+pytestmark = pytest.mark.progress
 POLICY = "wordle-2309-normal-neg-entropy"
 #: SALET is outside this policy's guess list: its answer after SALET is computed live.
 OFF_TREE = "salet:.Y..Y"
