@@ -10,10 +10,17 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from guesswork.builder.policies import (
+    OptimalSpec,
+    PolicySpec,
+    build_optimal_policy,
+    build_policy,
+)
 from guesswork.client.progress import ENVIRONMENT, Progress, say
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -262,3 +269,39 @@ def test_build_all_says_which_policy_it_builds_before_building_it(tmp_path: Path
             process.kill()
         assert process.stdout.read() == ""
     assert first == f"build-all: [1/{len(CATALOG_SPECS)}] {CATALOG_SPECS[0].name()}...\n"
+
+
+class _Stamped(io.StringIO):
+    """A stream that notes when each line was written (time.perf_counter)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.times: list[float] = []
+
+    def write(self, text: str) -> int:
+        if text.strip():
+            self.times.append(time.perf_counter())
+        return super().write(text)
+
+
+@pytest.mark.parametrize("kind", ["greedy", "optimal"])
+def test_a_builds_seconds_cover_every_step_it_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """A build's seconds (``built ... in N s``) start before its first status line (the
+    word lists) and end after its last (the record): at least the time between them,
+    however fast the machine."""
+    monkeypatch.setenv(ENVIRONMENT, "1")
+    words = tmp_path / "my.txt"
+    words.write_text("crane\nslate\ntrace\ncrate\ngrace\nplace\n")
+    stream = _Stamped()
+    progress = Progress("mine", stream=stream)
+    if kind == "greedy":
+        built = build_policy(PolicySpec("wordle", targets=str(words)), progress=progress)
+    else:
+        spec = OptimalSpec("wordle", targets=str(words), mode="hard")
+        built, _ = build_optimal_policy(spec, progress=progress)
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "mine: reading the word lists and their replies..."
+    assert lines[-1] == "mine: ranking each node's alternatives for the record..."
+    assert built.seconds >= stream.times[-1] - stream.times[0] > 0
