@@ -201,6 +201,16 @@ def test_a_command_says_what_it_does_on_stderr_first_and_stdout_is_unchanged(
     assert said[0] == line.format(**where)
 
 
+def test_an_absurdle_search_says_what_it_searches(tmp_path: Path) -> None:
+    words = tmp_path / "few.txt"
+    words.write_text("crane\nslate\ntrace\ncrate\ngrace\nplace\nbloom\n")
+    said = _said_and_unchanged(tmp_path, "optimize", "--game", "absurdle", "--targets", str(words))
+    assert said == [
+        "absurdle: reading the word lists...",
+        "absurdle: searching for the shortest line that beats it (7 targets x 7 guesses)...",
+    ]
+
+
 @pytest.mark.parametrize(
     ("args", "line"),
     [
