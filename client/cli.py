@@ -196,7 +196,10 @@ def _analyze(backend: Guesswork, args: argparse.Namespace) -> int:
 
 
 def _bee(backend: Guesswork, args: argparse.Namespace) -> int:
+    # A second or so in process (the list read, its words scored; a list with no stored
+    # table searched): said first.
     if args.bee_command == "top":
+        say(f"bee: the best honeycombs of {args.words}")
         table = backend.top_honeycombs(args.words, args.allow_s, args.n)
         if args.json:
             print(json.dumps([row.to_json() for row in table.top], indent=2))
@@ -206,6 +209,7 @@ def _bee(backend: Guesswork, args: argparse.Namespace) -> int:
             pangrams = plural(row.pangrams, "pangram")
             print(f"{row.letters}/{row.center}  {score:>13}  {words:>11}  {pangrams:>12}")
         return 0
+    say(f"bee: scoring {args.letters.upper()}/{args.center.upper()} over {args.words}")
     report = backend.score_honeycomb(args.letters, args.center, args.words, args.allow_s)
     if args.bee_command == "hints":
         _print_hints(report.hints, args.json)

@@ -106,6 +106,26 @@ def test_analyze_says_what_it_analyses_and_its_table_and_json_are_unchanged() ->
     assert stderr == "analysing 2 moves against the best guess at each...\n"
 
 
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (("bee", "top", "-n", "3"), "bee: the best honeycombs of enable1..."),
+        (("bee", "top", "-n", "3", "--json"), "bee: the best honeycombs of enable1..."),
+        (
+            ("bee", "score", "--letters", "aeginrt", "--center", "r"),
+            "bee: scoring AEGINRT/R over enable1...",
+        ),
+        (
+            ("bee", "hints", "--letters", "AEGINRT", "--center", "R", "--json"),
+            "bee: scoring AEGINRT/R over enable1...",
+        ),
+    ],
+)
+def test_spelling_bee_says_what_it_scores(args: tuple[str, ...], line: str) -> None:
+    stderr, _ = said_and_quiet(*args)
+    assert stderr == line + "\n"
+
+
 def test_the_lookup_core_says_nothing_outside_a_command_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
