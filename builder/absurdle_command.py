@@ -14,6 +14,7 @@ import argparse
 
 from ..client.errors import UsageError
 from ..client.games import Wordle
+from ..client.progress import say
 from ..client.rules import HARD, NYT_HARD
 from .absurdle import MAX_GUESSES, absurdle_optimum
 from .absurdle_policy import AbsurdleSpec, build_absurdle_policy
@@ -59,6 +60,7 @@ def optimize_absurdle(args: argparse.Namespace) -> Outcome:
     spec = OptimalSpec("wordle", length=length, targets=args.targets, guesses=args.guesses)
     game = spec.check()
     assert isinstance(game, Wordle)
+    say("absurdle: reading the word lists")
     targets, guesses = spec.lists(game)
     hard = args.mode == NYT_HARD
     policy_spec = AbsurdleSpec(
@@ -69,6 +71,8 @@ def optimize_absurdle(args: argparse.Namespace) -> Outcome:
         first_guess=args.first_guess,
     )
     location = check_publish(args, args.name or policy_spec.name()) if storing else ""
+    size = f"{len(targets):,} targets x {len(guesses):,} guesses"
+    say(f"absurdle: searching for the shortest line that beats it ({size})")
     line = absurdle_optimum(
         game,
         targets,

@@ -107,9 +107,9 @@ def build_absurdle_policy(spec: AbsurdleSpec, line: AbsurdleLine | None = None) 
     from .matrices import alphabet_of, letter_array, reply_matrix
     from .nyt_hard import legal_after
 
+    started = time.perf_counter()  # all of it, the lists included (BuiltPolicy.seconds)
     game = spec.check()
     targets, guesses = spec.lists(game)
-    started = time.perf_counter()
     if line is None:
         line = absurdle_optimum(
             game, targets, guesses, first_guess=spec.first_guess, hard=spec.nyt_hard

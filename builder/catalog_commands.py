@@ -31,10 +31,10 @@ from ..client.errors import (
 )
 from ..client.games import Wordle
 from ..client.policy_format import encode_core
+from ..client.progress import Progress, say
 from ..client.text import plural
 from ..client.trust import remember
 from . import caches, matrix_cache
-from .progress import Progress, say
 from .publish import (
     StoredPolicy,
     export_bytes,
@@ -87,6 +87,7 @@ def lists(args: argparse.Namespace) -> Outcome:
         return Outcome(rows, lines)
     if args.files or args.kind or args.as_of or args.name:
         raise UsageError("lists show takes no FILE, --kind, --as-of or --name (see lists update)")
+    say("lists: reading every word list")
     rows = [
         {
             "name": name,
@@ -298,6 +299,7 @@ def _least_worst_claim(policy: Policy) -> str | None:
 
 def export(args: argparse.Namespace) -> Outcome:
     """Write one policy as a standalone policy file (atomically)."""
+    say(f"export: reading {args.name}")
     with open_store(args.catalog) as catalog:
         data = export_bytes(catalog.policy(args.name))
     path = Path(args.output or f"{args.name}.gwp")
@@ -342,6 +344,7 @@ def remove(args: argparse.Namespace) -> Outcome:
         if catalog is None or catalog.get_policy(args.name) is None:
             _not_there(args, location, catalog)
         kept = [StoredPolicy.from_policy(p) for p in catalog if p.name != args.name]
+        say(f"remove: writing {location} without {args.name}")
         path = publish_catalog(location, kept, kept_bee_tables(catalog))
     return Outcome({"name": args.name, "catalog": str(path)}, [f"removed {args.name} from {path}"])
 
@@ -365,7 +368,9 @@ def _not_there(args: argparse.Namespace, location: str, catalog: Catalog | None)
 
 def upgrade(args: argparse.Namespace) -> Outcome:
     """Rewrite the user catalog (or ``--catalog``) in this version's schema (builder.upgrade)."""
-    done = upgrade_catalog(_write_location(args))
+    location = _write_location(args)
+    say(f"upgrade: reading and rewriting {location}")
+    done = upgrade_catalog(location)
     data = {
         "catalog": str(done.path),
         "old_schema": done.old_schema,
@@ -389,6 +394,7 @@ def cache(args: argparse.Namespace) -> Outcome:
     the reply matrices and the proof record."""
     size = matrix_cache.format_bytes
     if args.cache_command == "info":
+        say(f"cache: reading {matrix_cache.cache_dir()}")
         data = matrix_cache.describe()
         data["proofs"] = proofs = caches.describe_proofs()
         limit = data["limit_bytes"]
@@ -421,6 +427,7 @@ def cache(args: argparse.Namespace) -> Outcome:
         return Outcome(data, lines)
     # No cache named: every cache is cleared.
     chosen = [name for name in caches.CACHES if getattr(args, name)] or list(caches.CACHES)
+    say(f"cache: removing the {' and '.join(chosen)} cached in {matrix_cache.cache_dir()}")
     removed = matrix_cache.clean(older_than_days=args.older_than) if "matrices" in chosen else []
     records = caches.clean_proofs(older_than_days=args.older_than) if "proofs" in chosen else 0
     freed = sum(entry.bytes for entry in removed)

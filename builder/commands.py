@@ -18,6 +18,7 @@ from ..client.catalog import Catalog, open_catalog
 from ..client.errors import UsageError
 from ..client.games import Game, make_game
 from ..client.letters import rule_for
+from ..client.progress import Progress, progress_on, say
 from ..client.strategy import DEFAULT_RETRY_PERCENT
 from ..client.text import plural
 from .catalog_commands import (
@@ -68,7 +69,6 @@ from .policies import (
     load_list,
     reuse_policy,
 )
-from .progress import Progress
 from .publish import (
     StoredBeeTable,
     StoredPolicy,
@@ -189,8 +189,8 @@ def evaluate_guess_my_word(args: argparse.Namespace) -> Outcome:
     strategy = args.strategy or "optimal"
     variant: Variant = "live" if args.variant == "live" else "deduce"
     shipped = args.targets in (None, "wordle-answers-2309")  # the evaluate default
+    started = time.perf_counter()  # the list read too, as every build's seconds
     weights = shipped_weighted_list() if shipped else load_weighted_list(args.targets)
-    started = time.perf_counter()
     if strategy == "binary":
         tree = binary_search(weights, variant)
     elif strategy == "adjacent-merge":
@@ -248,6 +248,7 @@ def _lists_for(args: argparse.Namespace) -> tuple[Game, WordList, WordList]:
 def first_guesses(args: argparse.Namespace) -> Outcome:
     """Rank every guess by each metric, best and worst."""
     game, targets, guesses = _lists_for(args)
+    say(f"first-guesses: the replies of {len(guesses):,} guesses x {len(targets):,} targets")
     arithmetic = PolicySpec(jotto_order=args.jotto_order, arithmetic=args.arithmetic)
     tables: dict[str, object] = {}
     lines = []
@@ -371,11 +372,15 @@ def build_all(args: argparse.Namespace) -> Outcome:
             "build-all writes a whole new catalog: name the file with --catalog "
             "(`make catalog` uses --catalog policies/catalog.sqlite)"
         )
+    # What it reports on stderr is progress: off under --quiet or GUESSWORK_PROGRESS=0.
+    quiet = not progress_on(args.quiet)
     sources = [open_catalog(location) for location in args.reuse]
     stored_policies, rows = [], []
     for number, spec in enumerate(CATALOG_SPECS, start=1):
+        # Minutes each for a search; a reused policy is checked, seconds.
+        say(f"build-all: [{number}/{len(CATALOG_SPECS)}] {spec.name()}", quiet=quiet)
         started = time.perf_counter()
-        taken = _reused(sources, spec, args.workers, args.checkpoints, args.quiet)
+        taken = _reused(sources, spec, args.workers, args.checkpoints, quiet)
         if taken is None:
             built, how = build_any(spec, workers=args.workers), "built"
             tree = built.tree
@@ -390,21 +395,24 @@ def build_all(args: argparse.Namespace) -> Outcome:
         seconds = time.perf_counter() - started
         stored_policies.append(stored)
         rows.append({"name": stored.data.name, "seconds": round(seconds, 4), "how": how})
-        if not args.quiet:
+        if not quiet:
             print(
                 f"[{number}/{len(CATALOG_SPECS)}] {stored.data.name} {how} {seconds:.2f} s",
                 file=sys.stderr,
             )
+    say("build-all: the honeycomb tables", quiet=quiet)
     bees = [StoredBeeTable(*build_bee_table(name, allow_s)) for name, allow_s in DEFAULT_BEE_TABLES]
-    if not args.quiet:
+    if not quiet:
         print(f"honeycomb tables: {', '.join(bee.table.key for bee in bees)}", file=sys.stderr)
+    say("build-all: the Guess My Word trees", quiet=quiet)
     for strategy, variant in DEFAULT_WORD_TREES:
         started = time.perf_counter()
         stored = default_word_tree(strategy, variant)
         stored_policies.append(stored)
         rows.append({"name": stored.data.name, "seconds": round(time.perf_counter() - started, 4)})
-    if not args.quiet:
+    if not quiet:
         print(f"Guess My Word trees: {len(DEFAULT_WORD_TREES)}", file=sys.stderr)
+    say(f"build-all: publishing {args.catalog}", quiet=quiet)
     path = publish_catalog(args.catalog, stored_policies, bees)
     lines = [f"{row['name']:<48} {row['seconds']:>8.2f} s {row.get('how', '')}" for row in rows]
     lines.append(
@@ -419,6 +427,7 @@ def gmw_list(args: argparse.Namespace) -> Outcome:
     from .gmw_list import DEFAULT_OUTPUT, write_list
 
     output = Path(args.output) if args.output else DEFAULT_OUTPUT
+    say("gmw-list: reading wordfreq's English word frequencies")
     count, digest = write_list(args.top, output)
     line = (
         f"wrote {output}: {plural(count, 'word')}, sha256 {digest} "
@@ -433,6 +442,7 @@ def wordlist(args: argparse.Namespace) -> Outcome:
 
     rule = rule_for(args.language, args.fold_accents)
     output = Path(args.output) if args.output else None
+    say(f"wordlist: reading wordfreq's word frequencies ({args.language})")
     text, count, digest = write_list(args.language, args.length, args.top, rule, output)
     name = list_name(args.language, args.length, args.top)
     info = {
@@ -470,6 +480,7 @@ def priors(args: argparse.Namespace) -> Outcome:
     rule = rule_for(args.language) if args.language in LANGUAGES else KEEP_ACCENTS
     words = load_wordlist(args.words, make_game("wordle", args.length), rule)
     output = Path(args.output) if args.output else None
+    say(f"priors: weighing {len(words.words):,} words by wordfreq's frequencies")
     prior = generate_prior(
         words.words,
         language=args.language,

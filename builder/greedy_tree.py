@@ -20,13 +20,13 @@ import time
 import numpy as np
 
 from ..client.games import Game, Wordle
+from ..client.progress import Progress
 from . import _partitions
 from .errors import IndistinguishableTargetsError
 from .greedy import GreedyOptions, check_approx_entropy
 from .matrices import letter_array, letter_count, reply_matrix
 from .metrics import METRIC_APPROX_ENTROPY, METRICS
 from .nyt_hard import empty_state
-from .progress import Progress
 from .tree import GuessTree
 from .wordlists import WordList, guess_vocabulary
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from ..client.progress import Progress
 from .errors import SpecError
 from .optimal import optimize
 from .optimal.tie_break import same_total_within
 from .policies import OptimalSpec
-from .progress import Progress
 from .publish import StoredPolicy
 
 

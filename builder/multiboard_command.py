@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..client.errors import UsageError
 from ..client.multiboard import MAX_BOARDS, VARIANTS
+from ..client.progress import progress_on, say
 
 if TYPE_CHECKING:
     from .catalog_commands import Outcome
@@ -78,6 +79,7 @@ def boards(args: argparse.Namespace) -> Outcome:
     from .multiboard_eval import JOINT, ONE_AT_A_TIME, BoardsEvaluator, BoardsScore
 
     count = board_count(args.boards)
+    quiet = not progress_on(args.quiet)  # its stderr lines are progress (client.progress)
     if args.limit is not None and not count <= args.limit <= 200:
         raise UsageError(f"--limit must be {count} (the boards) to 200, not {args.limit}")
     if args.every_pair and count != 2:
@@ -88,17 +90,23 @@ def boards(args: argparse.Namespace) -> Outcome:
         policy = catalog.policy(args.policy.removeprefix("policies/"))
     if not isinstance(policy.game, Wordle) or isinstance(policy.game, Antiwordle):
         raise UsageError(f"{policy.name} is {policy.game.id}'s: multi-board games are Wordle's")
+    # The whole reply matrix first: seconds on the longest lists.
+    say(
+        f"boards: the replies of {len(policy.vocabulary):,} guesses x {len(policy.targets):,} "
+        "targets, then each strategy's games",
+        quiet=quiet,
+    )
     evaluator = BoardsEvaluator(policy, count, args.limit)
     scores: list[BoardsScore] = []
     seconds: dict[str, float] = {}
     for strategy in (JOINT, ONE_AT_A_TIME):
         started = time.perf_counter()
         if args.every_pair:
-            scores.append(evaluator.every_pair(strategy, _progress(strategy, args.quiet)))
+            scores.append(evaluator.every_pair(strategy, _progress(strategy, quiet)))
         else:
             scores.append(evaluator.sample(strategy, args.games, args.seed))
         seconds[strategy] = time.perf_counter() - started
-        if not args.quiet:
+        if not quiet:
             print(f"{strategy}: {seconds[strategy]:.1f} s", file=sys.stderr)
     joint, baseline = scores
     games = (

@@ -23,6 +23,7 @@ from ..client.core import MAX_ALTERNATIVES
 from ..client.games import Antiwordle, Game, Jotto, Mastermind, Wordle, make_game
 from ..client.letters import KEEP_ACCENTS, LANGUAGES, LetterRule, rule_for
 from ..client.policy_format import ListRef, PolicyData, PriorRef
+from ..client.progress import Progress
 from ..client.rules import HARD, MODES, NYT_HARD
 from ..client.stats import policy_stats
 from ..client.strategy import (
@@ -41,15 +42,9 @@ from .metrics import ARITHMETIC, DEFAULT_WINDOW
 from .optimal import CodeSymmetry, Optimized, SearchOptions, optimize
 from .optimal.memo import DEFAULT_MEMO_LIMIT
 from .priors import prior_label, resolve_prior, weights_for
-from .progress import Progress
 from .publish import StoredPolicy
 from .tree import GuessTree
-from .wordlists import (
-    WordList,
-    jotto_allowable,
-    load_wordlist,
-    mastermind_codes,
-)
+from .wordlists import WordList, jotto_allowable, load_wordlist, mastermind_codes
 
 if TYPE_CHECKING:
     from .absurdle_policy import AbsurdleSpec
@@ -280,7 +275,8 @@ def load_list(spec: str, game: Game, jotto_order: str, rule: LetterRule = KEEP_A
 
 @dataclass(frozen=True)
 class BuiltPolicy:
-    """A built tree, its policy record, and how long the search took."""
+    """A built tree, its policy record, and the seconds the whole build took: the word
+    lists and their replies, the tree (a search's included) and the record."""
 
     spec: GameSpec
     tree: GuessTree
@@ -510,6 +506,7 @@ def build_optimal_policy(
     Raises:
         SpecError, SearchError, WordListError, UnknownGameError, InvalidWordError.
     """
+    started = time.perf_counter()  # all of it, as build_policy's: the time waited
     report, game = progress or Progress("", enabled=False), spec.check()
     report.say("reading the word lists and their replies")
     targets, guesses = spec.lists(game)
@@ -518,7 +515,6 @@ def build_optimal_policy(
     symmetry = None
     if isinstance(game, Mastermind):
         symmetry = CodeSymmetry(letter_array(targets.words, game.length), game.colours)
-    started = time.perf_counter()
     result = optimize(
         game,
         targets,
@@ -534,11 +530,13 @@ def build_optimal_policy(
         progress=progress,
         weights=None if prior is None else prior[1],
     )
-    seconds = time.perf_counter() - started
+    report.close()  # the search's bar ends before the next line
+    if alternatives:
+        report.say("ranking each node's alternatives for the record")
     strategy = spec.strategy(game)
     data = policy_data(spec.name(), spec.mode, strategy, result.tree, prior, alternatives)
     data = dataclasses.replace(data, certificate=result.certificate.to_map())
-    return BuiltPolicy(spec, result.tree, data, seconds), result
+    return BuiltPolicy(spec, result.tree, data, time.perf_counter() - started), result
 
 
 #: Any spec a catalog build takes: greedy, optimised, or Absurdle's line

@@ -27,6 +27,7 @@ from ..client.catalog import open_store
 from ..client.games import Jotto, Wordle, code_to_colours
 from ..client.plots import DPI, PlotError, pyplot
 from ..client.probe import Policy
+from ..client.progress import say
 from ..client.text import plural
 from .catalog_commands import Outcome, replace_file
 from .optimal.certificate import node_masses
@@ -376,6 +377,7 @@ def report(args: Any) -> Outcome:
         PolicyFormatError: the catalog cannot be read.
         PlotError: see :func:`write_report`.
     """
+    say(f"report: reading and drawing {plural(len(args.policy), 'policy')} into {args.output}")
     with open_store(args.catalog) as catalog:
         policies = [catalog.policy(name.removeprefix("policies/")) for name in args.policy]
         pictures = write_report(policies, args.output)

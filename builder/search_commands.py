@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..client.errors import UsageError
+from ..client.progress import Progress
 from ..client.text import plural
 from .absurdle_command import optimize_absurdle
 from .catalog_commands import Outcome, check_publish, store_built
@@ -23,7 +24,6 @@ from .optimal import INFEASIBLE, SearchStats, search_workers
 from .optimal import cluster as search_engines
 from .optimal.bound_store import BOUND_STORE_VARIABLE, BoundStore
 from .policies import OptimalSpec, build_optimal_policy
-from .progress import Progress
 
 
 def optimize(args: argparse.Namespace) -> Outcome:

@@ -14,12 +14,13 @@ from ..client.catalog import Catalog, open_layered, open_store
 from ..client.errors import UsageError
 from ..client.lookup import CatalogLookup
 from ..client.policy_choice import today_policy
+from ..client.progress import Progress, say
+from ..client.text import plural
 from .backtest import CalendarPlayer, DayPlayed, backtest, by_year, lost, summary
 from .calendar import AnswerCalendar, load_calendar
 from .catalog_commands import Outcome, check_publish, store_built
 from .live import GreedyLiveSolver
 from .policies import build_optimal_policy
-from .progress import Progress
 from .today import (
     CALENDAR_BEAM,
     CALENDAR_OPENER,
@@ -193,6 +194,9 @@ def run_backtest(args: argparse.Namespace) -> Outcome:
             f"the calendar ({calendar.source}: {span}) has no day from {first.isoformat()} "
             f"to {last.isoformat()}"
         )
+    # A search per day (its calendar policy's first moves): seconds each.
+    playing = f"backtest: playing {plural(len(days), 'day')}, each under its own calendar prior"
+    say(playing, quiet=args.quiet)
     catalog = open_layered() if args.catalog is None else open_store(args.catalog)
     lookup = CatalogLookup(catalog, GreedyLiveSolver())
     uniform = uniform_policy(catalog, args.mode)

@@ -26,8 +26,9 @@ from .multiboard import (
     check_board_count,
     multi_board,
 )
+from .progress import tell
 from .suggestion import LIVE, STORED
-from .text import with_article
+from .text import plural, with_article
 
 if TYPE_CHECKING:
     import numpy as np
@@ -111,6 +112,9 @@ def suggest_boards(
             "a multi-board position is answered live, which needs guesswork.builder "
             "(use guesswork.service.local, or the service)"
         )
+    counts = ", ".join(f"{len(remaining):,}" for remaining in left)
+    boards_left = plural(len(left), "board")
+    tell(f"computing the next guess live over {boards_left} ({counts} possible answers)")
     ranked = lookup.live.rank_boards(lookup.policy, left, alternatives + 1)
     chosen = [lookup.policy.vocabulary[i] for i in ranked.indices]
     return BoardsSuggestion(

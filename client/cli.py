@@ -56,6 +56,7 @@ from .letters import LANGUAGES
 from .multiboard import MAX_BOARDS, VARIANTS
 from .policy_choice import BUILD_TODAY, TODAY, choose_policy
 from .policy_info import guarantee
+from .progress import say, telling
 from .replies import is_share_row
 from .suggestion import LIVE_GUESS_LIST, Suggestion
 from .text import plural, shown
@@ -181,6 +182,8 @@ def _analyze(backend: Guesswork, args: argparse.Namespace) -> int:
     if args.plot:  # a wrong name, or no matplotlib, is refused before the work
         picture_format(args.plot)
         pyplot()
+    # Seconds: each move's best guess and expected guesses, most of them computed live.
+    say(f"analysing {plural(len(history), 'move')} against the best guess at each")
     analysis = backend.analyze(args.policy, history, args.answer or "")
     if args.plot:
         save_analysis_plot(analysis, args.plot)
@@ -193,7 +196,10 @@ def _analyze(backend: Guesswork, args: argparse.Namespace) -> int:
 
 
 def _bee(backend: Guesswork, args: argparse.Namespace) -> int:
+    # A second or so in process (the list read, its words scored; a list with no stored
+    # table searched): said first.
     if args.bee_command == "top":
+        say(f"bee: the best honeycombs of {args.words}")
         table = backend.top_honeycombs(args.words, args.allow_s, args.n)
         if args.json:
             print(json.dumps([row.to_json() for row in table.top], indent=2))
@@ -203,6 +209,7 @@ def _bee(backend: Guesswork, args: argparse.Namespace) -> int:
             pangrams = plural(row.pangrams, "pangram")
             print(f"{row.letters}/{row.center}  {score:>13}  {words:>11}  {pangrams:>12}")
         return 0
+    say(f"bee: scoring {args.letters.upper()}/{args.center.upper()} over {args.words}")
     report = backend.score_honeycomb(args.letters, args.center, args.words, args.allow_s)
     if args.bee_command == "hints":
         _print_hints(report.hints, args.json)
@@ -464,7 +471,8 @@ def run(argv: Sequence[str] | None = None, local: LocalFactory | None = None) ->
             # Said for a one-board game only: a multi-board one plays today's lists.
             args.policy_reason = None if several else choice.reason
         if args.command == "suggest":
-            status = _suggest(backend, args)
+            with telling():  # a next guess computed live is said first (client.progress)
+                status = _suggest(backend, args)
         elif args.command == "bee":
             status = _bee(backend, args)
         elif args.command == "analyze":
@@ -474,11 +482,13 @@ def run(argv: Sequence[str] | None = None, local: LocalFactory | None = None) ->
         elif args.boards is not None:
             from .play_boards import play_boards
 
-            status = play_boards(backend, args.policy, args.boards)
+            with telling():
+                status = play_boards(backend, args.policy, args.boards)
         else:
             from .play import play
 
-            status = play(backend, args.policy, reason=args.policy_reason)
+            with telling():
+                status = play(backend, args.policy, reason=args.policy_reason)
         sys.stdout.flush()  # surface a closed pipe here, inside the handler
         return status
     except UsageError as error:

@@ -64,6 +64,7 @@ from .games import GuessMyWord, Wordle
 from .letters import accent_index, resolve
 from .live_solver import LiveSolver as LiveSolver  # re-exported
 from .probe import SOLVED, Policy
+from .progress import tell
 from .rules import consistency_problem, evil_reply, nyt_hard_problem
 from .strategy import ranking_metric
 from .suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
@@ -372,6 +373,9 @@ class PolicyLookup:
                 f"live needs guesswork.builder (use guesswork.service.local, or the service)"
             )
         played = [(turn.word, turn.code) for turn in turns]  # NYT hard mode's rule needs them
+        # Seconds on a long list or an Absurdle line: said first, on a command line.
+        secrets = "possible answers" if source == LIVE else "possible words of the guess list"
+        tell(f"computing the next guess live over {len(remaining):,} {secrets}")
         if source == LIVE:
             ranked = self.live.rank(self.policy, remaining, alternatives + 1, played)
             chosen = [self.policy.vocabulary[i] for i in ranked.indices]

@@ -1,4 +1,5 @@
-"""Shared test set-up: an isolated reply-matrix cache and user catalog for the whole session."""
+"""Shared test set-up: an isolated reply-matrix cache and user catalog for the whole session,
+and progress off (``GUESSWORK_PROGRESS=0``) for every test but those marked ``progress``."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ import functools
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+
+import pytest
 
 
 def scratch_folder(prefix: str) -> str:
@@ -34,6 +38,23 @@ if not os.environ.get("XDG_DATA_HOME", "").startswith(
     os.path.join(tempfile.gettempdir(), "guesswork-test-data-")
 ):
     os.environ["XDG_DATA_HOME"] = scratch_folder("guesswork-test-data-")
+# No progress report or status line (client/progress.py) in any test's output,
+# nor in that of the commands it starts (they inherit this environment): a report
+# appears after 2 s, so with it on an output would depend on the machine's speed.
+# Set, not defaulted: a developer's own GUESSWORK_PROGRESS=1 must not leak in.
+PROGRESS_VARIABLE = "GUESSWORK_PROGRESS"
+os.environ[PROGRESS_VARIABLE] = "0"
 
 # The fixtures `postgres` (a real PostgreSQL server, started on first use) and `pg_url`.
 pytest_plugins = ["tests.pg"]
+
+
+@pytest.fixture(autouse=True)
+def _progress_as_marked(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Unset GUESSWORK_PROGRESS for a test marked ``progress``, for that test only."""
+    if request.node.get_closest_marker("progress") is None:
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv(PROGRESS_VARIABLE, raising=False)
+        yield

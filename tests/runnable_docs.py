@@ -17,7 +17,7 @@ Every example of one file runs in order in one scratch folder, with the
 environment's ``bin`` first on PATH (as after ``source .venv/bin/activate``)
 and a user catalog of its own (``XDG_DATA_HOME`` in the scratch folder), so
 an example may use what an earlier one made. Progress is off
-(``GUESSWORK_PROGRESS=0``, builder/progress.py): a build that runs past the
+(``GUESSWORK_PROGRESS=0``, client/progress.py): a build that runs past the
 progress delay on a slow or loaded machine would otherwise add a line to its
 output, so what an example shows never depends on the machine's speed (a
 time it prints is shown as ``...``). Examples that name the

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 
 from ...client.games import Game
+from ...client.progress import Progress
 from ..errors import SearchError
-from ..progress import Progress
 from ..tree import GuessTree, lay_out_tree
 from ..wordlists import WordList
 from .certificate import Certificate, node_bounds_of, node_values

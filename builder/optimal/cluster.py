@@ -38,8 +38,8 @@ import numpy as np
 
 from guesswork import install_hint
 
+from ...client.progress import Progress
 from ..errors import SearchError
-from ..progress import Progress
 from .bounds import INFEASIBLE
 from .checkpoint import Checkpoint
 from .problem import Problem, SearchOptions

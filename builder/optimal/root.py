@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...client.progress import Progress
 from ..errors import InfeasibleCapError, NoTreeBelowCeilingError, SearchError
-from ..progress import Progress
 from .bounds import INFEASIBLE
 from .checkpoint import Checkpoint
 from .problem import Problem, SearchOptions

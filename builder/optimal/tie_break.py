@@ -39,8 +39,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...client.games import Game
+from ...client.progress import Progress
 from ..errors import InfeasibleCapError, NoTreeBelowCeilingError
-from ..progress import Progress
 from ..wordlists import WordList
 from .bounds import INFEASIBLE
 from .problem import SearchOptions

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from guesswork.builder.cli import run
-from guesswork.builder.progress import Progress
+from guesswork.client.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -218,6 +218,7 @@ def test_the_installed_command_fails_without_traceback(tmp_path: Path) -> None:
         assert len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.progress
 def test_progress_goes_to_stderr_only_for_long_builds(capsys: pytest.CaptureFixture[str]) -> None:
     quick = Progress("quick", delay=2.0)
     quick.update(10, 10, 0.5)

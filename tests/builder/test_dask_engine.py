@@ -28,13 +28,13 @@ from guesswork.builder.cli import run
 from guesswork.builder.errors import NoTreeBelowCeilingError
 from guesswork.builder.optimal import SearchOptions, SearchStats, optimize
 from guesswork.builder.optimal.memo import ENTRY_BYTES, Memo, MemoAccount
-from guesswork.builder.progress import Progress
 from guesswork.builder.publish import StoredPolicy, publish_catalog
 from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.catalog import open_policy_file
 from guesswork.client.games import Wordle
 from guesswork.client.probe import Policy
+from guesswork.client.progress import Progress
 
 distributed = pytest.importorskip("distributed")
 
@@ -163,6 +163,7 @@ def test_global_search_on_the_cluster_matches_in_process(
     assert "proves a bound of" in capsys.readouterr().out
 
 
+@pytest.mark.progress
 def test_a_ceiling_holds_on_the_cluster(cluster: distributed.Client) -> None:
     # The tie-break's question, every opener on the cluster: below the optimum + 1
     # the optimum is found; below the optimum nothing, a proven bound.

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from guesswork.builder.optimal.problem import SearchOptions, make_problem
 from guesswork.builder.optimal.root import RootSearch
-from guesswork.builder.progress import Progress, duration
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.games import Wordle
+from guesswork.client.progress import Progress, duration
+
+#: These tests read the reports themselves (tests/conftest.py turns them off elsewhere).
+pytestmark = pytest.mark.progress
 
 
 class FakeClock:

@@ -1,4 +1,5 @@
-"""Progress on standard error for long builds (stdout carries only data).
+"""Progress on standard error for long work, of both command lines (stdout carries
+only data): the builder's (``guesswork-build``) and the player's (``guesswork``).
 
 A report appears only when a build has run for ``delay`` seconds, so quick
 builds and scripted use stay quiet; ``--quiet`` turns it off entirely. On a
@@ -20,6 +21,11 @@ standard error is a terminal. ``GUESSWORK_PROGRESS`` (:data:`ENVIRONMENT`)
 overrides both: ``0`` writes nothing (as ``--quiet``, e.g. for transcripts
 compared with documentation), ``1`` writes the status lines to a log or pipe
 as well (reports appear there anyway, as plain lines, after ``delay``).
+
+The lookup core (client.lookup) names its slow work, a next guess computed
+live, with :func:`tell`: a status line only while a command line has asked
+for them (:func:`telling`, on its own thread), so a server answering the same
+calls writes none to its log.
 """
 
 from __future__ import annotations
@@ -27,10 +33,12 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, TextIO
 
-from ..client.text import plural_of
+from .text import plural_of
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -58,6 +66,29 @@ def say(message: str, *, quiet: bool = False, stream: TextIO | None = None) -> N
     forced = os.environ.get(ENVIRONMENT, "").strip() == "1"
     if forced or (callable(isatty) and isatty()):
         print(f"{message}...", file=out, flush=True)
+
+
+#: Whether the work on this thread is a command line's, whose user reads its status
+#: lines (:func:`telling`); a thread a server starts never has it set.
+_TELLING: ContextVar[bool] = ContextVar("guesswork_telling", default=False)
+
+
+@contextmanager
+def telling() -> Iterator[None]:
+    """Within the block, on this thread, :func:`tell` says its messages (:func:`say`);
+    yield nothing."""
+    token = _TELLING.set(True)
+    try:
+        yield
+    finally:
+        _TELLING.reset(token)
+
+
+def tell(message: str) -> None:
+    """:func:`say` ``message`` if a command line asked for status lines (:func:`telling`),
+    else nothing; return nothing."""
+    if _TELLING.get():
+        say(message)
 
 
 def _clock() -> float:
