@@ -333,7 +333,10 @@ def test_a_pasted_share_text_is_analysed(page: Page, catalog: Catalog) -> None:
     cards = page.browser.find_elements(By.CSS_SELECTOR, "#analysis .move")
     assert len(cards) == len(history)
     for card, (turn, (guess, _)) in zip(cards, enumerate(history, start=1), strict=True):
-        assert card.text.startswith(f"{turn}. ") and "Skill" in card.text, card.text
+        # The heading reads out the reply in words (hidden text) over the tiles.
+        lines = card.text.split("\n")
+        assert lines[0] == f"{turn}." and lines[1].startswith(f"{guess}: "), card.text
+        assert "Skill" in card.text, card.text
         assert "".join(t.text for t in card.find_elements(By.CSS_SELECTOR, ".tile")) == guess
     page.check("pasted-analysis")
 
