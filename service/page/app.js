@@ -38,7 +38,6 @@ const state = {
   suggestion: null, // the last SuggestGuess or SuggestBoards answer
   colours: [], // per board, the colour index of each tile of the reply being entered (solved: null)
   cursor: 0, // the tile the keys and colour buttons set, counted over every board's tiles
-  offLine: false, // a guess other than the one suggested was played
   generation: 0, // bumped by every new position, so a late answer is dropped
 };
 
@@ -171,7 +170,6 @@ function choosePolicy() {
 function newGame() {
   state.histories = Array.from({ length: state.boardCount }, () => []);
   state.suggestion = null;
-  state.offLine = false;
   $("analysis-panel").hidden = true;
   $("share-out").hidden = true;
   $("words-left-panel").hidden = true;
@@ -197,17 +195,27 @@ function guaranteeOf(policy) {
     `${over === 1 ? "takes" : "take"} ${limit + 1} or more (worst ${worst})`;
 }
 
-// The guarantee in a player's words: at the start the policy's; in a game, whether
-// the line played still has it (it does while every guess was the one suggested).
+// The guarantee in a player's words: at the start the policy's; in a game, the
+// service's guaranteed_within (the stored tree's worst case from the position, the
+// turns played counted; absent when the answer was computed live).
 function showGuarantee() {
   const said = state.policy && !several() ? guaranteeOf(state.policy) : null;
+  const answer = state.suggestion;
+  const limit = WORDLE_GUESS_LIMIT;
   let text = "";
   if (said && !history().length) {
     text = `Playing the suggestions, you are ${said}.`;
-  } else if (said && said.startsWith("guaranteed")) {
-    text = state.offLine
-      ? "You left the suggested line: no guarantee of 6 from here."
-      : `Still ${said}: keep playing the suggestions.`;
+  } else if (said && answer && !answer.solved) {
+    const within = answer.guaranteedWithin;
+    const was = said.startsWith("guaranteed");
+    if (within === undefined) {
+      text = "Not guaranteed (computed live): no stored line bounds the game from here.";
+    } else if (within <= limit) {
+      text = `${was ? "Still" : "Now"} guaranteed within ${limit}: keep playing the suggestions ` +
+        `(at most ${within} guesses in all).`;
+    } else {
+      text = `${was ? "No longer" : "Not"} guaranteed within ${limit} (worst case ${within}).`;
+    }
   }
   $("policy-guarantee").textContent = text;
 }
@@ -251,11 +259,9 @@ async function play(histories, guess) {
   try {
     const answer = await ask(histories);
     if (generation !== state.generation) return false;
-    if (guess && state.suggestion && guess !== state.suggestion.guess) state.offLine = true;
     state.histories = histories;
     state.suggestion = answer;
     render();
-    showGuarantee();
     if (answer.solved) await finish();
     else expectNext(generation);
     return true;
@@ -288,6 +294,8 @@ async function expectNext(generation) {
 
 function render() {
   const answer = state.suggestion;
+  $("words-left-panel").hidden = true;
+  showGuarantee();
   $("board").hidden = several();
   $("boards-played").hidden = !several();
   if (several()) drawBoards();
@@ -428,7 +436,7 @@ function drawNumbers() {
     addNumber("open", "Boards to solve", `${open} of ${state.boardCount}`);
     return;
   }
-  addNumber("left", "Words left", number(answer.remaining));
+  addNumber("left", "Words left", wordsLeftButton(answer.remaining));
   addNumber("turn", "Guess", String(history().length + 1));
   if (ANALYSED_GAMES.has(state.policy.game)) addNumber("expected", "Expected guesses", "…");
 }
@@ -436,8 +444,66 @@ function drawNumbers() {
 function addNumber(key, label, value) {
   const group = element("div");
   group.dataset.key = key;
-  group.append(element("dt", "", label), element("dd", "", value));
+  const shown = element("dd");
+  shown.append(value);
+  group.append(element("dt", "", label), shown);
   $("numbers").append(group);
+}
+
+// The words-left count as a button: a tap lists the words (SuggestGuess's candidates).
+function wordsLeftButton(remaining) {
+  const button = element("button", "", number(remaining));
+  button.type = "button";
+  button.id = "words-left-button";
+  button.setAttribute("aria-expanded", "false");
+  button.setAttribute("aria-controls", "words-left-panel");
+  button.setAttribute("aria-label", `${number(remaining)} words left: list them`);
+  button.addEventListener("click", toggleWordsLeft);
+  return button;
+}
+
+// The most words listed (client.remaining.MAX_CANDIDATES, the service's limit).
+const MAX_CANDIDATES = 500;
+
+// Lists the words still possible (most likely first with their chance where the
+// policy's prior weights them, else A to Z), or hides the list.
+async function toggleWordsLeft() {
+  const button = $("words-left-button");
+  const panel = $("words-left-panel");
+  if (!panel.hidden) {
+    panel.hidden = true;
+    button.setAttribute("aria-expanded", "false");
+    return;
+  }
+  const generation = state.generation;
+  try {
+    const answer = await call("SuggestGuess", {
+      policy: state.policy.name, history: history(), maxAlternatives: 0, maxCandidates: MAX_CANDIDATES,
+    });
+    if (generation !== state.generation) return;
+    const words = answer.candidates || [];
+    const chances = answer.candidateWeights || [];
+    const list = $("words-left");
+    list.replaceChildren();
+    words.forEach((word, i) => {
+      const item = element("li", "", word);
+      if (chances.length) item.append(" ", element("span", "chance", percent(chances[i])));
+      list.append(item);
+    });
+    const some = words.length < answer.remaining ? `the first ${number(words.length)} of ` : "";
+    $("words-left-title").textContent = chances.length
+      ? `Words left, most likely first (${some}${number(answer.remaining)}):`
+      : `Words left, A to Z (${some}${number(answer.remaining)}):`;
+    panel.hidden = false;
+    button.setAttribute("aria-expanded", "true");
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+function percent(chance) {
+  const value = 100 * (chance || 0);
+  return value < 0.1 ? "<0.1%" : `${value.toFixed(value < 10 ? 1 : 0)}%`;
 }
 
 function showNumber(key, value, how) {
@@ -453,6 +519,10 @@ function buildTiles() {
   const guess = state.suggestion.guess;
   const one = $("tiles");
   one.replaceChildren();
+  // A long word wraps into two rows on a phone, so no tile is below a tap target.
+  const letters = Array.from(guess).length;
+  one.classList.toggle("long", letters >= 7);
+  one.style.setProperty("--columns", String(Math.ceil(letters / 2)));
   const area = $("board-tiles");
   area.replaceChildren();
   let flat = 0;
@@ -576,7 +646,6 @@ function useOwnWord() {
   const word = $("own-word").value.trim().toUpperCase();
   if (!state.suggestion || !word) return;
   state.suggestion = { ...state.suggestion, guess: word, alternatives: [] };
-  state.offLine = true;
   $("own-word").value = "";
   $("own-word-panel").open = false;
   render();
@@ -589,7 +658,6 @@ async function undo() {
   state.histories = state.histories.map((h) => (h.length === turns ? h.slice(0, -1) : h));
   $("analysis-panel").hidden = true;
   $("share-out").hidden = true;
-  showGuarantee();
   await refresh();
 }
 
@@ -659,9 +727,7 @@ async function pasteShare() {
     $("policy").value = game.policy;
     state.histories = [turns];
     state.suggestion = answer;
-    state.offLine = share.words.length > 0;
     render();
-    showGuarantee();
     $("share-panel").open = false;
     await finish(true);
   } catch (error) {

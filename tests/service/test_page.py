@@ -3,9 +3,10 @@ chromium-driver, through Selenium) plays whole games against a real server: one 
 keyboard only, one by taps only, a pasted share text, a Quordle, and a refused
 reply. Every screen of them is checked at four viewports (360x740, 390x844,
 768x1024, 1280x900): no horizontal overflow, every tappable control at least
-44x44 CSS px, a screenshot written (``$GUESSWORK_SCREENSHOTS``, else a pytest
-temporary folder; named ``WIDTHxHEIGHT-STATE.png``), and axe-core run inside the
-page with no violation.
+44x44 CSS px, a screenshot of the whole page written (``$GUESSWORK_SCREENSHOTS``,
+else a pytest temporary folder; named ``WIDTHxHEIGHT-STATE.png``), and axe-core
+run inside the page with no violation. On both phones the suggestion and the
+reply row are in the first screen.
 
 make test installs the browser where it is missing (scripts/ensure_browser.py);
 axe-core comes from npm (tests/service/axe/package-lock.json, ``npm ci`` on
@@ -14,6 +15,7 @@ first use). Without either this module fails with the reason, it never skips.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import io
 import json
@@ -129,7 +131,8 @@ class Page:
 
     def check(self, state: str) -> None:
         """Check the screen shown at every viewport (no horizontal overflow, tap
-        targets of 44 px, a screenshot), then run axe-core in it; end at the phone's."""
+        targets of 44 px, a screenshot of the whole page), then run axe-core in it;
+        end at the phone's."""
         for width, height in VIEWPORTS:
             self.viewport(width, height)
             overflow = self.browser.execute_script(
@@ -138,12 +141,40 @@ class Page:
             assert overflow[0] <= overflow[1], (state, width, overflow)
             small = self.browser.execute_script(SMALL_TARGETS, TAP)
             assert not small, (state, width, small)
-            shot = self.browser.get_screenshot_as_png()
+            shot = self.whole_page(width, height)
             (self.folder / f"{width}x{height}-{state}.png").write_bytes(shot)
         self._looks_like_a_page(shot, VIEWPORTS[-1])
         self.viewport(*PHONE)
         violations = self.accessibility()
         assert not violations, (state, json.dumps(violations, indent=1))
+
+    def whole_page(self, width: int, height: int) -> bytes:
+        """Return a PNG of the whole page at ``width`` (the screen made as tall as the
+        page, then captured beyond the viewport), and show the screen as it was."""
+        full = int(self.browser.execute_script("return document.documentElement.scrollHeight;"))
+        self.viewport(width, max(full, height))
+        shot = self.browser.execute_cdp_cmd(
+            "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True}
+        )
+        self.viewport(width, height)
+        return base64.b64decode(shot["data"])
+
+    def reply_row_in_first_screen(self) -> None:
+        """On both phones, at the top of the page, the suggestion and the whole reply
+        row (its tiles, and the button that sends it) are within the screen."""
+        for width, height in VIEWPORTS[:2]:
+            self.viewport(width, height)
+            bottoms = self.browser.execute_script(
+                "window.scrollTo(0, 0);"
+                "return ['suggestion', 'tiles', 'submit'].map("
+                "(id) => document.getElementById(id).getBoundingClientRect().bottom);"
+            )
+            assert max(bottoms) <= height, (width, height, bottoms)
+        self.viewport(*PHONE)
+
+    def settings(self) -> None:
+        """Open (or close) the Settings menu, from the keyboard."""
+        self.browser.find_element(By.CSS_SELECTOR, "#settings summary").send_keys(Keys.ENTER)
 
     def accessibility(self) -> list[dict[str, Any]]:
         """Return axe-core's violations in the page as shown (rule, impact, targets)."""
@@ -159,10 +190,11 @@ class Page:
 
     @staticmethod
     def _looks_like_a_page(shot: bytes, size: tuple[int, int]) -> None:
-        """A screenshot is the window's size and a picture, not a blank page."""
+        """A screenshot is the window's width, at least its height, and a picture,
+        not a blank page."""
         image = pytest.importorskip("matplotlib.image")
         pixels = image.imread(io.BytesIO(shot), format="png")
-        assert pixels.shape[:2] == (size[1], size[0]), pixels.shape
+        assert pixels.shape[1] == size[0] and pixels.shape[0] >= size[1], pixels.shape
         colours = {tuple(p) for p in pixels[::5, ::5, :3].reshape(-1, 3).round(2).tolist()}
         assert len(colours) > 10
 
@@ -221,6 +253,7 @@ def test_a_whole_game_by_keyboard_only(page: Page, catalog: Catalog) -> None:
     assert f"or {stored.alternatives(stored.root)[0]}" in page.text("suggestion")
     page.wait.until(lambda _: "exact" in page.text("numbers"))
     assert "Words left\n3,158" in page.text("numbers"), page.text("numbers")
+    page.reply_row_in_first_screen()
     page.check("start")
     played = 0
     while not page.text("suggestion").startswith("Solved"):
@@ -249,12 +282,27 @@ def test_a_whole_game_by_keyboard_only(page: Page, catalog: Catalog) -> None:
     # The high-contrast palette, from the keyboard: greens turn orange (#f5793a).
     green = page.browser.find_element(By.CSS_SELECTOR, "#board li:last-child .tile.green")
     assert green.value_of_css_property("background-color") == "rgba(77, 127, 72, 1)"
-    page.browser.find_element(By.ID, "contrast").send_keys(" ")
+    page.settings()
+    contrast, theme = (page.browser.find_element(By.ID, name) for name in ("contrast", "theme"))
+    assert contrast.get_attribute("aria-pressed") == theme.get_attribute("aria-pressed") == "false"
+    unpressed = contrast.value_of_css_property("border-top-width")
+    contrast.send_keys(" ")
     assert green.value_of_css_property("background-color") == "rgba(245, 121, 58, 1)"
-    page.browser.find_element(By.ID, "theme").send_keys(" ")
+    theme.send_keys(" ")
+    # Pressed reads as pressed to a screen reader, and shows in shape (a thick border, a tick).
+    assert contrast.get_attribute("aria-pressed") == theme.get_attribute("aria-pressed") == "true"
+    assert contrast.value_of_css_property("border-top-width") == "3px" != unpressed
+    ticks = page.browser.execute_script(
+        "return Array.from(arguments).map((b) => getComputedStyle(b, '::before').content);",
+        contrast,
+        theme,
+    )
+    assert ticks == ['"✓ "', '"✓ "'], ticks
     page.check("finished-dark-contrast")
-    page.browser.find_element(By.ID, "theme").send_keys(" ")
-    page.browser.find_element(By.ID, "contrast").send_keys(" ")
+    theme.send_keys(" ")
+    contrast.send_keys(" ")
+    assert contrast.get_attribute("aria-pressed") == "false"
+    page.settings()
 
 
 def test_a_whole_game_by_taps_only_in_hard_mode(page: Page, catalog: Catalog) -> None:
@@ -291,6 +339,13 @@ def test_a_whole_game_by_taps_only_in_hard_mode(page: Page, catalog: Catalog) ->
         assert not page.text("error")
         if played == 1 and not undone:
             assert page.text("policy-guarantee").startswith("Still guaranteed within 6")
+            # Words left, tapped: every word still possible, A to Z (no prior).
+            left = int(page.browser.find_element(By.ID, "words-left-button").text.replace(",", ""))
+            page.browser.find_element(By.ID, "words-left-button").click()
+            page.wait.until(lambda b: b.find_element(By.ID, "words-left-panel").is_displayed())
+            words = [w.text for w in page.browser.find_elements(By.CSS_SELECTOR, "#words-left li")]
+            assert len(words) == left and words == sorted(words) and secret in words
+            assert page.text("words-left-title") == f"Words left, A to Z ({left}):"
             page.browser.find_element(By.ID, "undo").click()
             page.wait.until(lambda _: page.rows() == 0)
             played, undone = 0, True
@@ -378,12 +433,24 @@ def test_a_quordle_played_and_analysed(page: Page) -> None:
     page.check("quordle-finished")
 
 
+def _colours(page: Page, reply: str) -> None:
+    """Set the pending reply with the colour buttons alone (each sets the ringed tile
+    and moves on), then send it."""
+    for colour in reply:
+        name = {".": "grey", "Y": "yellow", "G": "green"}[colour]
+        page.browser.find_element(By.CSS_SELECTOR, f"#colour-keys .{name}").click()
+    page.browser.find_element(By.ID, "submit").click()
+
+
 def test_any_policy_behind_the_advanced_toggle(page: Page, catalog: Catalog) -> None:
-    """The policy list is advanced: a policy chosen there plays one board, and the
-    guarantee line says, in the command line's words, when it is not within 6."""
+    """The policy list is advanced (in Settings): a policy chosen there plays one board,
+    and the guarantee line says, in the command line's words, when it is not within 6;
+    in a game it is the service's guaranteed_within. A weighted policy lists its words
+    left with their chances; a long word's tiles stay tap-sized on a phone."""
     summaries = {info.name: info for info in catalog.list()}
     past = "wordle-4-enable1-normal-neg-entropy"  # worst 8
     assert not page.browser.find_element(By.ID, "policy").is_displayed()
+    page.settings()
     page.browser.find_element(By.CSS_SELECTOR, "#advanced summary").click()
     Select(page.browser.find_element(By.ID, "policy")).select_by_value(past)
     page.wait.until(
@@ -393,6 +460,37 @@ def test_any_policy_behind_the_advanced_toggle(page: Page, catalog: Catalog) -> 
     assert said is not None and said.startswith("not guaranteed within 6: ")
     assert page.text("policy-guarantee") == f"Playing the suggestions, you are {said}."
     assert page.browser.find_element(By.ID, "game").get_attribute("value") == "custom"
+    page.settings()
+    # A reply on the way to the tree's worst case (8): the line is not guaranteed.
+    stored = catalog.policy(past)
+    opener = stored.next_guess([])
+    worst = next(t for t in stored.targets if len(stored.play(t)) == summaries[past].worst)
+    game = stored.game
+    first = game.format_reply(game.reply(opener, worst))
+    _colours(page, first)
+    page.wait.until(lambda _: page.rows() == 1)
+    assert page.text("policy-guarantee") == "Not guaranteed within 6 (worst case 8)."
+    # Another word played: answered live, so no stored line bounds the game.
+    second = stored.next_guess([(opener, first)])
+    own = next(t for t in stored.targets if t not in (second, worst))
+    page.browser.find_element(By.CSS_SELECTOR, "#own-word-panel summary").click()
+    page.browser.find_element(By.ID, "own-word").send_keys(own)
+    page.browser.find_element(By.ID, "use-own-word").click()
+    _colours(page, game.format_reply(game.reply(own, worst)))
+    page.wait.until(lambda _: page.rows() == 2)
+    assert page.text("policy-guarantee").startswith("Not guaranteed (computed live)")
+    # A weighted policy: the words left, most likely first, each with its chance.
+    page.settings()
+    Select(page.browser.find_element(By.ID, "policy")).select_by_value(WEIGHTED)
+    page.wait.until(lambda _: page.rows() == 0 and page.text("suggestion").startswith("Guess "))
+    page.settings()
+    page.browser.find_element(By.ID, "words-left-button").click()
+    page.wait.until(lambda b: b.find_element(By.ID, "words-left-panel").is_displayed())
+    assert (
+        page.text("words-left-title") == "Words left, most likely first (the first 500 of 14,855):"
+    )
+    items = page.browser.find_elements(By.CSS_SELECTOR, "#words-left li")
+    assert len(items) == 500 and all(i.text.endswith("%") for i in items[:5]), items[0].text
     # The games offered are in a player's words; Jotto has no "boards".
     labels = [o.text for o in Select(page.browser.find_element(By.ID, "game")).options]
     assert labels[:6] == [
@@ -404,7 +502,16 @@ def test_any_policy_behind_the_advanced_toggle(page: Page, catalog: Catalog) -> 
         "Absurdle",
     ]
     assert "Jotto" in labels and "Wordle in German" in labels and "Wordle with 6 letters" in labels
+    # The longest word offered: its tiles wrap on a phone, none below 44 px.
+    longest = max(info.length for info in summaries.values() if info.game == "wordle")
+    Select(page.browser.find_element(By.ID, "game")).select_by_value(f"letters-{longest}")
+    page.wait.until(lambda _: len(page.guess()) == longest)
+    page.check("long-word")
     Select(page.browser.find_element(By.ID, "game")).select_by_value("jotto")
     page.wait.until(lambda b: b.find_element(By.ID, "text-reply").is_displayed())
     assert "Type the reply" in page.text("reply-help")
     assert "Board" not in page.text("play")
+
+
+#: A policy whose targets a prior weights.
+WEIGHTED = "wordle-14855-weighted-wordfreq-normal-neg-entropy"
