@@ -138,9 +138,14 @@ class Guesswork(Protocol):
         ...
 
     def suggest(
-        self, policy: str, history: History = (), alternatives: int = DEFAULT_ALTERNATIVES
+        self,
+        policy: str,
+        history: History = (),
+        alternatives: int = DEFAULT_ALTERNATIVES,
+        candidates: int = 0,
     ) -> Suggestion:
-        """Return the next guess after ``history``."""
+        """Return the next guess after ``history``, listing up to ``candidates`` of the
+        secrets still possible."""
         ...
 
     def suggest_boards(

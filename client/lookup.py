@@ -65,6 +65,7 @@ from .letters import accent_index, resolve
 from .live_solver import LiveSolver as LiveSolver  # re-exported
 from .probe import SOLVED, Policy
 from .progress import tell
+from .remaining import Ints, candidate_list, check_candidates, solved
 from .rules import consistency_problem, evil_reply, nyt_hard_problem
 from .strategy import ranking_metric
 from .suggestion import LIVE, LIVE_GUESS_LIST, STORED, Suggestion
@@ -313,9 +314,13 @@ class PolicyLookup:
     # -- the calls ----------------------------------------------------------
 
     def suggest(
-        self, history: Sequence[tuple[str, str]], alternatives: int = DEFAULT_ALTERNATIVES
+        self,
+        history: Sequence[tuple[str, str]],
+        alternatives: int = DEFAULT_ALTERNATIVES,
+        candidates: int = 0,
     ) -> Suggestion:
-        """Return the next guess for ``history``, from the stored tree or computed live.
+        """Return the next guess for ``history``, from the stored tree or computed live,
+        listing up to ``candidates`` of the secrets still possible (client.remaining).
 
         Raises:
             BadRequestError, HistoryTooLongError, InvalidWordError,
@@ -324,15 +329,18 @@ class PolicyLookup:
             LiveAnswerUnavailableError (off the tree with no live solver).
         """
         check_alternatives(alternatives)
+        check_candidates(candidates)
         turns = self.turns(history)
         try:
             node = self.policy.walk((turn.word, turn.code) for turn in turns).node
         except OffTreeError:
-            return self._live_answer(turns, alternatives)
-        if node == SOLVED:
-            return Suggestion(turns[-1].word, 1, True, (), STORED, len(turns))
-        if self.policy.known(node):  # deduced: the target is named at no cost
-            return Suggestion(self.policy.guess(node), 1, True, (), STORED, len(turns))
+            return self._live_answer(turns, alternatives, candidates)
+        # The tree's worst case from here, the turns played counted.
+        within = len(turns) + self.policy.worst_from(node)
+        if node == SOLVED or self.policy.known(node):  # known: named at no cost
+            word = turns[-1].word if node == SOLVED else self.policy.guess(node)
+            return solved(word, STORED, len(turns), candidates, self._weighted(STORED), within)
+        listed = self._candidates(STORED, self.policy.remaining_indices(node), candidates)
         return Suggestion(
             self.policy.guess(node),
             self.policy.remaining_count(node),
@@ -342,7 +350,24 @@ class PolicyLookup:
             len(turns),
             values := self.policy.alternative_values(node)[:alternatives],
             self._ranking_metric(alternatives) if values else "",
+            *listed,
+            within,
         )
+
+    def _candidates(
+        self, source: str, indices: Ints, count: int
+    ) -> tuple[tuple[str, ...], tuple[float, ...]]:
+        """Return up to ``count`` of the secrets at ``indices`` with their probabilities
+        (client.remaining.candidate_list): indices of the targets, weighted as the
+        policy weighs them, or (LIVE_GUESS_LIST) of the open words, unweighted."""
+        words = self.open_words if source == LIVE_GUESS_LIST else self.policy.targets
+        weights = self.policy.data.weights if self._weighted(source) else None
+        return candidate_list(words, indices, weights, count)
+
+    def _weighted(self, source: str) -> bool:
+        """Return whether the secrets possible by ``source`` are weighted (the targets
+        of a weighted policy; the open words never are)."""
+        return source != LIVE_GUESS_LIST and self.policy.data.weights is not None
 
     def suggest_boards(
         self,
@@ -361,12 +386,14 @@ class PolicyLookup:
         callers also give "" where there are no values)."""
         return ranking_metric(self.policy.data.strategy) if alternatives else ""
 
-    def _live_answer(self, turns: Sequence[Turn], alternatives: int) -> Suggestion:
+    def _live_answer(self, turns: Sequence[Turn], alternatives: int, candidates: int) -> Suggestion:
         source, words, remaining = self._possible(turns)
         if turns and turns[-1].code == self.game.win_reply:
-            return Suggestion(turns[-1].word, 1, True, (), source, len(turns))
+            return solved(turns[-1].word, source, len(turns), candidates, self._weighted(source))
         if self.game.deduces and len(remaining) == 1:
-            return Suggestion(words[int(remaining[0])], 1, True, (), source, len(turns))
+            return solved(
+                words[int(remaining[0])], source, len(turns), candidates, self._weighted(source)
+            )
         if self.live is None:
             raise LiveAnswerUnavailableError(
                 f"the history leaves the stored tree of policy {self.name!r}, and answering it "
@@ -393,6 +420,7 @@ class PolicyLookup:
             len(turns),
             tuple(ranked.values[1 : alternatives + 1]),
             self._ranking_metric(alternatives) if ranked.values else "",
+            *self._candidates(source, remaining, candidates),
         )
 
     def score(self, guess: str, target: str) -> GuessScore:

@@ -145,6 +145,9 @@ def suggestion_message(answer: Suggestion) -> pb.SuggestGuessResponse:
         turn=answer.turn,
         alternative_values=answer.alternative_values,
         alternative_metric=answer.alternative_metric,
+        candidates=answer.candidates,
+        candidate_weights=answer.candidate_weights,
+        guaranteed_within=answer.guaranteed_within,
     )
 
 
@@ -159,6 +162,11 @@ def suggestion(message: pb.SuggestGuessResponse) -> Suggestion:
         turn=message.turn,
         alternative_values=tuple(message.alternative_values),
         alternative_metric=message.alternative_metric,
+        candidates=tuple(message.candidates),
+        candidate_weights=tuple(message.candidate_weights),
+        guaranteed_within=(
+            message.guaranteed_within if message.HasField("guaranteed_within") else None
+        ),
     )
 
 

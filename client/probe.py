@@ -38,6 +38,7 @@ from .games import Game, ReplyCode
 from .letters import reachable
 from .policy_format import PolicyData, info_of
 from .policy_info import PolicyInfo
+from .remaining import Ints, subtree_worst
 from .text import with_article
 from .tree_arrays import edge_keys
 
@@ -142,14 +143,33 @@ class Policy:
         """Return how many targets are still possible at ``node`` (0 once solved)."""
         return 0 if node == SOLVED else int(self.data.arrays["node_size"][node])
 
-    def remaining_targets(self, node: int) -> list[str]:
-        """Return the targets still possible at ``node``, in target-list order."""
+    def remaining_indices(self, node: int) -> Ints:
+        """Return the indices (into :attr:`targets`, in the tree's order) of the targets
+        still possible at ``node``; none once solved."""
         if node == SOLVED:
-            return []
+            return ()
         arrays = self.data.arrays
         first = int(arrays["node_first"][node])
-        indices = sorted(arrays["target_order"][first : first + int(arrays["node_size"][node])])
-        return [self.targets[int(i)] for i in indices]
+        return arrays["target_order"][first : first + int(arrays["node_size"][node])]
+
+    def remaining_targets(self, node: int) -> list[str]:
+        """Return the targets still possible at ``node``, in target-list order."""
+        return [self.targets[int(i)] for i in sorted(self.remaining_indices(node))]
+
+    def worst_from(self, node: int) -> int:
+        """Return the most guesses the tree takes from ``node`` on, its guess counted
+        (client.remaining.subtree_worst; 0 once solved or known). The first call
+        computes every node's, once per policy (linear in the tree)."""
+        if node == SOLVED or node in self._known:
+            return 0
+        return self._subtree_worst[node]
+
+    @cached_property
+    def _subtree_worst(self) -> list[int]:
+        # Computed on first use (most callers never ask); two threads computing it
+        # at once get equal lists, so the race is harmless.
+        arrays = self.data.arrays
+        return subtree_worst(arrays["edge_offsets"], arrays["edge_child"], self.game.deduces)
 
     def alternatives(self, node: int) -> tuple[str, ...]:
         """Return the stored next-best guesses at ``node``, best first (none once solved).

@@ -123,7 +123,11 @@ class RemoteClient:
         return messages.policy_info(self._call("GetPolicy", pb.GetPolicyRequest(name=name)).policy)
 
     def suggest(
-        self, policy: str, history: History = (), alternatives: int = DEFAULT_ALTERNATIVES
+        self,
+        policy: str,
+        history: History = (),
+        alternatives: int = DEFAULT_ALTERNATIVES,
+        candidates: int = 0,
     ) -> Suggestion:
         """Return the next guess for ``history`` under ``policy``.
 
@@ -135,6 +139,8 @@ class RemoteClient:
         request = pb.SuggestGuessRequest(
             policy=policy, history=messages.turns(history), max_alternatives=alternatives
         )
+        if candidates:  # absent: an older server is asked what it knows
+            request.max_candidates = candidates
         return messages.suggestion(self._call("SuggestGuess", request))
 
     def suggest_boards(

@@ -39,6 +39,16 @@ class Suggestion:
             none is known (policies of format 1, Guess My Word).
         alternative_metric: the metric of those values: the policy's greedy
             step's (an optimised tree's live step), "" where there are none.
+        candidates: up to the number asked for (none unless asked) of the
+            secrets still possible (the words ``remaining`` counts): most likely
+            first where the policy weights its targets, else alphabetical
+            (client.remaining.candidate_list).
+        candidate_weights: each candidate's probability among every secret
+            still possible, where the targets are weighted; empty otherwise.
+        guaranteed_within: the guesses (those played counted) within which the
+            game is certain to end when the suggestions are played from here:
+            the stored tree's worst case under this position plus the turns
+            played; None when answered live.
     """
 
     guess: str
@@ -49,9 +59,13 @@ class Suggestion:
     turn: int
     alternative_values: tuple[float, ...] = ()
     alternative_metric: str = ""
+    candidates: tuple[str, ...] = ()
+    candidate_weights: tuple[float, ...] = ()
+    guaranteed_within: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """Return the suggestion as the CLI's JSON object."""
+        """Return the suggestion as the CLI's JSON object (as it was before candidates
+        and guaranteed_within, which the command line does not ask for or show)."""
         return {
             "guess": self.guess,
             "remaining": self.remaining,

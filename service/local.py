@@ -83,10 +83,14 @@ class LocalGuesswork:
         return self.lookups.info(name)
 
     def suggest(
-        self, policy: str, history: History = (), alternatives: int = DEFAULT_ALTERNATIVES
+        self,
+        policy: str,
+        history: History = (),
+        alternatives: int = DEFAULT_ALTERNATIVES,
+        candidates: int = 0,
     ) -> Suggestion:
         """Return the next guess (see client.lookup.PolicyLookup.suggest)."""
-        return self.lookups.policy(policy).suggest(history, alternatives)
+        return self.lookups.policy(policy).suggest(history, alternatives, candidates)
 
     def suggest_boards(
         self,

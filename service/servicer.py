@@ -89,7 +89,9 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):
             else DEFAULT_ALTERNATIVES
         )
         history = messages.history(request.history)
-        answer = self.answers.suggest(request.policy, history, alternatives)
+        # Absent: none listed, so a client that never asks pays nothing for them.
+        candidates = request.max_candidates if request.HasField("max_candidates") else 0
+        answer = self.answers.suggest(request.policy, history, alternatives, candidates)
         return messages.suggestion_message(answer)
 
     def SuggestBoards(  # noqa: N802

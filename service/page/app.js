@@ -1,33 +1,57 @@
 // The Guesswork page: plays a game against the HTTP/JSON API of the server that
 // serves it (POST /guesswork.v1.Guesswork/METHOD, Connect's unary JSON form).
-// Plain JavaScript, no build step, nothing fetched from elsewhere.
+// Plain JavaScript, no framework and no build step, nothing fetched from elsewhere:
+// the service answers every question (suggestions, words left, analysis); the page
+// only colours replies and letters for display and reads share texts.
 "use strict";
 
 const API = "/guesswork.v1.Guesswork/";
-// Tile colours in the order a click cycles them, with the reply letter of each.
+// Tile colours in the order a tap cycles them, with the reply letter of each;
+// -1 is a tile not set yet (sent as grey).
 const COLOURS = [
-  { name: "grey", letter: "." },
-  { name: "yellow", letter: "Y" },
-  { name: "green", letter: "G" },
+  { name: "grey", letter: ".", square: "⬛" },
+  { name: "yellow", letter: "Y", square: "🟨" },
+  { name: "green", letter: "G", square: "🟩" },
 ];
+// What a key or a share square means: a colour index.
+const KEYS = { ".": 0, b: 0, x: 0, "0": 0, y: 1, "1": 1, g: 2, "2": 2 };
+const SQUARES = { "⬛": 0, "⬜": 0, "🟨": 1, "🟦": 1, "🟩": 2, "🟧": 2 };
 const TILE_GAMES = new Set(["wordle", "antiwordle"]);
+const ANALYSED_GAMES = new Set(["wordle", "jotto", "mastermind"]);
 // The guesses the NYT's Wordle allows (client.policy_info.WORDLE_GUESS_LIMIT).
 const WORDLE_GUESS_LIMIT = 6;
+const LANGUAGES = { de: "German", el: "Greek", es: "Spanish", fr: "French", ru: "Russian" };
+const QWERTY = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"];
+const SOURCES = {
+  VALUE_SOURCE_EXACT: "exact",
+  VALUE_SOURCE_TREE: "exact for the suggested play",
+  VALUE_SOURCE_GREEDY_ESTIMATE: "estimated",
+};
 
 const state = {
   policies: [],
+  games: [], // the games offered: {id, label, policy, boards}
+  game: null,
   policy: null, // the chosen policy's summary (ListPolicies)
-  boardCount: 1, // 1: Wordle (SuggestGuess); more: Dordle, Quordle... (SuggestBoards)
-  history: [], // one board: [{guess, reply}]
-  histories: [], // several boards: one [{guess, reply}] per board
+  boardCount: 1,
+  histories: [[]], // one [{guess, reply}] per board
   suggestion: null, // the last SuggestGuess or SuggestBoards answer
-  colours: [], // one board: the colour index of each tile of the reply being entered
-  boardColours: [], // several boards: per board, its tiles' colour indices (solved: null)
+  colours: [], // per board, the colour index of each tile of the reply being entered (solved: null)
+  cursor: 0, // the tile the keys and colour buttons set, counted over every board's tiles
+  generation: 0, // bumped by every new position, so a late answer is dropped
 };
 
-const several = () => state.boardCount > 1;
-
 const $ = (id) => document.getElementById(id);
+const several = () => state.boardCount > 1;
+const history = () => state.histories[0];
+const tiled = () => Boolean(state.policy) && TILE_GAMES.has(state.policy.game);
+const element = (tag, className, text) => {
+  const made = document.createElement(tag);
+  if (className) made.className = className;
+  if (text !== undefined) made.textContent = text;
+  return made;
+};
+const number = (n) => Number(n || 0).toLocaleString("en-US");
 
 async function call(method, request) {
   const response = await fetch(API + method, {
@@ -45,8 +69,8 @@ async function call(method, request) {
 }
 
 function meta(name) {
-  const element = document.querySelector(`meta[name="${name}"]`);
-  const value = element ? element.content : "";
+  const found = document.querySelector(`meta[name="${name}"]`);
+  const value = found ? found.content : "";
   return value.startsWith("__") ? "" : value;
 }
 
@@ -54,36 +78,111 @@ function showError(message) {
   $("error").textContent = message || "";
 }
 
+// ---- Choosing a game ----------------------------------------------------------
+
+// The games offered, in a player's words, each played by a policy of the catalog:
+// today's Wordle (the server's calendar choice), hard mode, the multi-board games
+// over today's policy, then the other games, lengths and languages built.
+function gamesOf(policies) {
+  const find = (test) => policies.find(test);
+  const named = (name) => find((p) => p.name === name);
+  const today = named(meta("guesswork-default-policy")) ||
+    find((p) => p.game === "wordle" && p.length === 5) || policies[0];
+  const games = [];
+  const add = (id, label, policy, boards = 1) => {
+    if (policy) games.push({ id, label, policy: policy.name, boards });
+  };
+  add("wordle", "Today's Wordle", today);
+  add("hard", "Wordle, hard mode", named(meta("guesswork-default-hard-policy")));
+  if (today && today.game === "wordle") {
+    add("dordle", "Dordle (2 boards)", today, 2);
+    add("quordle", "Quordle (4 boards)", today, 4);
+    add("octordle", "Octordle (8 boards)", today, 8);
+  }
+  add("absurdle", "Absurdle", find((p) => p.name.includes("absurdle") && p.mode === "normal"));
+  add("antiwordle", "Antiwordle", find((p) => p.game === "antiwordle"));
+  add("jotto", "Jotto", find((p) => p.game === "jotto" && p.mode === "normal"));
+  add("mastermind", "Mastermind", find((p) => p.game === "mastermind"));
+  const english = policies.filter((p) => p.game === "wordle" && !/^wordle-[a-z]{2}-/.test(p.name));
+  const lengths = [...new Set(english.map((p) => p.length))].filter((n) => n !== 5).sort((a, b) => a - b);
+  for (const length of lengths) {
+    add(`letters-${length}`, `Wordle with ${length} letters`,
+      find((p) => p.game === "wordle" && p.length === length && p.mode === "normal"));
+  }
+  for (const [code, language] of Object.entries(LANGUAGES)) {
+    add(`language-${code}`, `Wordle in ${language}`, find((p) => p.name.startsWith(`wordle-${code}-`)));
+  }
+  return games;
+}
+
 async function loadPolicies() {
   const answer = await call("ListPolicies", {});
-  // Resource names ("policies/NAME") are shown and kept as the bare name.
+  // Resource names ("policies/NAME") are kept as the bare name; Guess My Word has no board.
   state.policies = (answer.policies || [])
     .filter((p) => p.game !== "guess-my-word")
     .map((p) => ({ ...p, name: p.name.replace(/^policies\//, "") }));
-  const select = $("policy");
+  state.games = gamesOf(state.policies);
+  const select = $("game");
   select.replaceChildren();
-  for (const policy of state.policies) {
-    const option = document.createElement("option");
-    option.value = policy.name;
-    option.textContent = `${policy.name} (${policy.game}, ${policy.targetCount} targets)`;
+  for (const game of state.games) {
+    const option = element("option", "", game.label);
+    option.value = game.id;
     select.append(option);
   }
-  pickDefault();
+  const policies = $("policy");
+  policies.replaceChildren();
+  for (const policy of state.policies) {
+    const option = element("option", "", `${policy.name} (${policy.game}, ${number(policy.targetCount)} words)`);
+    option.value = policy.name;
+    policies.append(option);
+  }
 }
 
-function pickDefault() {
-  const wanted = $("hard").checked
-    ? meta("guesswork-default-hard-policy")
-    : meta("guesswork-default-policy");
-  const names = state.policies.map((p) => p.name);
-  $("policy").value = names.includes(wanted) ? wanted : names[0];
+function chooseGame() {
+  const game = state.games.find((g) => g.id === $("game").value) || state.games[0];
+  if (game && game.id !== "custom") {
+    state.game = game;
+    state.boardCount = game.boards;
+    state.policy = state.policies.find((p) => p.name === game.policy) || null;
+    $("policy").value = game.policy;
+  }
+  return newGame();
+}
+
+// Advanced: any policy of the catalog, played on one board.
+function choosePolicy() {
+  state.policy = state.policies.find((p) => p.name === $("policy").value) || null;
+  state.boardCount = 1;
+  let custom = state.games.find((g) => g.id === "custom");
+  if (!custom) {
+    custom = { id: "custom", label: "Another policy (advanced)", boards: 1 };
+    state.games.push(custom);
+    const option = element("option", "", custom.label);
+    option.value = "custom";
+    $("game").append(option);
+  }
+  custom.policy = state.policy && state.policy.name;
+  state.game = custom;
+  $("game").value = "custom";
+  return newGame();
+}
+
+function newGame() {
+  state.histories = Array.from({ length: state.boardCount }, () => []);
+  state.suggestion = null;
+  $("analysis-panel").hidden = true;
+  $("share-out").hidden = true;
+  $("words-left-panel").hidden = true;
+  $("share-panel").hidden = several() || !tiled();
+  showGuarantee();
+  return refresh();
 }
 
 // Whether a policy wins within its game's guess limit, in the words of
 // client.policy_info.guarantee (the command line's; change the two together), from
 // ListPolicies' worst case and histogram; null for a game without a limit.
 function guaranteeOf(policy) {
-  if (policy.game !== "wordle") return null;
+  if (policy.game !== "wordle" || policy.name.includes("absurdle")) return null;
   const limit = WORDLE_GUESS_LIMIT;
   const worst = policy.worst || 0;
   if (worst <= limit) return `guaranteed within ${limit}`;
@@ -96,425 +195,724 @@ function guaranteeOf(policy) {
     `${over === 1 ? "takes" : "take"} ${limit + 1} or more (worst ${worst})`;
 }
 
-// The chosen policy's guarantee under the policy list (one board: a multi-board
-// game has a limit of its own, shown with each guess).
+// The guarantee in a player's words: at the start the policy's; in a game, the
+// service's guaranteed_within (the stored tree's worst case from the position, the
+// turns played counted; absent when the answer was computed live).
 function showGuarantee() {
   const said = state.policy && !several() ? guaranteeOf(state.policy) : null;
-  $("policy-guarantee").textContent = said ? `${state.policy.name} is ${said}.` : "";
-}
-
-function choosePolicy() {
-  state.policy = state.policies.find((p) => p.name === $("policy").value) || null;
-  showGuarantee();
-  state.history = [];
-  state.histories = Array.from({ length: state.boardCount }, () => []);
-  $("analysis-panel").hidden = true;
-  return suggest();
-}
-
-// A multi-board game is played in normal mode over a Wordle policy's lists: the
-// hard-mode box and the share text (one board's rows) are for one board.
-function chooseBoards() {
-  state.boardCount = Number($("boards").value) || 1;
-  $("hard").disabled = several();
-  if (several() && $("hard").checked) {
-    $("hard").checked = false;
-    pickDefault();
+  const answer = state.suggestion;
+  const limit = WORDLE_GUESS_LIMIT;
+  let text = "";
+  if (said && !history().length) {
+    text = `Playing the suggestions, you are ${said}.`;
+  } else if (said && answer && !answer.solved) {
+    const within = answer.guaranteedWithin;
+    const was = said.startsWith("guaranteed");
+    if (within === undefined) {
+      text = "Not guaranteed (computed live): no stored line bounds the game from here.";
+    } else if (within <= limit) {
+      text = `${was ? "Still" : "Now"} guaranteed within ${limit}: keep playing the suggestions ` +
+        `(at most ${within} guesses in all).`;
+    } else {
+      text = `${was ? "No longer" : "Not"} guaranteed within ${limit} (worst case ${within}).`;
+    }
   }
-  $("share-panel").hidden = several();
-  return choosePolicy();
+  $("policy-guarantee").textContent = text;
 }
 
-async function suggest() {
+// ---- Asking the service -------------------------------------------------------
+
+// The service's answer for a position: SuggestBoards for several boards, else
+// SuggestGuess. Raises the service's error; changes nothing here.
+function ask(histories) {
+  const name = state.policy.name;
+  return histories.length > 1
+    ? call("SuggestBoards", { policy: name, boards: histories.map((h) => ({ history: h })), maxAlternatives: 3 })
+    : call("SuggestGuess", { policy: name, history: histories[0], maxAlternatives: 3 });
+}
+
+// Shows the position of state.histories: its suggestion, or the error (the position
+// is then unchanged on screen); analyses a finished game.
+async function refresh() {
   showError("");
   if (!state.policy) return;
+  const generation = ++state.generation;
   try {
-    const answer = several()
-      ? await call("SuggestBoards", {
-        policy: state.policy.name,
-        boards: state.histories.map((history) => ({ history })),
-        maxAlternatives: 5,
-      })
-      : await call("SuggestGuess", {
-        policy: state.policy.name,
-        history: state.history,
-        maxAlternatives: 5,
-      });
+    const answer = await ask(state.histories);
+    if (generation !== state.generation) return;
     state.suggestion = answer;
     render();
-    if (answer.solved && !several()) await analyse();
+    if (answer.solved) await finish();
+    else expectNext(generation);
   } catch (error) {
+    if (generation !== state.generation) return;
     showError(error.message);
     render();
   }
 }
 
-function render() {
-  $("board").hidden = several();
-  $("boards-played").hidden = !several();
-  if (several()) {
-    renderBoards();
+// Plays the reply (or replies) entered: the new position is asked for first, and
+// only taken when the service accepts it, so a refused reply leaves no row behind.
+async function play(histories, guess) {
+  showError("");
+  const generation = ++state.generation;
+  try {
+    const answer = await ask(histories);
+    if (generation !== state.generation) return false;
+    state.histories = histories;
+    state.suggestion = answer;
+    render();
+    if (answer.solved) await finish();
+    else expectNext(generation);
+    return true;
+  } catch (error) {
+    if (generation === state.generation) showError(error.message);
+    return false;
+  }
+}
+
+// The guesses still expected, from the analysis of the game so far (one board):
+// the policy's mean before the first guess; shown once it comes, marked exact or estimated.
+async function expectNext(generation) {
+  if (several() || !ANALYSED_GAMES.has(state.policy.game)) return;
+  if (!history().length) {
+    showNumber("expected", (state.policy.mean || 0).toFixed(2), "exact, over every answer");
     return;
   }
-  $("board-tiles").hidden = true;
-  const answer = state.suggestion;
-  const board = $("board");
-  board.replaceChildren();
-  for (const turn of state.history) {
-    const item = document.createElement("li");
-    item.className = "played";
-    item.append(rowOf(turn.guess, turn.reply));
-    board.append(item);
+  try {
+    const report = await call("AnalyzeGame", { policy: state.policy.name, history: history() });
+    if (generation !== state.generation) return;
+    const last = (report.moves || []).at(-1) || {};
+    const total = history().length + (report.expectedLeft || 0);
+    showNumber("expected", total.toFixed(2), SOURCES[last.source] || "estimated");
+  } catch {
+    showNumber("expected", "", "");
   }
-  if (!answer) return;
-  const remaining = answer.remaining || 0;
-  if (answer.solved) {
-    $("suggestion").textContent = `Solved: ${answer.guess} in ${state.history.length} guesses.`;
-    $("alternatives").textContent = "";
+}
+
+// ---- Drawing ------------------------------------------------------------------
+
+function render() {
+  const answer = state.suggestion;
+  $("words-left-panel").hidden = true;
+  showGuarantee();
+  $("board").hidden = several();
+  $("boards-played").hidden = !several();
+  if (several()) drawBoards();
+  else drawHistory();
+  drawKeyboard();
+  drawNumbers();
+  if (!answer) {
     $("reply-area").hidden = true;
     return;
   }
-  $("suggestion").textContent = `Guess ${answer.guess} (${remaining} possible, ${sourceOf(answer)})`;
-  showAlternatives(answer);
+  if (answer.solved) {
+    $("suggestion").textContent = several()
+      ? `Solved: all ${state.boardCount} boards in ${answer.turn || 0} guesses (limit ${answer.guessLimit}).`
+      : `Solved: ${answer.guess} in ${history().length} guesses.`;
+    $("reply-area").hidden = true;
+    return;
+  }
+  const suggestion = $("suggestion");
+  suggestion.replaceChildren("Guess ", element("strong", "", answer.guess));
+  const others = answer.alternatives || [];
+  if (others.length) suggestion.append(element("span", "alternatives", ` (or ${others.join(", ")})`));
   $("reply-area").hidden = false;
-  const tiles = TILE_GAMES.has(state.policy.game);
-  $("tiles").hidden = !tiles;
-  $("text-reply").hidden = tiles;
-  $("text-reply-label").hidden = tiles;
-  $("reply-help").textContent = tiles
-    ? "Click each letter (or focus it and press G, Y or .) until it shows your game's colour, then press Enter reply."
-    : `Type the reply your game gave to ${answer.guess}, then press Enter reply.`;
-  state.colours = Array.from(answer.guess, () => 0);
-  drawTiles();
+  $("text-reply").hidden = tiled();
+  $("text-reply-label").hidden = tiled();
+  $("colour-keys").hidden = !tiled();
+  $("tiles").hidden = several() || !tiled();
+  $("board-tiles").hidden = !several();
+  $("reply-help").textContent = !tiled()
+    ? `Type the reply your game gave to ${answer.guess}, then press Enter reply.`
+    : several()
+      ? `Play ${answer.guess} on every board, then set each unsolved board's colours below.`
+      : `Play ${answer.guess}, then set the colours your game showed.`;
+  state.colours = several()
+    ? answer.boards.map((b) => (b.solved ? null : Array.from(answer.guess, () => -1)))
+    : [Array.from(answer.guess, () => -1)];
+  state.cursor = 0;
+  if (tiled()) buildTiles();
 }
 
-// Several boards: each board's turns under its own heading, then one row of tiles
-// per unsolved board for the replies to the guess shown.
-function renderBoards() {
+// One played row: the guess in coloured tiles (the colours are the reply), read out
+// as words; other games show the reply as its text.
+function rowOf(guess, reply) {
+  const row = element("span", "row");
+  const colours = coloursOf(guess, reply);
+  if (!colours) {
+    row.textContent = `${guess}: ${reply}`;
+    return row;
+  }
+  const said = Array.from(guess).map((letter, i) => `${letter} ${COLOURS[colours[i]].name}`).join(", ");
+  row.append(element("span", "visually-hidden", `${guess}: ${said}`));
+  Array.from(guess).forEach((letter, i) => {
+    const tile = element("span", `tile ${COLOURS[colours[i]].name}`, letter);
+    tile.setAttribute("aria-hidden", "true");
+    row.append(tile);
+  });
+  return row;
+}
+
+// A Wordle reply's colour indices ("GY..Y", or squares), or null for another game's.
+function coloursOf(guess, reply) {
+  if (!tiled()) return null;
+  const symbols = Array.from(reply.replace(/[\uFE0F\u200D\s]/g, ""));
+  if (symbols.length !== Array.from(guess).length) return null;
+  const colours = symbols.map((s) => (s in SQUARES ? SQUARES[s] : KEYS[s.toLowerCase()]));
+  return colours.every((c) => c !== undefined) ? colours : null;
+}
+
+function drawHistory() {
+  const board = $("board");
+  board.replaceChildren();
+  for (const turn of history()) {
+    const item = element("li", "played");
+    item.append(rowOf(turn.guess, turn.reply));
+    board.append(item);
+  }
+}
+
+// Several boards: each board's turns in small tiles under its heading.
+function drawBoards() {
   const answer = state.suggestion;
   const played = $("boards-played");
   played.replaceChildren();
-  state.histories.forEach((history, number) => {
-    const column = document.createElement("section");
-    column.className = "played-board";
-    const heading = document.createElement("h3");
-    const board = answer && answer.boards ? answer.boards[number] || {} : {};
-    heading.id = `played-board-${number + 1}`;
-    heading.textContent = `Board ${number + 1}: ` +
-      (board.solved ? "solved" : `${board.remaining || 0} possible`);
-    const list = document.createElement("ol");
+  state.histories.forEach((turns, index) => {
+    const column = element("section", "played-board");
+    const board = answer && answer.boards ? answer.boards[index] || {} : {};
+    const heading = element("h3", board.solved ? "solved" : "",
+      `Board ${index + 1}: ` + (board.solved ? "solved" : `${number(board.remaining)} left`));
+    heading.id = `played-board-${index + 1}`;
+    const list = element("ol");
     list.setAttribute("aria-labelledby", heading.id);
-    for (const turn of history) {
-      const item = document.createElement("li");
-      item.className = "played";
+    for (const turn of turns) {
+      const item = element("li", "played");
       item.append(rowOf(turn.guess, turn.reply));
       list.append(item);
     }
     column.append(heading, list);
     played.append(column);
   });
-  $("tiles").hidden = true;
-  $("text-reply").hidden = true;
-  $("text-reply-label").hidden = true;
-  if (!answer) return;
-  const turns = answer.turn || 0;
-  if (answer.solved) {
-    $("suggestion").textContent =
-      `Solved: all ${state.boardCount} boards in ${turns} guesses (limit ${answer.guessLimit}).`;
-    $("alternatives").textContent = "";
-    $("reply-area").hidden = true;
-    $("board-tiles").hidden = true;
+}
+
+// The on-screen keyboard: each letter's best state so far (green, yellow, grey).
+function drawKeyboard() {
+  const keyboard = $("keyboard");
+  keyboard.replaceChildren();
+  // Several boards: a letter's state differs from board to board, so none is shown.
+  if (!tiled() || several()) return;
+  const best = new Map();
+  for (const turns of state.histories) {
+    for (const { guess, reply } of turns) {
+      const colours = coloursOf(guess, reply) || [];
+      Array.from(guess).forEach((letter, i) => {
+        best.set(letter, Math.max(best.has(letter) ? best.get(letter) : -1, colours[i] ?? -1));
+      });
+    }
+  }
+  const latin = Array.from(state.suggestion ? state.suggestion.guess : "A").every((c) => c >= "A" && c <= "Z");
+  const rows = latin ? QWERTY : [Array.from(best.keys()).sort().join("")];
+  for (const letters of rows) {
+    const row = element("div", "kb-row");
+    for (const letter of letters) {
+      const colour = best.has(letter) ? best.get(letter) : -1;
+      row.append(element("span", colour >= 0 ? COLOURS[colour].name : "", letter));
+    }
+    keyboard.append(row);
+  }
+}
+
+// The plain numbers: words left (one board) or guesses left (several), the guess
+// count, and the guesses expected once known.
+function drawNumbers() {
+  const answer = state.suggestion;
+  const numbers = $("numbers");
+  numbers.replaceChildren();
+  if (!answer || answer.solved) return;
+  if (several()) {
+    addNumber("turn", "Guess", `${(answer.turn || 0) + 1} of ${answer.guessLimit}`);
+    const open = answer.boards.filter((b) => !b.solved).length;
+    addNumber("open", "Boards to solve", `${open} of ${state.boardCount}`);
     return;
   }
-  $("suggestion").textContent =
-    `Guess ${answer.guess} (guess ${turns + 1} of ${answer.guessLimit}, ${sourceOf(answer)})`;
-  showAlternatives(answer);
-  $("reply-area").hidden = false;
-  $("reply-help").textContent =
-    "For each unsolved board, click each letter (or focus it and press G, Y or .) until " +
-    "it shows that board's colour, then press Enter reply.";
-  state.boardColours = answer.boards.map((b) => (b.solved ? null : Array.from(answer.guess, () => 0)));
-  drawBoardTiles();
+  addNumber("left", "Words left", wordsLeftButton(answer.remaining));
+  addNumber("turn", "Guess", String(history().length + 1));
+  if (ANALYSED_GAMES.has(state.policy.game)) addNumber("expected", "Expected guesses", "…");
 }
 
-function drawBoardTiles() {
-  const area = $("board-tiles");
-  area.hidden = false;
-  area.replaceChildren();
+function addNumber(key, label, value) {
+  const group = element("div");
+  group.dataset.key = key;
+  const shown = element("dd");
+  shown.append(value);
+  group.append(element("dt", "", label), shown);
+  $("numbers").append(group);
+}
+
+// The words-left count as a button: a tap lists the words (SuggestGuess's candidates).
+function wordsLeftButton(remaining) {
+  const button = element("button", "", number(remaining));
+  button.type = "button";
+  button.id = "words-left-button";
+  button.setAttribute("aria-expanded", "false");
+  button.setAttribute("aria-controls", "words-left-panel");
+  button.setAttribute("aria-label", `${number(remaining)} words left: list them`);
+  button.addEventListener("click", toggleWordsLeft);
+  return button;
+}
+
+// The most words listed (client.remaining.MAX_CANDIDATES, the service's limit).
+const MAX_CANDIDATES = 500;
+
+// Lists the words still possible (most likely first with their chance where the
+// policy's prior weights them, else A to Z), or hides the list.
+async function toggleWordsLeft() {
+  const button = $("words-left-button");
+  const panel = $("words-left-panel");
+  if (!panel.hidden) {
+    panel.hidden = true;
+    button.setAttribute("aria-expanded", "false");
+    return;
+  }
+  const generation = state.generation;
+  try {
+    const answer = await call("SuggestGuess", {
+      policy: state.policy.name, history: history(), maxAlternatives: 0, maxCandidates: MAX_CANDIDATES,
+    });
+    if (generation !== state.generation) return;
+    const words = answer.candidates || [];
+    const chances = answer.candidateWeights || [];
+    const list = $("words-left");
+    list.replaceChildren();
+    words.forEach((word, i) => {
+      const item = element("li", "", word);
+      if (chances.length) item.append(" ", element("span", "chance", percent(chances[i])));
+      list.append(item);
+    });
+    const some = words.length < answer.remaining ? `the first ${number(words.length)} of ` : "";
+    $("words-left-title").textContent = chances.length
+      ? `Words left, most likely first (${some}${number(answer.remaining)}):`
+      : `Words left, A to Z (${some}${number(answer.remaining)}):`;
+    panel.hidden = false;
+    button.setAttribute("aria-expanded", "true");
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+function percent(chance) {
+  const value = 100 * (chance || 0);
+  return value < 0.1 ? "<0.1%" : `${value.toFixed(value < 10 ? 1 : 0)}%`;
+}
+
+function showNumber(key, value, how) {
+  const group = $("numbers").querySelector(`[data-key="${key}"] dd`);
+  if (group) group.textContent = value ? `${value} (${how})` : "not known";
+}
+
+// ---- Entering a reply ---------------------------------------------------------
+
+// The pending reply's tiles: buttons made once per suggestion and repainted in
+// place, so the focus stays where it is.
+function buildTiles() {
   const guess = state.suggestion.guess;
-  state.boardColours.forEach((colours, number) => {
+  const one = $("tiles");
+  one.replaceChildren();
+  // A long word wraps into two rows on a phone, so no tile is below a tap target.
+  const letters = Array.from(guess).length;
+  one.classList.toggle("long", letters >= 7);
+  one.style.setProperty("--columns", String(Math.ceil(letters / 2)));
+  const area = $("board-tiles");
+  area.replaceChildren();
+  let flat = 0;
+  state.colours.forEach((colours, board) => {
     if (!colours) return;
-    const group = document.createElement("div");
-    group.className = "board-reply";
-    group.setAttribute("role", "group");
-    group.setAttribute("aria-label", `Board ${number + 1}'s reply`);
-    const label = document.createElement("span");
-    label.className = "board-label";
-    label.textContent = `Board ${number + 1}`;
-    label.setAttribute("aria-hidden", "true");
-    const row = document.createElement("div");
-    row.className = "row";
-    fillTiles(row, guess, colours, `board ${number + 1}, `, () => drawBoardTiles());
-    group.append(label, row);
-    area.append(group);
-  });
-}
-
-function sourceOf(answer) {
-  return answer.source === "SOURCE_STORED" ? "stored" : "computed live";
-}
-
-// The next-best guesses of a SuggestGuess or SuggestBoards answer, with their values.
-function showAlternatives(answer) {
-  const others = answer.alternatives || [];
-  const values = answer.alternativeValues || [];
-  const shown = others.map((word, i) =>
-    i < values.length ? `${word} (${describeValue(values[i], answer.alternativeMetric)})` : word,
-  );
-  $("alternatives").textContent = shown.length ? `Next best: ${shown.join(", ")}` : "";
-}
-
-// What an alternative's value means, by the metric that ranked it (lower is better).
-function describeValue(value, metric) {
-  if (metric === "neg_entropy" || metric === "approx_entropy") return `${(-value).toFixed(2)} bits`;
-  if (metric === "entropy") return `${value.toFixed(2)} bits`;
-  // Bits about every board's secret plus two per board the guess may solve.
-  if (metric === "joint_entropy") return `${(-value).toFixed(2)} joint bits`;
-  if (metric === "max") return `at most ${Math.round(value)} left`;
-  if (metric === "expectation") return `${value.toFixed(1)} left expected`;
-  return String(Number(value.toFixed(3)));
-}
-
-function rowOf(guess, reply) {
-  const row = document.createElement("span");
-  row.className = "row";
-  if (TILE_GAMES.has(state.policy.game) && reply.length === guess.length) {
-    row.setAttribute("aria-label", `${guess}: ${describeReply(guess, reply)}`);
+    let row = one;
+    if (several()) {
+      const group = element("div", "board-reply");
+      group.setAttribute("role", "group");
+      group.setAttribute("aria-label", `Board ${board + 1}'s reply`);
+      const label = element("span", "board-label", `Board ${board + 1}`);
+      label.setAttribute("aria-hidden", "true");
+      row = element("div", "row pending");
+      group.append(label, row);
+      area.append(group);
+    }
     Array.from(guess).forEach((letter, index) => {
-      const tile = document.createElement("span");
-      const colour = COLOURS.find((c) => c.letter === reply[index]) || COLOURS[0];
-      tile.className = `tile ${colour.name}`;
-      tile.textContent = letter;
-      tile.setAttribute("aria-hidden", "true");
+      const tile = element("button", "tile input", letter);
+      tile.type = "button";
+      tile.dataset.board = String(board);
+      tile.dataset.index = String(index);
+      tile.dataset.flat = String(flat++);
+      tile.addEventListener("click", () => {
+        state.cursor = Number(tile.dataset.flat);
+        colours[index] = (Math.max(colours[index], 0) + 1) % COLOURS.length;
+        paintTiles();
+      });
       row.append(tile);
     });
-  } else {
-    row.textContent = `${guess} ${reply}`;
-  }
-  return row;
-}
-
-function describeReply(guess, reply) {
-  return Array.from(guess)
-    .map((letter, i) => `${letter} ${(COLOURS.find((c) => c.letter === reply[i]) || COLOURS[0]).name}`)
-    .join(", ");
-}
-
-function drawTiles() {
-  fillTiles($("tiles"), state.suggestion.guess, state.colours, "", () => drawTiles());
-}
-
-// One reply's tiles in ``box``: each cycles its colour on a click, or takes G, Y or
-// "." from the keyboard and moves the focus on (to the next box's first tile after
-// the last). ``redraw`` draws every box again after a change.
-function fillTiles(box, guess, colours, labelPrefix, redraw) {
-  box.replaceChildren();
-  // Focus moves within one reply area: the one board's tiles, or every board's.
-  const area = box.closest("#board-tiles") || box;
-  const tilesOf = () => Array.from(area.querySelectorAll(".tile.input"));
-  Array.from(guess).forEach((letter, index) => {
-    const tile = document.createElement("button");
-    tile.type = "button";
-    const colour = COLOURS[colours[index]];
-    tile.className = `tile input ${colour.name}`;
-    tile.textContent = letter;
-    tile.setAttribute(
-      "aria-label",
-      `${labelPrefix}letter ${index + 1}, ${letter}: ${colour.name}; press to change`,
-    );
-    tile.addEventListener("click", () => {
-      const at = tilesOf().indexOf(tile);
-      colours[index] = (colours[index] + 1) % COLOURS.length;
-      redraw();
-      tilesOf()[at].focus();
-    });
-    tile.addEventListener("keydown", (event) => {
-      const found = COLOURS.findIndex((c) => c.letter.toLowerCase() === event.key.toLowerCase());
-      if (found >= 0) {
-        const at = tilesOf().indexOf(tile);
-        colours[index] = found;
-        redraw();
-        const all = tilesOf();
-        all[Math.min(at + 1, all.length - 1)].focus();
-        event.preventDefault();
-      }
-    });
-    box.append(tile);
   });
+  paintTiles();
+  // The keys go to the reply: the first tile takes the focus after a reply, a new
+  // game or a game chosen (where it was on the page itself, the chooser or a tile).
+  const focused = document.activeElement;
+  if (!focused || focused === document.body || focused.closest("#choose, #reply-area")) {
+    const first = allTiles()[0];
+    if (first) first.focus({ preventScroll: true });
+  }
 }
 
-function currentReply() {
-  if (TILE_GAMES.has(state.policy.game) && !several()) {
-    return state.colours.map((c) => COLOURS[c].letter).join("");
+function allTiles() {
+  return Array.from(document.querySelectorAll(several() ? "#board-tiles .tile" : "#tiles .tile"));
+}
+
+function paintTiles() {
+  const prefix = (board) => (several() ? `board ${board + 1}, ` : "");
+  for (const tile of allTiles()) {
+    const board = Number(tile.dataset.board);
+    const index = Number(tile.dataset.index);
+    const colour = state.colours[board][index];
+    const name = colour < 0 ? "not set (grey)" : COLOURS[colour].name;
+    tile.className = `tile input ${colour < 0 ? "unset" : COLOURS[colour].name}` +
+      (Number(tile.dataset.flat) === state.cursor ? " cursor" : "");
+    tile.setAttribute("aria-label",
+      `${prefix(board)}letter ${index + 1}, ${tile.textContent}: ${name}; press to change`);
   }
-  return $("text-reply").value.trim();
+}
+
+// Sets the colour of the tile at the cursor and moves on (a key or a colour button).
+function setColour(colour) {
+  const tiles = allTiles();
+  const tile = tiles[state.cursor];
+  if (!tile) return;
+  state.colours[Number(tile.dataset.board)][Number(tile.dataset.index)] = colour;
+  moveCursor(1, document.activeElement && document.activeElement.classList.contains("input"));
+}
+
+function moveCursor(step, follow) {
+  const count = allTiles().length;
+  state.cursor = Math.min(Math.max(state.cursor + step, 0), Math.max(count - 1, 0));
+  paintTiles();
+  if (follow) allTiles()[state.cursor].focus();
+}
+
+function onKey(event) {
+  const target = event.target;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (target.closest && target.closest("input, textarea, select, summary, a")) return;
+  const replying = !$("reply-area").hidden && tiled();
+  if (!replying) return;
+  const onTile = target.classList && target.classList.contains("input");
+  const key = event.key.toLowerCase();
+  if (key in KEYS) {
+    setColour(KEYS[key]);
+  } else if (event.key === "Backspace") {
+    const tile = allTiles()[state.cursor];
+    if (tile) state.colours[Number(tile.dataset.board)][Number(tile.dataset.index)] = -1;
+    moveCursor(-1, onTile);
+  } else if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+    moveCursor(event.key === "ArrowRight" ? 1 : -1, onTile);
+  } else if (event.key === "Enter" && (onTile || target === document.body)) {
+    submitReply();
+  } else {
+    return;
+  }
+  event.preventDefault();
+}
+
+function replyOf(colours) {
+  return colours.map((c) => COLOURS[Math.max(c, 0)].letter).join("");
 }
 
 async function submitReply() {
-  if (!state.suggestion || state.suggestion.solved) return;
+  const answer = state.suggestion;
+  if (!answer || answer.solved) return;
+  const guess = answer.guess;
+  let histories;
   if (several()) {
-    await submitBoardReplies();
-    return;
+    // The guess is played on every unsolved board, each with its tiles' reply.
+    histories = state.histories.map((turns, board) =>
+      state.colours[board] ? [...turns, { guess, reply: replyOf(state.colours[board]) }] : turns);
+  } else {
+    const reply = tiled() ? replyOf(state.colours[0]) : $("text-reply").value.trim();
+    histories = [[...history(), { guess, reply }]];
   }
-  state.history.push({ guess: state.suggestion.guess, reply: currentReply() });
-  $("text-reply").value = "";
-  const before = state.history.length;
-  await suggest();
-  if ($("error").textContent && state.history.length === before) {
-    state.history.pop(); // refused: the reply is asked for again
-    render();
-  }
+  if (await play(histories, guess)) $("text-reply").value = "";
 }
 
-// Several boards: the guess shown is played on every unsolved board, each with the
-// reply its tiles show; a refused position is taken back whole.
-async function submitBoardReplies() {
-  const guess = state.suggestion.guess;
-  const played = [];
-  state.boardColours.forEach((colours, number) => {
-    if (!colours) return;
-    state.histories[number].push({ guess, reply: colours.map((c) => COLOURS[c].letter).join("") });
-    played.push(number);
-  });
-  await suggest();
-  if ($("error").textContent) {
-    for (const number of played) state.histories[number].pop();
-    const message = $("error").textContent;
-    await suggest();
-    showError(message);
-  }
+// "I played another word": the reply tiles show that word instead.
+function useOwnWord() {
+  const word = $("own-word").value.trim().toUpperCase();
+  if (!state.suggestion || !word) return;
+  state.suggestion = { ...state.suggestion, guess: word, alternatives: [] };
+  $("own-word").value = "";
+  $("own-word-panel").open = false;
+  render();
 }
 
 async function undo() {
-  if (several()) {
-    // The last guess was played on every board whose history is the longest.
-    const turns = Math.max(0, ...state.histories.map((h) => h.length));
-    for (const history of state.histories) if (history.length === turns) history.pop();
-    await suggest();
-    return;
-  }
-  state.history.pop();
+  if (!state.histories.some((h) => h.length)) return;
+  // The last guess was played on every board whose history is the longest.
+  const turns = Math.max(...state.histories.map((h) => h.length));
+  state.histories = state.histories.map((h) => (h.length === turns ? h.slice(0, -1) : h));
   $("analysis-panel").hidden = true;
-  await suggest();
+  $("share-out").hidden = true;
+  await refresh();
 }
 
-const SQUARES = { "⬛": ".", "⬜": ".", "🟨": "Y", "🟦": "Y", "🟩": "G", "🟧": "G" };
+// ---- Share texts --------------------------------------------------------------
 
+// A NYT share text read: its rows of squares as colour indices, the words typed with
+// it (one a line, or none), and whether the header marks hard mode ("4/6*").
+// Raises an Error in words when it holds no rows or disagrees with its header.
+function readShare(text) {
+  const rows = [];
+  const words = [];
+  let header = null;
+  for (const raw of text.split("\n")) {
+    const line = raw.replace(/[\uFE0F\u200D\u200E\u200F\s]/g, "");
+    if (!line) continue;
+    const symbols = Array.from(line);
+    if (symbols.every((s) => s in SQUARES)) {
+      rows.push(symbols.map((s) => SQUARES[s]));
+    } else if (!rows.length && header === null && /(^|[^\d/])([0-9]+|X)\/([0-9]+)\*?/i.test(raw)) {
+      header = raw;
+    } else if (/^\p{L}+$/u.test(line)) {
+      words.push(line.toUpperCase());
+    }
+  }
+  if (!rows.length) throw new Error("No rows of coloured squares in the share text.");
+  if (rows.some((r) => r.length !== rows[0].length)) throw new Error("The share text's rows differ in length.");
+  const claimed = header && /([0-9]+|X)\/([0-9]+)/i.exec(header);
+  if (claimed) {
+    const count = claimed[1].toUpperCase() === "X" ? Number(claimed[2]) : Number(claimed[1]);
+    if (count !== rows.length) {
+      throw new Error(`The share text says ${claimed[0]} but has ${rows.length} rows.`);
+    }
+  }
+  if (words.length && words.length !== rows.length) {
+    throw new Error(`The share text has ${rows.length} rows but ${words.length} words.`);
+  }
+  return { rows, words, hard: Boolean(header && /\/[0-9]+\*/.test(header)) };
+}
+
+// Analyses a pasted share text: with its words, or with the guesses suggested here
+// for its rows. Nothing changes on the board unless every row is accepted.
 async function pasteShare() {
-  const rows = $("share").value
-    .split("\n")
-    .map((line) => Array.from(line.trim()))
-    .filter((chars) => chars.length && chars.every((c) => c in SQUARES));
-  if (!rows.length) {
-    showError("No rows of coloured squares in the share text.");
+  showError("");
+  let share;
+  try {
+    share = readShare($("share").value);
+  } catch (error) {
+    showError(`Share text: ${error.message}`);
     return;
   }
-  state.history = [];
-  for (const row of rows) {
-    await suggest();
-    if (!state.suggestion || state.suggestion.solved || $("error").textContent) return;
-    state.history.push({ guess: state.suggestion.guess, reply: row.map((c) => SQUARES[c]).join("") });
+  const wanted = share.hard ? "hard" : "wordle";
+  const game = state.games.find((g) => g.id === wanted) || state.games[0];
+  const before = { game: state.game, policy: state.policy, boards: state.boardCount };
+  state.game = game;
+  state.policy = state.policies.find((p) => p.name === game.policy);
+  state.boardCount = 1;
+  const generation = ++state.generation;
+  const turns = [];
+  try {
+    for (const [index, row] of share.rows.entries()) {
+      const guess = share.words[index] || (await ask([turns])).guess;
+      turns.push({ guess, reply: replyOf(row) });
+    }
+    const answer = await ask([turns]);
+    if (generation !== state.generation) return;
+    $("game").value = game.id;
+    $("policy").value = game.policy;
+    state.histories = [turns];
+    state.suggestion = answer;
+    render();
+    $("share-panel").open = false;
+    await finish(true);
+  } catch (error) {
+    Object.assign(state, { game: before.game, policy: before.policy, boardCount: before.boards });
+    showError(`Share text: ${error.message}`);
   }
-  await suggest();
 }
 
-async function analyse() {
+// Our share text: the game's rows of squares in the NYT's shape (several boards:
+// each board's count, then its rows).
+function shareText() {
+  const label = state.game ? state.game.label.replace(/^Today's /, "") : "Wordle";
+  const hard = state.policy && state.policy.mode !== "normal" ? "*" : "";
+  const squares = (turns) => turns.map((t) =>
+    (coloursOf(t.guess, t.reply) || []).map((c) => COLOURS[c].square).join("")).join("\n");
+  if (!several()) {
+    return `Guesswork ${label} ${history().length}/${WORDLE_GUESS_LIMIT}${hard}\n\n${squares(history())}`;
+  }
+  const limit = state.suggestion.guessLimit;
+  const counts = state.histories.map((h, i) => `Board ${i + 1}: ${h.length}/${limit}`).join("\n");
+  return `Guesswork ${label} ${state.suggestion.turn}/${limit}\n${counts}\n\n` +
+    state.histories.map(squares).join("\n\n");
+}
+
+async function copyShare() {
+  const text = $("share-text");
   try {
-    const report = await call("AnalyzeGame", { policy: state.policy.name, history: state.history });
-    const body = $("analysis").tBodies[0];
-    body.replaceChildren();
-    for (const move of report.moves || []) {
-      const row = document.createElement("tr");
-      const cells = [
-        move.turn, move.guess, move.reply,
-        `${move.remainingBefore || 0}>${move.remainingAfter || 0}`,
-        move.bestGuess, (move.bestExpected || 0).toFixed(3), (move.expected || 0).toFixed(3),
-        Math.round(move.skill || 0), Math.round(move.luck || 0),
-      ];
-      for (const value of cells) {
-        const cell = document.createElement("td");
-        cell.textContent = String(value ?? "");
-        row.append(cell);
-      }
-      body.append(row);
-    }
-    $("analysis-summary").textContent =
-      `Expected with best play ${(report.expectedStart || 0).toFixed(2)}; ` +
-      `skill ${Math.round(report.skill || 0)}, luck ${Math.round(report.luck || 0)}.`;
-    // The picture guesswork analyze --plot draws, made by the server; where it cannot
-    // (no matplotlib there), a simpler chart drawn here.
-    const picture = $("analysis-picture");
-    const message = JSON.stringify({ policy: state.policy.name, history: state.history });
-    picture.hidden = false;
-    $("left-chart").hidden = true;
-    picture.onerror = () => {
-      picture.hidden = true;
-      drawChart(report.moves || []);
-      $("left-chart").hidden = false;
-    };
-    picture.src = `/picture/analysis.svg?encoding=json&message=${encodeURIComponent(message)}`;
-    $("analysis-panel").hidden = false;
+    await navigator.clipboard.writeText(text.value);
+    $("copied").textContent = "Copied.";
+  } catch {
+    text.select();
+    $("copied").textContent = "Selected: copy it with your device's Copy.";
+  }
+}
+
+// ---- Analysis -----------------------------------------------------------------
+
+// The end of a game: our share text, and the analysis of every board played.
+async function finish(pasted = false) {
+  if (tiled() && !pasted) {
+    $("share-text").value = shareText();
+    $("share-out").hidden = false;
+  }
+  if (!ANALYSED_GAMES.has(state.policy.game)) return;
+  const generation = state.generation;
+  try {
+    const boards = state.histories.map((turns, index) => ({ turns, index })).filter((b) => b.turns.length);
+    const reports = await Promise.all(boards.map((b) =>
+      call("AnalyzeGame", { policy: state.policy.name, history: b.turns })));
+    if (generation !== state.generation) return;
+    drawAnalysis(boards, reports);
   } catch (error) {
     showError(`Analysis: ${error.message}`);
   }
 }
 
-function drawChart(moves) {
-  const svg = $("left-chart");
-  const ns = "http://www.w3.org/2000/svg";
-  svg.replaceChildren();
-  const top = Math.max(1, ...moves.map((m) => m.remainingBefore || 0));
-  const scale = (n) => 140 * Math.log1p(n) / Math.log1p(top);
-  const width = 300 / Math.max(1, moves.length);
-  moves.forEach((move, i) => {
-    const bar = document.createElementNS(ns, "rect");
-    const height = scale(move.remainingAfter || 0);
-    bar.setAttribute("x", String(10 + i * width));
-    bar.setAttribute("y", String(150 - height));
-    bar.setAttribute("width", String(width * 0.6));
-    bar.setAttribute("height", String(Math.max(1, height)));
-    bar.setAttribute("class", "bar");
-    svg.append(bar);
-    const best = document.createElementNS(ns, "line");
-    const y = 150 - scale(move.bestExpectedRemaining || 0);
-    best.setAttribute("x1", String(10 + i * width));
-    best.setAttribute("x2", String(10 + i * width + width * 0.6));
-    best.setAttribute("y1", String(y));
-    best.setAttribute("y2", String(y));
-    best.setAttribute("class", "best");
-    svg.append(best);
+function drawAnalysis(boards, reports) {
+  const area = $("analysis");
+  area.replaceChildren();
+  const mean = (key) => reports.reduce((s, r) => s + (r[key] || 0), 0) / reports.length;
+  const lost = reports.reduce((s, r) => s + (r.lostToChoices || 0), 0);
+  $("analysis-summary").textContent =
+    `Skill ${Math.round(mean("skill"))}, luck ${Math.round(mean("luck"))} (out of 100). ` +
+    (several() ? "" : `Best play needs ${(reports[0].expectedStart || 0).toFixed(2)} guesses on average; `) +
+    `your choices cost ${lost.toFixed(2)} ${several() ? "guesses over all boards" : "guesses"}.`;
+  reports.forEach((report, i) => {
+    let parent = area;
+    if (several()) {
+      parent = element("section", "board-analysis");
+      parent.append(element("h3", "", `Board ${boards[i].index + 1}: ` +
+        `skill ${Math.round(report.skill || 0)}, luck ${Math.round(report.luck || 0)}`));
+      area.append(parent);
+    }
+    for (const move of report.moves || []) parent.append(moveCard(move, several() ? "h4" : "h3"));
   });
+  drawChart(reports[0].moves || []);
+  $("chart-figure").hidden = several();
+  const message = JSON.stringify({ policy: state.policy.name, history: boards[0].turns });
+  $("analysis-picture-link").href = `/picture/analysis.svg?encoding=json&message=${encodeURIComponent(message)}`;
+  $("analysis-picture-link").parentElement.hidden = several();
+  $("analysis-panel").hidden = false;
 }
 
-function setContrast() {
-  document.body.classList.toggle("contrast", $("contrast").checked);
+// One move in words: the guess and its reply, skill and luck, the words left, and
+// the best move with what it would have left.
+function moveCard(move, level) {
+  const card = element("article", "move");
+  const heading = element(level, "", `${move.turn}. `);
+  heading.append(rowOf(move.guess, move.reply));
+  card.append(heading);
+  const scores = element("p", "scores");
+  scores.append(element("span", "", `Skill ${Math.round(move.skill || 0)}`),
+    element("span", "", `Luck ${Math.round(move.luck || 0)}`));
+  card.append(scores);
+  const after = move.remainingAfter ? `${number(move.remainingAfter)} left` : "solved";
+  card.append(element("p", "", `Words: ${number(move.remainingBefore)} before, ${after}.`));
+  const how = SOURCES[move.source] || "estimated";
+  if (move.bestGuess && move.bestGuess !== move.guess) {
+    const left = move.bestRemaining !== undefined
+      ? `would have left ${number(move.bestRemaining)}`
+      : `would leave ${(move.bestExpectedRemaining || 0).toFixed(1)} on average`;
+    card.append(element("p", "", `Best: ${move.bestGuess}, which ${left} ` +
+      `(you ${(move.expectedRemaining || 0).toFixed(1)} on average).`));
+    card.append(element("p", "", `Guesses expected: ${(move.expected || 0).toFixed(2)} yours, ` +
+      `${(move.bestExpected || 0).toFixed(2)} best (${how}).`));
+  } else {
+    card.append(element("p", "", `The best move. Guesses expected: ${(move.expected || 0).toFixed(2)} (${how}).`));
+  }
+  if (move.legal === false) card.append(element("p", "warning", "Breaks the hard-mode rule."));
+  return card;
+}
+
+// The words left after each move as bars on a log scale, the best move's expectation
+// marked: plain HTML, so its words keep their size on a phone.
+function drawChart(moves) {
+  const chart = $("left-chart");
+  chart.replaceChildren();
+  const top = Math.max(2, ...moves.map((m) => m.remainingBefore || 0));
+  const scale = (n) => `${(100 * Math.log1p(n || 0)) / Math.log1p(top)}%`;
+  for (const move of moves) {
+    const row = element("div", "chart-row");
+    row.append(element("span", "", `${move.turn}.`));
+    const track = element("div", "chart-track");
+    const bar = element("div", "chart-bar");
+    bar.style.width = scale(move.remainingAfter);
+    const best = element("div", "chart-best");
+    best.style.left = scale(move.bestExpectedRemaining);
+    track.append(bar, best);
+    track.setAttribute("aria-hidden", "true");
+    const said = element("span", "chart-words",
+      `${number(move.remainingAfter)} left, best ≈ ${(move.bestExpectedRemaining || 0).toFixed(1)}`);
+    row.append(track, said);
+    chart.append(row);
+  }
+}
+
+// ---- Appearance ---------------------------------------------------------------
+
+function setTheme(dark, contrast) {
+  document.body.classList.toggle("dark", dark);
+  document.body.classList.toggle("contrast", contrast);
+  $("theme").setAttribute("aria-pressed", String(dark));
+  $("contrast").setAttribute("aria-pressed", String(contrast));
+  try {
+    localStorage.setItem("guesswork-theme", JSON.stringify({ dark, contrast }));
+  } catch {
+    // Private browsing may refuse storage: the choice then lasts this visit.
+  }
+}
+
+function loadTheme() {
+  let saved = null;
+  try {
+    saved = JSON.parse(localStorage.getItem("guesswork-theme") || "null");
+  } catch {
+    saved = null;
+  }
+  const system = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+  const contrast = window.matchMedia && window.matchMedia("(prefers-contrast: more)").matches;
+  setTheme(saved ? saved.dark : system, saved ? saved.contrast : contrast);
 }
 
 async function start() {
+  loadTheme();
+  const pressed = (id) => $(id).getAttribute("aria-pressed") === "true";
+  $("theme").addEventListener("click", () => setTheme(!pressed("theme"), pressed("contrast")));
+  $("contrast").addEventListener("click", () => setTheme(pressed("theme"), !pressed("contrast")));
+  $("game").addEventListener("change", chooseGame);
   $("policy").addEventListener("change", choosePolicy);
-  $("boards").addEventListener("change", chooseBoards);
-  $("hard").addEventListener("change", () => { pickDefault(); choosePolicy(); });
-  $("contrast").addEventListener("change", setContrast);
-  $("new-game").addEventListener("click", choosePolicy);
+  $("new-game").addEventListener("click", newGame);
   $("submit").addEventListener("click", submitReply);
   $("undo").addEventListener("click", undo);
   $("paste").addEventListener("click", pasteShare);
+  $("copy-share").addEventListener("click", copyShare);
+  $("use-own-word").addEventListener("click", useOwnWord);
+  for (const key of document.querySelectorAll("#colour-keys .key")) {
+    key.addEventListener("click", () => setColour(Number(key.dataset.colour)));
+  }
   $("text-reply").addEventListener("keydown", (event) => {
     if (event.key === "Enter") submitReply();
   });
+  document.addEventListener("keydown", onKey);
   try {
     await loadPolicies();
-    await choosePolicy();
+    await chooseGame();
   } catch (error) {
     $("suggestion").textContent = "The server is not answering yet.";
     showError(error.message);

@@ -21,6 +21,7 @@ from grpc_reflection.v1alpha import reflection_pb2
 from grpc_status import rpc_status
 
 from guesswork.client.errors import ContradictoryHistoryError
+from guesswork.client.messages import suggestion as messages_suggestion
 from guesswork.client.remote import RemoteClient
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
@@ -169,6 +170,18 @@ def _cases(
             {"field": "max_alternatives", "limit": "50", "value": "51"},
         ),
         (
+            "candidates out of range",
+            lambda: suggest(pb.SuggestGuessRequest(policy=W, max_candidates=501)),
+            "BAD_REQUEST",
+            {"field": "max_candidates", "limit": "500", "value": "501"},
+        ),
+        (
+            "negative candidates",
+            lambda: suggest(pb.SuggestGuessRequest(policy=W, max_candidates=-1)),
+            "BAD_REQUEST",
+            {"field": "max_candidates", "limit": "500", "value": "-1"},
+        ),
+        (
             "a fresh 8-letter board costs over the limit",
             lambda: stub.SuggestBoards(
                 pb.SuggestBoardsRequest(
@@ -313,6 +326,70 @@ def test_max_alternatives_is_presence_aware(stub: pb_grpc.GuessworkStub) -> None
     two = stub.SuggestGuess(pb.SuggestGuessRequest(policy=W, max_alternatives=2))
     assert (len(absent.alternatives), len(none.alternatives), len(two.alternatives)) == (5, 0, 2)
     assert absent.guess == none.guess == two.guess
+
+
+#: A policy whose targets a prior weights.
+WEIGHTED = "wordle-14855-weighted-wordfreq-normal-neg-entropy"
+
+
+def test_max_candidates_lists_the_words_left(stub: pb_grpc.GuessworkStub, catalog: Any) -> None:
+    """Absent, none are listed; asked, the targets still possible: alphabetical, or most
+    likely first with their probabilities where a prior weights them; off the tree, the
+    live answer's targets; once solved, the secret."""
+    history = turns(("raise", "....Y"))
+    absent = stub.SuggestGuess(pb.SuggestGuessRequest(policy=W, history=history))
+    assert not absent.candidates and not absent.candidate_weights
+    asked = stub.SuggestGuess(pb.SuggestGuessRequest(policy=W, history=history, max_candidates=500))
+    policy = catalog.policy(W)
+    left = policy.remaining_targets(policy.walk([("raise", "....Y")]).node)
+    assert list(asked.candidates) == sorted(left) and asked.remaining == len(left) < 500
+    assert not asked.candidate_weights and asked.guess == absent.guess
+    few = stub.SuggestGuess(pb.SuggestGuessRequest(policy=W, history=history, max_candidates=3))
+    assert list(few.candidates) == sorted(left)[:3]
+    # Weighted: the most likely first, each a probability among all the words left.
+    first = stub.SuggestGuess(pb.SuggestGuessRequest(policy=WEIGHTED, max_candidates=500))
+    assert len(first.candidates) == 500 and len(first.candidate_weights) == 500
+    assert list(first.candidate_weights) == sorted(first.candidate_weights, reverse=True)
+    assert 0 < sum(first.candidate_weights) < 1
+    opened = turns((first.guess, "....Y"))
+    after = stub.SuggestGuess(
+        pb.SuggestGuessRequest(policy=WEIGHTED, history=opened, max_candidates=500)
+    )
+    if after.remaining <= 500:
+        assert sum(after.candidate_weights) == pytest.approx(1.0)
+    # Off the tree (SLATE is not the tree's opener): the live answer's targets.
+    live = stub.SuggestGuess(
+        pb.SuggestGuessRequest(policy=W, history=turns(("slate", "....Y")), max_candidates=500)
+    )
+    assert live.source == pb.SOURCE_LIVE and len(live.candidates) == min(live.remaining, 500)
+    assert list(live.candidates) == sorted(live.candidates)
+    solved = stub.SuggestGuess(
+        pb.SuggestGuessRequest(policy=W, history=turns(("raise", "GGGGG")), max_candidates=5)
+    )
+    assert solved.solved and list(solved.candidates) == ["RAISE"]
+
+
+def test_guaranteed_within_is_the_trees_worst_case_from_the_position(
+    stub: pb_grpc.GuessworkStub, catalog: Any
+) -> None:
+    """The policy's worst before any turn; after one, the turns played plus the most
+    guesses any target still possible takes (each target played through the tree);
+    absent when answered live; the turns played once solved."""
+    policy = catalog.policy(W)
+    root = stub.SuggestGuess(pb.SuggestGuessRequest(policy=W))
+    assert root.HasField("guaranteed_within")
+    assert root.guaranteed_within == catalog.info(W).worst
+    played = [("raise", "....Y")]
+    answer = stub.SuggestGuess(pb.SuggestGuessRequest(policy=W, history=turns(*played)))
+    left = policy.remaining_targets(policy.walk(played).node)
+    assert answer.guaranteed_within == max(len(policy.play(target)) for target in left)
+    live = stub.SuggestGuess(pb.SuggestGuessRequest(policy=W, history=turns(("slate", "....."))))
+    assert live.source == pb.SOURCE_LIVE and not live.HasField("guaranteed_within")
+    won = stub.SuggestGuess(pb.SuggestGuessRequest(policy=W, history=turns(("raise", "GGGGG"))))
+    assert won.guaranteed_within == 1
+    # The remote client carries both, absent as None.
+    assert messages_suggestion(live).guaranteed_within is None
+    assert messages_suggestion(answer).guaranteed_within == answer.guaranteed_within
 
 
 def test_requests_over_the_transport_limit_are_refused_by_grpc_as_documented(

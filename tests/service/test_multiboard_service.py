@@ -69,6 +69,46 @@ def test_errors_name_the_board(
     assert len(message) < 300
 
 
+#: A Quordle's secrets: after TACIT and PLUMB solve two boards, CRIMP is known on the
+#: third and FJORD or HYDRO left on the fourth.
+QUORDLE = ("TACIT", "PLUMB", "CRIMP", "FJORD")
+
+
+@pytest.mark.reliability
+def test_a_suggestion_is_never_among_its_own_alternatives(
+    stub: pb_grpc.GuessworkStub, catalog: Catalog
+) -> None:
+    """A Quordle played to the end on today's policy: the page showed "Guess CRIMP (or
+    FJORD, HYDRO, CRIMP)". A board known to one word puts it first; where fewer
+    candidates than asked were left, the ranking reached the word set aside and
+    listed it again. Every turn's alternatives are now distinct, without the guess."""
+    from guesswork.client.policy_choice import today_policy
+
+    policy = today_policy(catalog.list())
+    boards: list[list[tuple[str, str]]] = [[] for _ in QUORDLE]
+    turns_played = 0
+    while True:
+        histories = [pb.BoardHistory(history=turns(*board)) for board in boards]
+        answer = stub.SuggestBoards(
+            pb.SuggestBoardsRequest(policy=policy, boards=histories, max_alternatives=3),
+            timeout=120,
+        )
+        if answer.solved:
+            break
+        alternatives = list(answer.alternatives)
+        assert answer.guess not in alternatives, (answer.guess, alternatives)
+        assert len(set(alternatives)) == len(alternatives)
+        assert len(answer.alternative_values) == len(alternatives)
+        for board, secret in zip(boards, QUORDLE, strict=True):
+            if not board or board[-1][1] != "GGGGG":
+                board.append(
+                    (answer.guess, WORDLE.format_reply(WORDLE.reply(answer.guess, secret)))
+                )
+        turns_played += 1
+        assert turns_played <= 9
+    assert turns_played == 6
+
+
 #: A fresh board of the 8-letter policy: 28,420 guesses x 28,420 targets, 808 million
 #: reply cells (about 12 s of two cores, 60 s on a loaded server; issue #42 point 8).
 OVER_LIMIT = pb.SuggestBoardsRequest(

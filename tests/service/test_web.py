@@ -251,6 +251,23 @@ def test_get_makes_a_suggestion_a_link(web: tuple[GuessworkServer, int, int]) ->
     assert (status, again) == (200, body)
 
 
+def test_candidates_and_guaranteed_within_in_json(web: tuple[GuessworkServer, int, int]) -> None:
+    """maxCandidates asks for the words left; guaranteedWithin is there when the tree
+    answers and left out (absent) when the answer is live."""
+    request = {
+        "policy": "wordle-2309-normal-neg-entropy",
+        "history": [{"guess": "raise", "reply": ".Y..."}],
+        "maxCandidates": 4,
+    }
+    status, body = post(web[2], f"{SERVICE}/SuggestGuess", json.dumps(request).encode())
+    answer = json.loads(body)
+    assert status == 200 and len(answer["candidates"]) == 4 and "candidateWeights" not in answer
+    assert answer["candidates"] == sorted(answer["candidates"]) and answer["guaranteedWithin"] > 1
+    request["history"] = [{"guess": "slate", "reply": ".Y..."}]
+    status, body = post(web[2], f"{SERVICE}/SuggestGuess", json.dumps(request).encode())
+    assert status == 200 and "guaranteedWithin" not in json.loads(body)
+
+
 @pytest.mark.parametrize(
     ("body", "headers", "status", "reason", "words"),
     [

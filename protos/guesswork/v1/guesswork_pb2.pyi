@@ -128,17 +128,19 @@ class Turn(_message.Message):
     def __init__(self, guess: _Optional[str] = ..., reply: _Optional[str] = ...) -> None: ...
 
 class SuggestGuessRequest(_message.Message):
-    __slots__ = ("policy", "history", "max_alternatives")
+    __slots__ = ("policy", "history", "max_alternatives", "max_candidates")
     POLICY_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
     MAX_ALTERNATIVES_FIELD_NUMBER: _ClassVar[int]
+    MAX_CANDIDATES_FIELD_NUMBER: _ClassVar[int]
     policy: str
     history: _containers.RepeatedCompositeFieldContainer[Turn]
     max_alternatives: int
-    def __init__(self, policy: _Optional[str] = ..., history: _Optional[_Iterable[_Union[Turn, _Mapping]]] = ..., max_alternatives: _Optional[int] = ...) -> None: ...
+    max_candidates: int
+    def __init__(self, policy: _Optional[str] = ..., history: _Optional[_Iterable[_Union[Turn, _Mapping]]] = ..., max_alternatives: _Optional[int] = ..., max_candidates: _Optional[int] = ...) -> None: ...
 
 class SuggestGuessResponse(_message.Message):
-    __slots__ = ("guess", "remaining", "solved", "alternatives", "source", "turn", "alternative_values", "alternative_metric")
+    __slots__ = ("guess", "remaining", "solved", "alternatives", "source", "turn", "alternative_values", "alternative_metric", "candidates", "candidate_weights", "guaranteed_within")
     GUESS_FIELD_NUMBER: _ClassVar[int]
     REMAINING_FIELD_NUMBER: _ClassVar[int]
     SOLVED_FIELD_NUMBER: _ClassVar[int]
@@ -147,6 +149,9 @@ class SuggestGuessResponse(_message.Message):
     TURN_FIELD_NUMBER: _ClassVar[int]
     ALTERNATIVE_VALUES_FIELD_NUMBER: _ClassVar[int]
     ALTERNATIVE_METRIC_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATE_WEIGHTS_FIELD_NUMBER: _ClassVar[int]
+    GUARANTEED_WITHIN_FIELD_NUMBER: _ClassVar[int]
     guess: str
     remaining: int
     solved: bool
@@ -155,7 +160,10 @@ class SuggestGuessResponse(_message.Message):
     turn: int
     alternative_values: _containers.RepeatedScalarFieldContainer[float]
     alternative_metric: str
-    def __init__(self, guess: _Optional[str] = ..., remaining: _Optional[int] = ..., solved: _Optional[bool] = ..., alternatives: _Optional[_Iterable[str]] = ..., source: _Optional[_Union[Source, str]] = ..., turn: _Optional[int] = ..., alternative_values: _Optional[_Iterable[float]] = ..., alternative_metric: _Optional[str] = ...) -> None: ...
+    candidates: _containers.RepeatedScalarFieldContainer[str]
+    candidate_weights: _containers.RepeatedScalarFieldContainer[float]
+    guaranteed_within: int
+    def __init__(self, guess: _Optional[str] = ..., remaining: _Optional[int] = ..., solved: _Optional[bool] = ..., alternatives: _Optional[_Iterable[str]] = ..., source: _Optional[_Union[Source, str]] = ..., turn: _Optional[int] = ..., alternative_values: _Optional[_Iterable[float]] = ..., alternative_metric: _Optional[str] = ..., candidates: _Optional[_Iterable[str]] = ..., candidate_weights: _Optional[_Iterable[float]] = ..., guaranteed_within: _Optional[int] = ...) -> None: ...
 
 class BoardHistory(_message.Message):
     __slots__ = ("history",)
