@@ -12,7 +12,16 @@ Then the 5756-word sgb Wordle tree (the seed needed 10 minutes; too slow to
 rerun here, so that figure is quoted, not measured) and the 12972 x 2315
 reply matrix (the pure-Python rate is measured on a sample of rows).
 
-Usage: python benchmarks/bench_greedy.py [--skip-baseline]
+With ``--long-words``, also the two reply-matrix steps of the 8-letter enable1
+build (28,420 x 28,420 words, a 1.6 GB matrix; one to two minutes, 3.5 GB of
+memory at most) against the numpy copies they replaced, in the same run: the
+target-major copy the alternatives read (tiled, against
+``np.ascontiguousarray(matrix.T)``), and a cached matrix read back and
+checked (mapped, against read into a copy). The whole 8-letter build (about a
+minute more) has no same-run baseline here: the seed's pure Python would take
+hours; ``guesswork-build build --targets enable1 --length 8`` times it.
+
+Usage: python benchmarks/bench_greedy.py [--skip-baseline] [--long-words]
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ import statistics
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -36,7 +46,7 @@ from guesswork.builder.greedy import GreedyOptions
 from guesswork.builder.greedy_tree import build_greedy_tree
 from guesswork.builder.matrices import compute_reply_matrix, reply_matrix
 from guesswork.builder.metrics import SEED_2020
-from guesswork.builder.wordlists import WordList, jotto_allowable, load_wordlist
+from guesswork.builder.wordlists import WordList, guess_vocabulary, jotto_allowable, load_wordlist
 from guesswork.client.games import Game, Jotto, Wordle
 
 METRICS = ("max", "expectation", "neg_entropy")
@@ -133,9 +143,58 @@ def bench_full_matrix() -> None:
     )
 
 
+def bench_long_words() -> None:
+    """Time the 8-letter enable1 build's matrix steps against their old numpy copies."""
+    import numpy as np
+
+    from guesswork.builder import matrices, matrix_cache
+    from guesswork.builder.policies import PolicySpec
+
+    spec = PolicySpec(targets="enable1", length=8)
+    game = spec.check()
+    targets, guesses = spec.lists(game)
+    words, _ = guess_vocabulary(targets, guesses)
+    started = time.perf_counter()
+    matrix = reply_matrix(game, words, targets)  # computed and cached: a first build's step
+    gib = matrix.nbytes / 2**30
+    print(f"\nenable1, 8 letters: {len(targets):,} words; reply matrix {gib:.2f} GiB")
+    print(f"  computed and cached in {time.perf_counter() - started:.1f} s")
+    # One 1.6 GB copy at a time: each is compared with the other by its CRC.
+    tiled, flipped = best_of(1, lambda m=matrix: matrices.transposed(m))
+    crc = zlib.crc32(flipped.data)
+    del flipped
+    naive, copied = best_of(1, lambda m=matrix: np.ascontiguousarray(m.T))
+    same = zlib.crc32(copied.data) == crc
+    del copied
+    print(
+        f"  target-major copy: tiled {tiled:.1f} s, np.ascontiguousarray(m.T) {naive:.1f} s "
+        f"= {naive / tiled:.1f}x{'' if same else '  (COPIES DIFFER!)'}"
+    )
+    key = matrices._cache_key(game, words, targets, False)
+    (path,) = matrix_cache.cache_dir().glob(f"{key}-*")
+    mapped, hit = best_of(1, lambda s=matrix.shape: matrix_cache._read_checked(path, s, np.uint16))
+    del hit
+    read, _ = best_of(1, lambda: _read_copy(path))
+    print(
+        f"  cached read, CRC checked: mapped {mapped:.1f} s, copied {read:.1f} s "
+        f"= {read / mapped:.1f}x"
+    )
+
+
+def _read_copy(path: Path) -> object:
+    """Read a cached matrix file into memory and check its CRC, as reads did before mapping."""
+    import numpy as np
+
+    matrix = np.load(path, allow_pickle=False)
+    return zlib.crc32(matrix.data)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-baseline", action="store_true", help="time only our builder")
+    parser.add_argument(
+        "--long-words", action="store_true", help="also the 8-letter enable1 matrix steps (1-2 min)"
+    )
     args = parser.parse_args()
     wordle = Wordle()
     answers = load_wordlist("wordle-answers-2309", wordle)
@@ -150,6 +209,8 @@ def main() -> None:
         print(f"\nspeed-up over the seed algorithm: min {min(ratios):.0f}x, max {max(ratios):.0f}x")
     bench_sgb()
     bench_full_matrix()
+    if args.long_words:
+        bench_long_words()
 
 
 if __name__ == "__main__":

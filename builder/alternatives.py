@@ -6,30 +6,42 @@ are ranked here, once, by the policy's own greedy step (builder.greedy).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 
 import numpy as np
 
+from ..client.core import MAX_ALTERNATIVES
 from ..client.games import Game
 from ..client.probe import Policy
-from ..client.strategy import WordTreeStrategy
+from ..client.rules import NYT_HARD
+from ..client.strategy import StepStrategy, WordTreeStrategy
 from .greedy import (
     GreedyStep,
     ReplyColumns,
     considers_every_guess,
     greedy_step,
+    step_of,
 )
 from .matrices import alphabet_of, letter_array, reply_block, reply_matrix
 from .metrics import METRIC_APPROX_ENTROPY, METRIC_NEG_ENTROPY, METRIC_RANDOM, METRICS
 from .nyt_hard import legal_mask, node_states
 from .optimal.problem import target_major
 from .partitions import metric_values
+from .progress import Progress
 from .tree import GuessTree
 from .wordlists import WordList, guess_vocabulary
 
+#: Seconds between progress updates while ranking (a terminal's bar redraws on each).
+_REPORT_EVERY = 0.25
+
 
 def node_alternatives(
-    tree: GuessTree, step: GreedyStep, count: int, weights: np.ndarray | None = None
+    tree: GuessTree,
+    step: GreedyStep,
+    count: int,
+    weights: np.ndarray | None = None,
+    progress: Progress | None = None,
 ) -> dict[str, np.ndarray]:
     """Return each node's ``count`` next-best guesses by ``step``, as the policy stores them.
 
@@ -40,7 +52,8 @@ def node_alternatives(
     Under NYT hard mode only guesses the NYT rule allows on the node's path
     are ranked; under approx_entropy, only the guesses it retries (by their
     exact entropy). ``weights`` (one per target: a prior's likelihoods) ranks by
-    the weighted metric, as a weighted tree was grown.
+    the weighted metric, as a weighted tree was grown. ``progress`` counts the
+    nodes ranked (a phase of its own: a long build spends a third of its time here).
     """
     arrays = {
         "node_guess": tree.node_guess,
@@ -52,9 +65,22 @@ def node_alternatives(
         "edge_child": tree.edge_child,
     }
     alternatives, _ = step_rankings(
-        tree.game, tree.targets, tree.guesses, arrays, step, count, weights
+        tree.game, tree.targets, tree.guesses, arrays, step, count, weights, progress
     )
     return alternatives
+
+
+def strategy_alternatives(
+    tree: GuessTree,
+    strategy: StepStrategy,
+    mode: str,
+    weights: np.ndarray | None = None,
+    progress: Progress | None = None,
+) -> dict[str, np.ndarray]:
+    """Return each node's alternatives (:func:`node_alternatives`), ranked by
+    ``strategy``'s fallback step under ``mode`` (the policy's)."""
+    step = step_of(strategy.fallback, len(tree.guesses), tree.game, nyt_hard=mode == NYT_HARD)
+    return node_alternatives(tree, step, MAX_ALTERNATIVES, weights, progress)
 
 
 def step_rankings(
@@ -65,6 +91,7 @@ def step_rankings(
     step: GreedyStep,
     count: int,
     weights: np.ndarray | None = None,
+    progress: Progress | None = None,
 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Return (each node's alternatives as :func:`node_alternatives` gives them, each
     node's own pick by ``step``: the vocabulary index the step ranks first there).
@@ -72,6 +99,7 @@ def step_rankings(
     ``arrays`` are a tree's (client.policy_format's names). The pick is what a
     greedy tree built by ``step`` guesses at the node (ties to the earlier
     candidate, as the step breaks them); a node of one target picks it.
+    ``progress``, if given, counts the nodes done (see :func:`node_alternatives`).
     """
     vocabulary, target_to_guess = guess_vocabulary(targets, guesses)
     # The NYT rule and approx_entropy's estimate read the vocabulary's letters.
@@ -91,7 +119,14 @@ def step_rankings(
     picks = np.empty(node_count, np.int64)
     chosen_guesses: list[np.ndarray] = []
     values: list[np.ndarray] = []
+    if progress is not None:
+        # Nodes of very unequal work (the largest first): no estimate of the time left.
+        progress.phase(progress.label, "node", node_count, estimate=False)
+    reported = time.perf_counter()
     for node in range(node_count):
+        if progress is not None and time.perf_counter() - reported >= _REPORT_EVERY:
+            reported = time.perf_counter()
+            progress.update(node, node_count, progress.elapsed())
         size, first = int(node_size[node]), int(node_first[node])
         remaining = np.sort(target_order[first : first + size]).astype(np.int64)
         kept = 0
@@ -114,6 +149,8 @@ def step_rankings(
         else:
             picks[node] = int(target_to_guess[remaining[0]])
         offsets[node + 1] = offsets[node] + kept
+    if progress is not None:
+        progress.update(node_count, node_count, progress.elapsed())
     alternatives: dict[str, np.ndarray] = {
         "alt_offsets": offsets,
         "alt_guess": (

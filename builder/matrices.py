@@ -124,6 +124,35 @@ def reply_block(game: Game, guess_letters: np.ndarray, target_letters: np.ndarra
     return compute(game, guess_letters, target_letters)
 
 
+#: Rows and columns of the tiles :func:`transposed` copies one at a time.
+TRANSPOSE_TILE = 1024
+
+
+def transposed(matrix: np.ndarray) -> np.ndarray:
+    """Return a new C-contiguous copy of ``matrix.T`` (a two-dimensional array).
+
+    Copied tile by tile (:data:`TRANSPOSE_TILE` square), the same elements as
+    ``np.ascontiguousarray(matrix.T)``: that copies the whole transposed view
+    element by element, each read (or write) a cache and TLB miss once the
+    matrix outgrows the caches: 21 s for the 1.6 GB reply matrix of 28,420
+    8-letter words, where the tiles take 2 s.
+
+    Raises:
+        ValueError: ``matrix`` is not two-dimensional.
+    """
+    rows, columns = matrix.shape
+    out = np.empty((columns, rows), dtype=matrix.dtype)
+    if rows * columns <= TRANSPOSE_TILE * TRANSPOSE_TILE:
+        out[...] = matrix.T
+        return out
+    for row in range(0, rows, TRANSPOSE_TILE):
+        for column in range(0, columns, TRANSPOSE_TILE):
+            out[column : column + TRANSPOSE_TILE, row : row + TRANSPOSE_TILE] = matrix[
+                row : row + TRANSPOSE_TILE, column : column + TRANSPOSE_TILE
+            ].T
+    return out
+
+
 def _cache_key(game: Game, guesses: WordList, targets: WordList, target_major: bool) -> str:
     layout = "|target-major" if target_major else ""
     text = (
@@ -181,7 +210,7 @@ def _stored_or_made(
             source = _memory_cache.get(_cache_key(game, guesses, targets, False))
             if source is None:
                 source = _stored_or_made(game, guesses, targets, use_disk, False)
-            matrix = np.asfortranarray(source)
+            matrix = transposed(source).T  # column-major: the same layout as asfortranarray
         else:
             matrix = compute_reply_matrix(game, guesses, targets)
         if use_disk:

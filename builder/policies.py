@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, TypeAlias
 import numpy as np
 
 from ..client.catalog import Catalog
-from ..client.core import MAX_ALTERNATIVES
 from ..client.games import Antiwordle, Game, Jotto, Mastermind, Wordle, make_game
 from ..client.letters import KEEP_ACCENTS, LANGUAGES, LetterRule, rule_for
 from ..client.policy_format import ListRef, PolicyData, PriorRef
@@ -311,7 +310,7 @@ def build_policy(
     report.close()  # the tree's bar ends before the next line
     if alternatives:
         report.say("ranking each node's alternatives for the record")
-    data = policy_data(spec.name(), spec.mode, strategy, tree, prior, alternatives)
+    data = policy_data(spec.name(), spec.mode, strategy, tree, prior, alternatives, report)
     return BuiltPolicy(spec, tree, data, time.perf_counter() - started)
 
 
@@ -322,6 +321,7 @@ def policy_data(
     tree: GuessTree,
     prior: tuple[PriorRef, np.ndarray] | None = None,
     alternatives: bool = True,
+    progress: Progress | None = None,
 ) -> PolicyData:
     """Return the storable record of ``tree``, built by ``strategy``.
 
@@ -330,8 +330,11 @@ def policy_data(
     the targets weighted by ``prior`` (its reference and each target's weight)
     when given; its statistics are then weighted too (client.stats.prior_stats).
     ``alternatives`` False leaves them out (a record only reported, never
-    stored: ranking them costs a third of a second on a 2315-target tree).
+    stored: ranking them costs a third of a second on a 2315-target tree);
+    ``progress`` counts the nodes ranked.
     """
+    from .alternatives import strategy_alternatives  # lazy: see _command in cli
+
     weights = None if prior is None else prior[1]
     stats = (
         score_stats(tree.target_scores).to_policy_stats()
@@ -357,7 +360,7 @@ def policy_data(
             "edge_child": tree.edge_child,
             "target_order": tree.target_order,
             **(
-                _alternatives(tree, strategy, mode, weights)
+                strategy_alternatives(tree, strategy, mode, weights, progress)
                 if alternatives
                 else no_alternatives(tree.node_count)
             ),
@@ -365,17 +368,6 @@ def policy_data(
         weights=weights,
         prior=None if prior is None else prior[0],
     )
-
-
-def _alternatives(
-    tree: GuessTree, strategy: StepStrategy, mode: str, weights: np.ndarray | None
-) -> dict[str, np.ndarray]:
-    """Return each node's alternatives, ranked by ``strategy``'s fallback step."""
-    from .alternatives import node_alternatives  # lazy: see _command in cli
-    from .greedy import step_of
-
-    step = step_of(strategy.fallback, len(tree.guesses), tree.game, nyt_hard=mode == NYT_HARD)
-    return node_alternatives(tree, step, MAX_ALTERNATIVES, weights)
 
 
 @dataclass(frozen=True)

@@ -161,10 +161,18 @@ class Progress:
         isatty = getattr(self.stream, "isatty", None)
         return not (callable(isatty) and isatty())
 
-    def phase(self, label: str, unit: str, total: int) -> None:
-        """Start a new phase: finish the current report, then count ``total`` ``unit``s."""
+    @property
+    def label(self) -> str:
+        """Return the name reports are prefixed with (the current phase's)."""
+        return self._label
+
+    def phase(self, label: str, unit: str, total: int, *, estimate: bool | None = None) -> None:
+        """Start a new phase: finish the current report, then count ``total`` ``unit``s
+        (estimating the time left if ``estimate``; None: as the report did so far)."""
         self.close()
         self._label, self._unit, self._status = label, unit, ""
+        if estimate is not None:
+            self._estimate = estimate
         self._phase_started = self._clock()
         self._last = (0, total)
         self._written = (0, total)  # nothing to report until it moves

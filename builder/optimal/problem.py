@@ -8,7 +8,7 @@ import numpy as np
 
 from ...client.games import Game, Jotto, Wordle
 from ..errors import SearchError
-from ..matrices import letter_array, reply_matrix
+from ..matrices import letter_array, reply_matrix, transposed
 from ..wordlists import WordList, guess_vocabulary
 from ._scan import group, labels
 from .memo import DEFAULT_MEMO_LIMIT
@@ -189,11 +189,12 @@ _transposed: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
 def target_major(matrix: np.ndarray) -> np.ndarray:
     """Return ``matrix`` transposed and contiguous, computed once per (cached) matrix
-    (no copy when ``matrix`` is laid out target-major already)."""
+    (no copy when ``matrix`` is laid out target-major already; else copied tile by
+    tile, builder.matrices.transposed)."""
     hit = _transposed.get(id(matrix))
     if hit is not None and hit[0] is matrix:
         return hit[1]
-    flipped = np.ascontiguousarray(matrix.T)
+    flipped = matrix.T if matrix.flags.f_contiguous else transposed(matrix)
     flipped.setflags(write=False)
     _transposed[id(matrix)] = (matrix, flipped)
     return flipped

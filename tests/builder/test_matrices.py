@@ -11,7 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from guesswork.builder import matrices
-from guesswork.builder.matrices import code_dtype, compute_reply_matrix, reply_matrix
+from guesswork.builder.matrices import (
+    code_dtype,
+    compute_reply_matrix,
+    reply_matrix,
+    transposed,
+)
 from guesswork.builder.wordlists import WordList, jotto_allowable, load_wordlist, mastermind_codes
 from guesswork.client.games import Game, Jotto, Mastermind, Wordle, mastermind_reply
 
@@ -213,6 +218,45 @@ def test_unwritable_cache_does_not_fail(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(matrices, "_memory_cache", {})
     game, guesses, targets = _small_lists()
     assert reply_matrix(game, guesses, targets).shape == (50, 40)
+
+
+@pytest.mark.parametrize("tile", [7, 64, matrices.TRANSPOSE_TILE])
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32])
+def test_transposed_is_the_contiguous_transpose(
+    tile: int, dtype: type, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tile by tile, with ragged last tiles, the same array as numpy's own copy."""
+    monkeypatch.setattr(matrices, "TRANSPOSE_TILE", tile)
+    rng = np.random.default_rng(tile)
+    for shape in [(0, 5), (1, 1), (3, 200), (150, 17), (1100, 1300)]:
+        matrix = rng.integers(0, np.iinfo(dtype).max, size=shape, dtype=dtype)
+        flipped = transposed(matrix)
+        assert flipped.flags.c_contiguous and flipped.dtype == dtype
+        assert flipped.shape == shape[::-1]
+        assert np.array_equal(flipped, np.ascontiguousarray(matrix.T))
+        # A view (the rows of a larger matrix) is read through its strides.
+        assert np.array_equal(transposed(matrix[::2, 1:]), np.ascontiguousarray(matrix[::2, 1:].T))
+
+
+def test_the_target_major_layouts_are_the_transpose(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search's target-major matrix (cached under its own key, made by
+    transposed) and the alternatives' target_major copy of a guess-major one are
+    the matrix itself, laid out by target."""
+    from guesswork.builder.optimal.problem import target_major
+
+    monkeypatch.setenv("GUESSWORK_CACHE", str(tmp_path))
+    monkeypatch.setattr(matrices, "_memory_cache", {})
+    monkeypatch.setattr(matrices, "TRANSPOSE_TILE", 16)  # several tiles, ragged ones
+    game, guesses, targets = _small_lists()
+    expected = compute_reply_matrix(game, guesses, targets)
+    by_guess = reply_matrix(game, guesses, targets)
+    by_target = reply_matrix(game, guesses, targets, target_major=True)
+    assert by_target.flags.f_contiguous and np.array_equal(by_target, expected)
+    assert np.array_equal(target_major(by_guess), expected.T)
+    assert target_major(by_guess).flags.c_contiguous
+    assert np.shares_memory(target_major(by_target), by_target)  # already target-major
 
 
 def _refuse_to_compute(*args: object) -> np.ndarray:

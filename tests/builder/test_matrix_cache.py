@@ -351,3 +351,20 @@ def test_a_bad_limit_is_one_line_from_the_command(cache: Path) -> None:
     assert done.stdout == ""
     assert done.stderr.startswith("guesswork-build: error: $GUESSWORK_CACHE_MAX_BYTES='lots'")
     assert done.stderr.count("\n") == 1
+
+
+def test_a_cached_matrix_is_mapped_read_only_and_outlives_its_file(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hit is memory-mapped, not copied (builder.matrix_cache._read_checked): the
+    file's pages are the matrix. Removing the file (eviction, ``cache clean``) does
+    not change a matrix already read."""
+    expected = compute_reply_matrix(GAME, *lists(0))
+    cached(0)
+    fresh_process(monkeypatch)
+    monkeypatch.setattr(matrices, "compute_reply_matrix", refuse_to_compute)
+    hit = cached(0)
+    assert isinstance(hit, np.memmap) and not hit.flags.writeable
+    assert [entry.path.name for entry in matrix_cache.clean(cache)] != []
+    assert not list(cache.glob("*.npy"))
+    assert (hit == expected).all()

@@ -10,7 +10,7 @@ from guesswork.builder.optimal.problem import SearchOptions, make_problem
 from guesswork.builder.optimal.root import RootSearch
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.games import Wordle
-from guesswork.client.progress import Progress, duration
+from guesswork.client.progress import ENVIRONMENT, Progress, duration
 
 #: These tests read the reports themselves (tests/conftest.py turns them off elsewhere).
 pytestmark = pytest.mark.progress
@@ -144,3 +144,35 @@ def test_a_terminal_bar_without_an_estimate_shows_no_time_left() -> None:
     progress.close()
     shown = stream.getvalue()
     assert "2/58 root branchs" not in shown and "2/58 root branch" in shown and "<" not in shown
+
+
+def test_a_phase_may_stop_estimating_and_keeps_its_label() -> None:
+    stream, clock = io.StringIO(), FakeClock()
+    progress = Progress("build", delay=0, stream=stream, interval=60, clock=clock)
+    progress.phase(progress.label, "node", 10, estimate=False)
+    clock.now += 3
+    progress.update(4, 10, 3)
+    progress.update(10, 10, 3)
+    assert progress.label == "build"
+    assert stream.getvalue().splitlines() == [
+        "build: 4 of 10 nodes; 3s",
+        "build: 10 of 10 nodes; 3s",
+    ]
+
+
+def test_ranking_the_alternatives_is_counted_by_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build's last long phase (each node's ranked alternatives, a third of the
+    8-letter enable1 build) reports its own count, after the tree's."""
+    from guesswork.builder.policies import PolicySpec, build_policy
+
+    monkeypatch.delenv(ENVIRONMENT, raising=False)  # reports on; no status lines in a pipe
+    stream = io.StringIO()
+    progress = Progress("mine", delay=0, stream=stream, interval=3600)
+    built = build_policy(PolicySpec(targets="wordle-answers-2309", metric="max"), progress=progress)
+    lines = stream.getvalue().splitlines()
+    nodes = len(built.tree.node_guess)
+    assert lines[0].startswith("mine: ") and " of 2,309 targets" in lines[0]
+    assert lines[-1].startswith(f"mine: {nodes:,} of {nodes:,} nodes; ")
+    assert lines.index(next(line for line in lines if " nodes" in line)) > max(
+        i for i, line in enumerate(lines) if " targets" in line
+    )
