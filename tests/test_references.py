@@ -134,3 +134,18 @@ def test_every_named_module_exists() -> None:
                 if module not in FILE_TYPES and not module_exists(package, module):
                     missing.append(f"{name}:{number}: {package}.{module}")
     assert missing == [], "\n".join(missing)
+
+
+def test_no_tracked_text_holds_a_merge_marker() -> None:
+    """A conflict's markers left in a document build and pass unnoticed (one did)."""
+    tracked = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    # Not "=======" alone: rst underlines a seven-letter title with it.
+    marker = re.compile(r"^(?:<{7}|>{7}) ", re.MULTILINE)
+    found = []
+    for name in tracked:
+        if name.endswith((".py", ".rst", ".md", ".proto", ".c", ".h", ".js", ".css", ".html")):
+            text = (ROOT / name).read_text(encoding="utf-8", errors="replace")
+            found.extend(f"{name}: {hit.group(0)!r}" for hit in marker.finditer(text))
+    assert found == [], "\n".join(found)
