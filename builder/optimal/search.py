@@ -474,8 +474,7 @@ class Search(SetValues):
             classes, keys, bounds = self.known_classes(guess, targets, below)
             states = [b""] * len(classes)
         else:
-            classes = self.problem.split(guess, targets)
-            states = self.class_states(state, guess, classes)
+            classes, states = self.split_states(guess, targets, state)
             bounds = [self.known_bound(p, below, s) for p, s in zip(classes, states, strict=True)]
         total = self.combine(targets, bounds)
         for index, part in enumerate(classes):

@@ -20,6 +20,8 @@ import pytest
 
 from guesswork.builder.cli import run
 from guesswork.builder.errors import NoTreeBelowCeilingError
+from guesswork.builder.matrices import letter_array
+from guesswork.builder.nyt_hard import NytRule
 from guesswork.builder.optimal import (
     INFEASIBLE,
     RootSearch,
@@ -171,3 +173,20 @@ def test_the_command_line_answers_refuted_or_the_total(
     # Only the total objective takes a ceiling.
     assert run([*base, "--objective", "minimax", "--ceiling", "9"]) == 2
     assert "--ceiling" in capsys.readouterr().err
+
+
+def test_a_guess_s_class_states_in_one_call_equal_each_state_alone() -> None:
+    # NytRule.children is the search's compiled form of NytRule.child.
+    rule = NytRule(letter_array(ALLOWED, 5))
+    rng = random.Random(7)
+    for _ in range(500):
+        state = b""
+        for _ in range(rng.randrange(4)):
+            state = rule.child(state, rng.randrange(len(ALLOWED)), rng.randrange(243))
+        guess = rng.randrange(len(ALLOWED))
+        codes = np.array([rng.randrange(243) for _ in range(rng.randrange(8))], dtype=np.int64)
+        assert rule.children(state, guess, codes) == [
+            rule.child(state, guess, int(c)) for c in codes
+        ]
+    with pytest.raises(ValueError, match="negative"):
+        rule.children(b"", 0, np.array([-1], dtype=np.int64))
