@@ -154,10 +154,79 @@ static PyObject *legal_mask(PyObject *module, PyObject *const *args, Py_ssize_t 
     Py_RETURN_NONE;
 }
 
+PyDoc_STRVAR(child_keys_doc,
+             "child_keys(state, guess, codes, empty) -> list[bytes]\n\n"
+             "Return the state after ``guess`` (letter codes, uint8) got each reply of\n"
+             "``codes`` (int64) in ``state`` (int8), as bytes: b\"\" where it equals\n"
+             "``empty`` (the state before any guess, int8, as long as ``state``).");
+
+static PyObject *child_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "child_keys takes 4 arguments");
+        return NULL;
+    }
+    Py_buffer state, guess, codes, empty;
+    if (take_state(args[0], &state, 0, "state") < 0)
+        return NULL;
+    if (take(args[1], &guess, 1, 1, UNSIGNED, 0, "guess") < 0) {
+        PyBuffer_Release(&state);
+        return NULL;
+    }
+    if (take(args[2], &codes, 1, 8, SIGNED, 0, "codes") < 0) {
+        PyBuffer_Release(&state);
+        PyBuffer_Release(&guess);
+        return NULL;
+    }
+    if (take_state(args[3], &empty, 0, "empty") < 0) {
+        PyBuffer_Release(&state);
+        PyBuffer_Release(&guess);
+        PyBuffer_Release(&codes);
+        return NULL;
+    }
+    const Py_ssize_t length = guess.len, letters = state.len - length;
+    const Py_ssize_t count = length_of(&codes);
+    const int64_t *code = codes.buf;
+    const char *problem = NULL;
+    if (letters < 1 || letters > 256 || empty.len != state.len)
+        problem = "the state does not fit the guess";
+    else if (state.len > 512)
+        problem = "the state is too long (more than 512 entries)";
+    else if (!letters_fit(guess.buf, length, letters))
+        problem = "a letter of the guess is outside the state's letters";
+    for (Py_ssize_t i = 0; problem == NULL && i < count; i++)
+        if (code[i] < 0)
+            problem = "a reply code cannot be negative";
+    PyObject *out = problem ? NULL : PyList_New(count);
+    int8_t next[512];
+    for (Py_ssize_t i = 0; out != NULL && i < count; i++) {
+        nyt_advance(state.buf, guess.buf, length, letters, code[i], next);
+        const int nothing = memcmp(next, empty.buf, (size_t)state.len) == 0;
+        PyObject *key = PyBytes_FromStringAndSize(nothing ? "" : (const char *)next,
+                                                  nothing ? 0 : state.len);
+        if (key == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i, key);
+    }
+    PyBuffer_Release(&state);
+    PyBuffer_Release(&guess);
+    PyBuffer_Release(&codes);
+    PyBuffer_Release(&empty);
+    if (problem) {
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    return out;
+}
+
 static PyMethodDef nyt_methods[] = {
     {"advance_state", (PyCFunction)(void (*)(void))advance_state, METH_FASTCALL, advance_doc},
     {"is_legal", (PyCFunction)(void (*)(void))is_legal, METH_FASTCALL, is_legal_doc},
     {"legal_mask", (PyCFunction)(void (*)(void))legal_mask, METH_FASTCALL, legal_mask_doc},
+    {"child_keys", (PyCFunction)(void (*)(void))child_keys, METH_FASTCALL, child_keys_doc},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef nyt_module = {

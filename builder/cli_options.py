@@ -304,6 +304,14 @@ def add_optimize_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--first-guess", help="fix the first guess (proof is then given it)")
     parser.add_argument(
+        "--ceiling",
+        type=positive,
+        metavar="N",
+        help="the total objectives: look only for a tree of value below N; if there is "
+        "none (every opener, or the --first-guess, refuted at N or above) the command "
+        "still succeeds and reports refuted with a proven lower bound of N or more",
+    )
+    parser.add_argument(
         "--challenge",
         metavar="WORD",
         help="absurdle: challenge mode, the fewest guesses that force WORD (a target) last",

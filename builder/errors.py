@@ -60,10 +60,13 @@ class NoTreeBelowCeilingError(SearchError):
     every opener was refuted at the ceiling or above, which proves the ceiling a
     lower bound on the optimum."""
 
-    def __init__(self, ceiling: int) -> None:
+    def __init__(self, ceiling: int, bound: int | None = None) -> None:
         super().__init__(f"no tree has a value below {ceiling}")
         #: The ceiling, now a proven lower bound on every tree's value.
         self.ceiling = ceiling
+        #: The best proven lower bound found on every tree's value: the ceiling or
+        #: more (builder.optimal.INFEASIBLE, 2**40: no tree meets the cap at all).
+        self.bound = ceiling if bound is None else max(bound, ceiling)
 
 
 class BoundStoreError(SearchError):

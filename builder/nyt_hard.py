@@ -125,6 +125,8 @@ class NytRule:
         """Take the vocabulary's letters: a (words, length) uint8 array of letter
         codes (A=0..Z=25 for A-Z words)."""
         self.letters = letters
+        #: The letters as the compiled rule reads them (uint8, C-contiguous rows).
+        self._rows = np.ascontiguousarray(letters, dtype=np.uint8)
         self.length = int(letters.shape[1])
         self._empty = empty_state(self.length, letter_count(letters))
         #: The empty state's bytes: a state is compared as bytes, far cheaper than
@@ -145,6 +147,13 @@ class NytRule:
         out = self.array(state)
         advance_state(out, self.letters[guess], int(code), out)
         return self.key(out)
+
+    def children(self, state: bytes, guess: int, codes: np.ndarray) -> list[bytes]:
+        """Return the state after vocabulary row ``guess`` got each reply of ``codes``
+        (int64) in ``state``: :meth:`child` for many replies in one compiled call (the
+        search's NYT-hard hot loop: every class of every guess it tries)."""
+        base = np.frombuffer(state, dtype=np.int8) if state else self._empty
+        return _nyt.child_keys(base, self._rows[guess], codes, self._empty)
 
     def legal(self, state: bytes) -> np.ndarray:
         """Return the vocabulary rows (ascending) the NYT rule allows in ``state``."""

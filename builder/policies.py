@@ -134,8 +134,7 @@ class GameSpec:
         return targets, load_list(self.guesses, game, self.jotto_order, rule)
 
     def prior(self, targets: WordList) -> tuple[PriorRef, np.ndarray] | None:
-        """Return the prior ``weights`` names and each target's weight under it, or None
-        when the targets are alike.
+        """Return the prior ``weights`` names and each target's weight, or None: all alike.
 
         Raises:
             PriorError: the prior is unknown, unreadable, invalid or lacks a target.
@@ -179,11 +178,10 @@ class PolicySpec(GameSpec):
     def resolved_arithmetic(self) -> str:
         """Return the seed arithmetic to use: explicit, or inferred from the other options.
 
-        The seeds' tables differ in floating-point details (builder.partitions)
-        and ties in Jotto's six-reply partitions are common enough that the
-        notebook's own arithmetic is needed to reproduce its trees exactly:
-        2020 when the options follow the 2020 notebook (first-seen Jotto order
-        or a window without upper bound), else 2022.
+        The seeds' tables differ in floating-point details (builder.partitions) and ties
+        in Jotto's six-reply partitions are common enough that the notebook's own
+        arithmetic is needed to reproduce its trees exactly: 2020 when the options follow
+        the 2020 notebook (first-seen Jotto order or an unbounded window), else 2022.
         """
         if self.arithmetic != "auto":
             return self.arithmetic
@@ -383,10 +381,9 @@ class OptimalSpec(GameSpec):
     #: it; see SearchOptions).
     lead_opener: str | None = None
     #: Among the trees of least total, the one of least worst case, proven: the
-    #: objective ``total-then-worst`` under the plain optimum's name (the tree is
-    #: one of least total; its certificate's ``tie_break`` says no tree of that
-    #: total has a smaller worst case). For the shipped optima, whose names are
-    #: kept.
+    #: objective ``total-then-worst`` under the plain optimum's name (the tree is one
+    #: of least total; its certificate's ``tie_break`` says no tree of that total has
+    #: a smaller worst case). For the shipped optima, whose names are kept.
     least_worst: bool = False
 
     @property
@@ -485,18 +482,19 @@ def build_optimal_policy(
     memo_limit: int | None = DEFAULT_MEMO_LIMIT,
     scheduler: str | None = None,
     alternatives: bool = True,
+    ceiling: int | None = None,
 ) -> tuple[BuiltPolicy, Optimized]:
     """Search for the tree ``spec`` describes; return its policy record and the search.
 
-    ``bound_store`` names a bound store file (builder.optimal.bound_store) to read
-    and add to; None (the default) keeps nothing between runs. ``memo_limit``
-    bounds each search process's memo (builder.optimal.memo); ``scheduler``
-    names a Dask cluster to run on (builder.optimal.cluster; None: a local one
-    when ``workers`` > 1). Neither changes the tree. ``alternatives`` False
-    leaves the record's alternatives out, for a tree that is only reported.
+    ``bound_store``: a bound store file (builder.optimal.bound_store) to read and add to
+    (None: nothing kept between runs); ``memo_limit`` bounds each process's memo
+    (builder.optimal.memo); ``scheduler``: a Dask cluster (builder.optimal.cluster; None:
+    a local one when ``workers`` > 1); none changes the tree. ``alternatives`` False:
+    none in the record (a tree only reported). ``ceiling``: only a tree below it.
 
     Raises:
-        SpecError, SearchError, WordListError, UnknownGameError, InvalidWordError.
+        SpecError, SearchError (NoTreeBelowCeilingError: none below ``ceiling``),
+        WordListError, UnknownGameError, InvalidWordError.
     """
     started = time.perf_counter()  # all of it, as build_policy's: the time waited
     report, game = progress or Progress("", enabled=False), spec.check()
@@ -516,6 +514,7 @@ def build_optimal_policy(
             bound_store=bound_store,
             memo_limit=memo_limit,
             scheduler=scheduler,
+            ceiling=ceiling,
         ),
         symmetry=symmetry,
         checkpoint=checkpoint,

@@ -20,6 +20,7 @@ from ..client.progress import Progress
 from ..client.text import plural
 from .absurdle_command import optimize_absurdle
 from .catalog_commands import Outcome, check_publish, store_built
+from .errors import NoTreeBelowCeilingError
 from .optimal import INFEASIBLE, SearchStats, search_workers
 from .optimal import cluster as search_engines
 from .optimal.bound_store import BOUND_STORE_VARIABLE, BoundStore
@@ -33,6 +34,9 @@ def optimize(args: argparse.Namespace) -> Outcome:
         return optimize_absurdle(args)
     if args.challenge is not None:
         raise UsageError("--challenge applies to --game absurdle only")
+    if args.ceiling is not None and args.objective != "total":
+        # A tie-break runs its own ceilings (builder.optimal.tie_break); minimax has none.
+        raise UsageError("--ceiling applies to --objective total only")
     game_id = args.game
     length = args.length
     if game_id == "mastermind":
@@ -82,6 +86,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
     try:
         built, result = build_optimal_policy(
             spec,
+            ceiling=args.ceiling,
             workers=workers,
             checkpoint=checkpoint,
             progress=progress,
@@ -91,6 +96,9 @@ def optimize(args: argparse.Namespace) -> Outcome:
             # Alternatives are only for a stored policy: a proof only reported skips them.
             alternatives=bool(args.publish or args.output),
         )
+    except NoTreeBelowCeilingError as below:
+        # Not a failure: the ceiling is proven a lower bound, which is the answer asked.
+        return _refuted(name, spec, below, time.perf_counter() - started)
     finally:
         progress.close()
     seconds = time.perf_counter() - started
@@ -112,6 +120,9 @@ def optimize(args: argparse.Namespace) -> Outcome:
         "beam": spec.beam,
         "max_guesses": spec.max_guesses,
         "fixed_first_guess": spec.first_guess,
+        # --ceiling: a tree below it was found (a refutation returns _refuted's report).
+        "ceiling": args.ceiling,
+        "refuted": False,
         "seconds": round(seconds, 3),
         "search_seconds": round(outcome.seconds, 3),
         "sets_expanded": outcome.stats.expanded,
@@ -175,6 +186,36 @@ def optimize(args: argparse.Namespace) -> Outcome:
             f"sets found ({0.0 if rate is None else rate:.1%}); {info['store_rows']:,} rows"
         )
     store_built(args, built, location, info, lines)
+    return Outcome(info, lines)
+
+
+def _refuted(
+    name: str, spec: OptimalSpec, refuted: NoTreeBelowCeilingError, seconds: float
+) -> Outcome:
+    """Return optimize's report when no tree gets below ``--ceiling``: ``refuted`` true,
+    the proven ``lower_bound`` (the ceiling or more; 2**40 when no tree meets the cap
+    at all, ``infeasible`` then true) and no tree (``total`` null); nothing is stored."""
+    infeasible = refuted.bound >= INFEASIBLE
+    info: dict[str, Any] = {
+        "name": name,
+        "objective": spec.objective,
+        "fixed_first_guess": spec.first_guess,
+        "max_guesses": spec.max_guesses,
+        "ceiling": refuted.ceiling,
+        "refuted": True,
+        "lower_bound": refuted.bound,
+        "infeasible": infeasible,
+        "total": None,
+        "proven": True,
+        "seconds": round(seconds, 3),
+    }
+    what = f"given first guess {spec.first_guess}, " if spec.first_guess else ""
+    proof = (
+        f"no tree meets the cap of {spec.max_guesses} guesses"
+        if infeasible
+        else f"every tree totals {refuted.bound} or more"
+    )
+    lines = [f"{name}: refuted at the ceiling {refuted.ceiling}: {what}{proof}; {seconds:.2f} s"]
     return Outcome(info, lines)
 
 

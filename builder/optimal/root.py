@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -21,6 +20,7 @@ from ..errors import InfeasibleCapError, NoTreeBelowCeilingError, SearchError
 from .bounds import INFEASIBLE
 from .checkpoint import Checkpoint
 from .problem import Problem, SearchOptions
+from .refute import capped_probe, uncapped_search
 from .search import Search
 from .stats import NodeScan, SearchStats
 from .subtrees import install_subtree, subtree_guesses
@@ -32,36 +32,6 @@ if TYPE_CHECKING:
 
 #: What a root branch's search gives back: value and subtree (None if refuted).
 _Solved = tuple[int, list[int] | None, SearchStats]
-
-
-#: Each capped search's uncapped twin (see :func:`uncapped_search`), kept while it lives.
-_UNCAPPED: weakref.WeakKeyDictionary[Search, Search] = weakref.WeakKeyDictionary()
-
-
-def uncapped_search(search: Search) -> Search:
-    """Return the search of ``search``'s problem without its cap or ceiling (in process,
-    no bound store), made on first use and kept with its memo beside ``search`` (on a
-    cluster worker too); it polls as ``search`` does (a worker's budget)."""
-    free = _UNCAPPED.get(search)
-    if free is None:
-        options = dataclasses.replace(
-            search.options,
-            max_guesses=None,
-            ceiling=None,
-            bound_store=None,
-            workers=1,
-            scheduler=None,
-        )
-        free = _UNCAPPED[search] = Search(search.problem, options, search.symmetry)
-        owner = weakref.ref(search)
-
-        def poll() -> None:
-            capped = owner()
-            if capped is not None and capped.poll is not None:
-                capped.poll()
-
-        free.poll = poll
-    return free
 
 
 @dataclass
@@ -204,7 +174,10 @@ class RootSearch:
                 self.progress.close()
         if best_guess < 0:
             if self.options.ceiling is not None:
-                raise NoTreeBelowCeilingError(self.options.ceiling)
+                # Every opener not in the results has a bound at least the least recorded
+                # one (they are refuted in order of bound), so the least is proven.
+                least = min((r.value for r in results), default=self.options.ceiling)
+                raise NoTreeBelowCeilingError(self.options.ceiling, least)
             if self.options.max_guesses is not None:
                 raise InfeasibleCapError("no tree meets the worst-case cap")
             raise SearchError("no guess splits the targets")
@@ -463,12 +436,19 @@ class RootSearch:
         if static >= best:
             return static, False
         if self.options.ceiling is not None and self.options.max_guesses is not None:
-            free = self._uncapped_refutation(guess, everything, best)
-            if free is not None:
-                self.checkpoint.save(Checkpoint.unit(guess, everything, depth), free, None)
-                return free, False
+            # Cheapest first (see .refute): a short capped probe, then the uncapped search.
+            refuted = capped_probe(search, guess, everything, parts, states, bounds, best, below)
+            if refuted is None:
+                refuted = self._uncapped_refutation(guess, everything, best)
+            if refuted is not None:
+                self.checkpoint.save(Checkpoint.unit(guess, everything, depth), refuted, None)
+                return refuted, False
         values = list(bounds)
-        jobs = [index for index, part in enumerate(parts) if len(part) > 2]
+        # Smallest first: where a branch refutes the opener (a class that cannot finish
+        # within a cap, above all), a small one nearly always does, and soonest.
+        jobs = sorted(
+            (i for i, part in enumerate(parts) if len(part) > 2), key=lambda i: len(parts[i])
+        )
         self._units_total += len(jobs)
 
         def budget_for(index: int) -> int:

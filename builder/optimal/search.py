@@ -22,10 +22,14 @@ guess whose cap is no more than the best count found, after first trying the
 node's best splitters: about a quarter of the guesses are read (one guess from
 a cap too: :meth:`.SetValues.singletons_bound`). Each class's search then
 gets the budget left after the exact values found so far and the bounds of
-the classes still to do, largest class first, so a guess is abandoned as soon
-as its partial sum reaches the best total found. Exact values and proven
-lower bounds are both memoised per target set (and remaining depth, under a
-cap). Two shortcuts end a node at once: a closed guess with the least bound
+the classes still to do, smallest class first, so a guess is abandoned as
+soon as its partial sum reaches the best total found. Smallest first because
+a guess that cannot win is nearly always refuted by a small class (above all
+one that cannot finish within a cap), found far sooner so: NYT hard, cap 6,
+3158 x 14855, TARSE's exact proof went from 146 to 45 CPU seconds and
+GLOVE's refutation at 11627 from 10 to 0.7 (largest first before). Exact
+values and proven lower bounds are both memoised per target set (and
+remaining depth, under a cap). Two shortcuts end a node at once: a closed guess with the least bound
 of all, and (when the size bound is 2n - 1) a target that splits the others
 into singletons. For Mastermind, a symmetry hook (see :mod:`.symmetry`) drops
 guesses that a colour or peg symmetry of the history maps onto others.
@@ -470,8 +474,7 @@ class Search(SetValues):
             classes, keys, bounds = self.known_classes(guess, targets, below)
             states = [b""] * len(classes)
         else:
-            classes = self.problem.split(guess, targets)
-            states = self.class_states(state, guess, classes)
+            classes, states = self.split_states(guess, targets, state)
             bounds = [self.known_bound(p, below, s) for p, s in zip(classes, states, strict=True)]
         total = self.combine(targets, bounds)
         for index, part in enumerate(classes):
@@ -520,7 +523,12 @@ class Search(SetValues):
         value = self.mass(targets) + sum(bounds)
         if value >= best:
             return value
-        for part, part_state, bound in zip(classes, states, bounds, strict=True):
+        # Smallest class first (classes come largest first): a guess that cannot win is
+        # nearly always refuted by a small class (one that cannot finish within a cap,
+        # above all), found far sooner than by searching the large ones first.
+        for part, part_state, bound in zip(
+            reversed(classes), reversed(states), reversed(bounds), strict=True
+        ):
             if len(part) <= 2:
                 continue
             rest = value - bound

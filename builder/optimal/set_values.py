@@ -63,6 +63,8 @@ class SetValues:
             self.rule = NytRule(problem.letters)
         self.exact = {}
         self.lower = {}
+        #: split_states's last answer: (guess, targets, state, classes, states).
+        self._last_split: tuple[int, np.ndarray, bytes, list[np.ndarray], list[bytes]] | None = None
         #: Whether least bounds may be found by counting distinct replies (see
         #: bounds.ScanKernel.distinct_replies): the unweighted total objective, and
         #: reply codes that fit its 256-bit sets. Under a cap, only where no class
@@ -122,9 +124,26 @@ class SetValues:
         signature = self.problem.signature(guess, targets)
         if self.rule is None:
             return signature
-        classes = sorted(self.problem.split(guess, targets), key=lambda part: int(part[0]))
+        classes, states = self.split_states(guess, targets, state)
+        order = sorted(range(len(classes)), key=lambda index: int(classes[index][0]))
+        return signature + b"".join(bytes([len(states[i])]) + states[i] for i in order)
+
+    def split_states(
+        self, guess: int, targets: np.ndarray, state: bytes
+    ) -> tuple[list[np.ndarray], list[bytes]]:
+        """Return ``guess``'s classes of ``targets`` (as Problem.split, largest first) and
+        their constraint states (:meth:`class_states`) in ``state``.
+
+        The last answer is kept: a search asks for a guess's partition key and then
+        for its classes (Search.class_bounds), so each is split and stated once.
+        """
+        kept = self._last_split
+        if kept is not None and kept[0] == guess and kept[1] is targets and kept[2] == state:
+            return kept[3], kept[4]
+        classes = self.problem.split(guess, targets)
         states = self.class_states(state, guess, classes)
-        return signature + b"".join(bytes([len(s)]) + s for s in states)
+        self._last_split = (guess, targets, state, classes, states)
+        return classes, states
 
     def class_states(self, state: bytes, guess: int, classes: list[np.ndarray]) -> list[bytes]:
         """Return the constraint state of each of ``guess``'s ``classes`` in ``state``.
@@ -135,7 +154,16 @@ class SetValues:
         """
         if self.rule is None:
             return [b""] * len(classes)
-        return [self.child_state(state, guess, part) if len(part) > 2 else b"" for part in classes]
+        # One compiled call for every class that needs a state (each class's reply is
+        # its first target's): per class in Python, this was most of a node's time.
+        wanted = [index for index, part in enumerate(classes) if len(part) > 2]
+        states = [b""] * len(classes)
+        if wanted:
+            firsts = np.array([int(classes[i][0]) for i in wanted], dtype=np.int64)
+            codes = self.problem.by_target[firsts, guess].astype(np.int64)
+            for index, child in zip(wanted, self.rule.children(state, guess, codes), strict=True):
+                states[index] = child
+        return states
 
     def path_state(self, path: tuple[tuple[int, int], ...]) -> bytes:
         """Return the constraint state after ``path``, (guess, reply) pairs from the root."""
