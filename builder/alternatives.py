@@ -14,6 +14,7 @@ import numpy as np
 from ..client.core import MAX_ALTERNATIVES
 from ..client.games import Game
 from ..client.probe import Policy
+from ..client.progress import Progress
 from ..client.rules import NYT_HARD
 from ..client.strategy import StepStrategy, WordTreeStrategy
 from .greedy import (
@@ -28,7 +29,6 @@ from .metrics import METRIC_APPROX_ENTROPY, METRIC_NEG_ENTROPY, METRIC_RANDOM, M
 from .nyt_hard import legal_mask, node_states
 from .optimal.problem import target_major
 from .partitions import metric_values
-from .progress import Progress
 from .tree import GuessTree
 from .wordlists import WordList, guess_vocabulary
 
