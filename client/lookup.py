@@ -335,11 +335,11 @@ class PolicyLookup:
             node = self.policy.walk((turn.word, turn.code) for turn in turns).node
         except OffTreeError:
             return self._live_answer(turns, alternatives, candidates)
-        # The tree's worst case from here, the turns played counted.
-        within = len(turns) + self.policy.worst_from(node)
+        # The tree's worst case and mean from here, the turns played counted.
+        outlook = self.policy.outlook(node, len(turns))
         if node == SOLVED or self.policy.known(node):  # known: named at no cost
             word = turns[-1].word if node == SOLVED else self.policy.guess(node)
-            return solved(word, STORED, len(turns), candidates, self._weighted(STORED), within)
+            return solved(word, STORED, len(turns), candidates, self._weighted(STORED), *outlook)
         listed = self._candidates(STORED, self.policy.remaining_indices(node), candidates)
         return Suggestion(
             self.policy.guess(node),
@@ -351,7 +351,7 @@ class PolicyLookup:
             values := self.policy.alternative_values(node)[:alternatives],
             self._ranking_metric(alternatives) if values else "",
             *listed,
-            within,
+            *outlook,
         )
 
     def _candidates(

@@ -148,6 +148,7 @@ def suggestion_message(answer: Suggestion) -> pb.SuggestGuessResponse:
         candidates=answer.candidates,
         candidate_weights=answer.candidate_weights,
         guaranteed_within=answer.guaranteed_within,
+        expected_guesses=answer.expected_guesses,
     )
 
 
@@ -166,6 +167,9 @@ def suggestion(message: pb.SuggestGuessResponse) -> Suggestion:
         candidate_weights=tuple(message.candidate_weights),
         guaranteed_within=(
             message.guaranteed_within if message.HasField("guaranteed_within") else None
+        ),
+        expected_guesses=(
+            message.expected_guesses if message.HasField("expected_guesses") else None
         ),
     )
 

@@ -38,7 +38,7 @@ from .games import Game, ReplyCode
 from .letters import reachable
 from .policy_format import PolicyData, info_of
 from .policy_info import PolicyInfo
-from .remaining import Ints, subtree_worst
+from .remaining import Ints, subtree_totals, subtree_worst
 from .text import with_article
 from .tree_arrays import edge_keys
 
@@ -170,6 +170,41 @@ class Policy:
         # at once get equal lists, so the race is harmless.
         arrays = self.data.arrays
         return subtree_worst(arrays["edge_offsets"], arrays["edge_child"], self.game.deduces)
+
+    def expected_from(self, node: int, played: int = 0) -> float:
+        """Return the guesses the game takes on average, the ``played`` ones counted, when
+        the tree plays on from ``node``: ``played`` plus the mean, over the targets still
+        possible (weighted as the policy weighs them, as its stored ``mean``), of the
+        guesses the tree takes from ``node``, its guess counted (so at the root with
+        nothing played, the policy's ``mean``: the nearest float to the exact quotient,
+        client.stats). ``played`` once solved or known. The first call computes every
+        node's sums, once per policy (client.remaining.subtree_totals, linear in the
+        tree)."""
+        if node == SOLVED or node in self._known:
+            return float(played)
+        totals, masses = self._subtree_totals
+        # One division of exact integers, as the stored mean is computed.
+        return (played * masses[node] + totals[node]) / masses[node]
+
+    def outlook(self, node: int, played: int) -> tuple[int, float]:
+        """Return what playing the tree on from ``node`` promises, ``played`` turns
+        counted: the guesses within which the game is certain to end (``played`` +
+        :meth:`worst_from`) and the guesses it takes on average (:meth:`expected_from`)."""
+        return played + self.worst_from(node), self.expected_from(node, played)
+
+    @cached_property
+    def _subtree_totals(self) -> tuple[list[int], list[int]]:
+        # As _subtree_worst: computed on first use; a race computes equal lists.
+        arrays = self.data.arrays
+        return subtree_totals(
+            arrays["edge_offsets"],
+            arrays["edge_child"],
+            arrays["node_size"],
+            arrays["node_first"],
+            arrays["target_order"],
+            self.data.weights,
+            self.game.deduces,
+        )
 
     def alternatives(self, node: int) -> tuple[str, ...]:
         """Return the stored next-best guesses at ``node``, best first (none once solved).

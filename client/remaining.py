@@ -1,7 +1,8 @@
 """What a suggestion tells about the position besides the guess: the words still
-possible, listed for a player (:func:`candidate_list`), and the worst case of the
-stored tree from a node (:func:`subtree_worst`), from which a suggestion says
-within how many guesses the game is certain to end.
+possible, listed for a player (:func:`candidate_list`), and the worst case and the
+guesses summed over the targets of the stored tree from a node
+(:func:`subtree_worst`, :func:`subtree_totals`), from which a suggestion says
+within how many guesses the game is certain to end and how many it takes on average.
 
 Both are computed from what the lookup already has: the targets still possible
 (the node's slice of ``target_order`` on the tree, the consistent targets or
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
+from itertools import accumulate
 from typing import TypeAlias
 
 from .errors import BadRequestError
@@ -62,10 +64,17 @@ def candidate_list(
 
 
 def solved(
-    word: str, source: str, turns: int, count: int, weighted: bool, within: int | None = None
+    word: str,
+    source: str,
+    turns: int,
+    count: int,
+    weighted: bool,
+    within: int | None = None,
+    expected: float | None = None,
 ) -> Suggestion:
     """Return the answer once ``word`` is the secret (it is the one candidate listed when
-    ``count`` asks for any, of probability 1 where the secrets are ``weighted``)."""
+    ``count`` asks for any, of probability 1 where the secrets are ``weighted``), with
+    the stored tree's ``within`` and ``expected`` (None when answered live)."""
     return Suggestion(
         word,
         1,
@@ -76,6 +85,7 @@ def solved(
         candidates=(word,) if count else (),
         candidate_weights=(1.0,) if weighted and count else (),
         guaranteed_within=within,
+        expected_guesses=expected,
     )
 
 
@@ -100,3 +110,46 @@ def subtree_worst(offsets: Ints, children: Ints, deduces: bool) -> list[int]:
         else:
             worst[node] = 1 + max(worst[child] for child in targets[start:end])
     return worst
+
+
+def subtree_totals(
+    offsets: Ints,
+    children: Ints,
+    sizes: Ints,
+    firsts: Ints,
+    order: Ints,
+    weights: Ints | None,
+    deduces: bool,
+) -> tuple[list[int], list[int]]:
+    """Return, for each node of a stored tree, the guesses its subtree takes summed over
+    the targets under it (the node's own guess counted), and those targets' total weight:
+    each target counted by its weight where the policy weighs them (``weights`` indexes
+    the target list), else once. Their quotient at the root is the policy's ``mean``
+    (client.stats: the weighted sum of scores over the sum of weights).
+
+    ``offsets``, ``children``, ``sizes``, ``firsts`` and ``order`` are the tree's
+    ``edge_offsets``, ``edge_child``, ``node_size``, ``node_first`` and
+    ``target_order`` (client.policy_format). Every target under a node pays its guess,
+    except at a deduced leaf (``deduces``: naming the known word costs none); the one
+    it wins stops there, the others go on to the children, which have larger indices,
+    so one pass from the last node back sees every child first. Integer sums, exact;
+    linear in the nodes, edges and targets.
+    """
+    if weights is None:
+        masses = [int(size) for size in sizes]
+    else:
+        # prefix[k]: the weight of the first k targets in the tree's order; a node's
+        # targets are one slice of that order.
+        prefix = [0, *accumulate(int(weights[int(target)]) for target in order)]
+        masses = [
+            prefix[int(first) + int(size)] - prefix[int(first)]
+            for first, size in zip(firsts, sizes, strict=True)
+        ]
+    starts = [int(offset) for offset in offsets]
+    targets = [int(child) for child in children]
+    totals = [0] * len(masses)
+    for node in range(len(totals) - 1, -1, -1):
+        start, end = starts[node], starts[node + 1]
+        own = 0 if deduces and start == end else masses[node]
+        totals[node] = own + sum(totals[child] for child in targets[start:end])
+    return totals, masses

@@ -49,6 +49,12 @@ class Suggestion:
             game is certain to end when the suggestions are played from here:
             the stored tree's worst case under this position plus the turns
             played; None when answered live.
+        expected_guesses: the guesses (those played counted) the game takes on
+            average when the suggestions are played from here: the turns
+            played plus the mean, over the targets still possible (weighted by
+            the policy's target weights where it has them), of the guesses the
+            stored tree takes from this node (the policy's ``mean`` before any
+            turn); exact for that play. None when answered live.
     """
 
     guess: str
@@ -62,10 +68,12 @@ class Suggestion:
     candidates: tuple[str, ...] = ()
     candidate_weights: tuple[float, ...] = ()
     guaranteed_within: int | None = None
+    expected_guesses: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """Return the suggestion as the CLI's JSON object (as it was before candidates
-        and guaranteed_within, which the command line does not ask for or show)."""
+        """Return the suggestion as the CLI's JSON object (as it was before candidates,
+        guaranteed_within and expected_guesses, which the command line does not ask
+        for or show)."""
         return {
             "guess": self.guess,
             "remaining": self.remaining,

@@ -2,7 +2,9 @@
 // serves it (POST /guesswork.v1.Guesswork/METHOD, Connect's unary JSON form).
 // Plain JavaScript, no framework and no build step, nothing fetched from elsewhere:
 // the service answers every question (suggestions, words left, analysis); the page
-// only colours replies and letters for display and reads share texts.
+// only colours replies and letters for display and reads share texts. A move costs
+// one SuggestGuess (or SuggestBoards): a stored answer carries the guesses expected,
+// so the costly AnalyzeGame is asked only once a game is finished or pasted.
 "use strict";
 
 const API = "/guesswork.v1.Guesswork/";
@@ -53,13 +55,23 @@ const element = (tag, className, text) => {
 };
 const number = (n) => Number(n || 0).toLocaleString("en-US");
 
+// The service's answer to METHOD, or an Error: the service's message and code
+// (Connect's, e.g. "resource_exhausted"), "network" when no answer came at all.
 async function call(method, request) {
-  const response = await fetch(API + method, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(request),
-  });
-  const body = await response.json();
+  let response;
+  try {
+    response = await fetch(API + method, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(request),
+    });
+  } catch {
+    const error = new Error("the server could not be reached");
+    error.code = "network";
+    throw error;
+  }
+  // A proxy's error page is not JSON: its status is all there is to say.
+  const body = await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = new Error(body.message || `HTTP ${response.status}`);
     error.code = body.code;
@@ -171,6 +183,7 @@ function newGame() {
   state.histories = Array.from({ length: state.boardCount }, () => []);
   state.suggestion = null;
   $("analysis-panel").hidden = true;
+  $("analysis-wait").hidden = true;
   $("share-out").hidden = true;
   $("words-left-panel").hidden = true;
   $("share-panel").hidden = several() || !tiled();
@@ -243,7 +256,6 @@ async function refresh() {
     state.suggestion = answer;
     render();
     if (answer.solved) await finish();
-    else expectNext(generation);
   } catch (error) {
     if (generation !== state.generation) return;
     showError(error.message);
@@ -263,7 +275,6 @@ async function play(histories, guess) {
     state.suggestion = answer;
     render();
     if (answer.solved) await finish();
-    else expectNext(generation);
     return true;
   } catch (error) {
     if (generation === state.generation) showError(error.message);
@@ -271,23 +282,20 @@ async function play(histories, guess) {
   }
 }
 
-// The guesses still expected, from the analysis of the game so far (one board):
-// the policy's mean before the first guess; shown once it comes, marked exact or estimated.
-async function expectNext(generation) {
-  if (several() || !ANALYSED_GAMES.has(state.policy.game)) return;
-  if (!history().length) {
-    showNumber("expected", (state.policy.mean || 0).toFixed(2), "exact, over every answer");
-    return;
+// The guesses expected in all (one board), from the suggestion itself: SuggestGuess's
+// expected_guesses, the stored tree's mean from the position with the turns played
+// counted (the policy's mean at the start), exact for the suggested play. Absent when
+// the answer was computed live: no stored line plays the rest, so none is claimed.
+function expectedGuesses(answer) {
+  const shown = element("span", "", "—");
+  let note = "computed live: no stored line";
+  if (answer.expectedGuesses !== undefined) {
+    shown.textContent = Number(answer.expectedGuesses).toFixed(2);
+    note = "exact for the suggested play";
   }
-  try {
-    const report = await call("AnalyzeGame", { policy: state.policy.name, history: history() });
-    if (generation !== state.generation) return;
-    const last = (report.moves || []).at(-1) || {};
-    const total = history().length + (report.expectedLeft || 0);
-    showNumber("expected", total.toFixed(2), SOURCES[last.source] || "estimated");
-  } catch {
-    showNumber("expected", "", "");
-  }
+  const said = document.createDocumentFragment();
+  said.append(shown, " ", element("span", "note", `(${note})`));
+  return said;
 }
 
 // ---- Drawing ------------------------------------------------------------------
@@ -438,7 +446,7 @@ function drawNumbers() {
   }
   addNumber("left", "Words left", wordsLeftButton(answer.remaining));
   addNumber("turn", "Guess", String(history().length + 1));
-  if (ANALYSED_GAMES.has(state.policy.game)) addNumber("expected", "Expected guesses", "…");
+  if (ANALYSED_GAMES.has(state.policy.game)) addNumber("expected", "Expected guesses", expectedGuesses(answer));
 }
 
 function addNumber(key, label, value) {
@@ -504,11 +512,6 @@ async function toggleWordsLeft() {
 function percent(chance) {
   const value = 100 * (chance || 0);
   return value < 0.1 ? "<0.1%" : `${value.toFixed(value < 10 ? 1 : 0)}%`;
-}
-
-function showNumber(key, value, how) {
-  const group = $("numbers").querySelector(`[data-key="${key}"] dd`);
-  if (group) group.textContent = value ? `${value} (${how})` : "not known";
 }
 
 // ---- Entering a reply ---------------------------------------------------------
@@ -657,6 +660,7 @@ async function undo() {
   const turns = Math.max(...state.histories.map((h) => h.length));
   state.histories = state.histories.map((h) => (h.length === turns ? h.slice(0, -1) : h));
   $("analysis-panel").hidden = true;
+  $("analysis-wait").hidden = true;
   $("share-out").hidden = true;
   await refresh();
 }
@@ -771,16 +775,39 @@ async function finish(pasted = false) {
     $("share-text").value = shareText();
     $("share-out").hidden = false;
   }
-  if (!ANALYSED_GAMES.has(state.policy.game)) return;
+  if (ANALYSED_GAMES.has(state.policy.game)) await analyse();
+}
+
+// Why an analysis did not come, in a player's words, from the call's error code.
+const ANALYSIS_FAILURES = {
+  resource_exhausted: "the server is busy with other calls",
+  unavailable: "the server could not compute it just now",
+  deadline_exceeded: "the server took too long",
+  network: "the server could not be reached",
+};
+
+// The analysis of every board played: the game's one AnalyzeGame call per board (a
+// live computation of seconds, so never asked before the end). While it computes a
+// line says so; if it fails, the line says why, with a Retry button: the game stays.
+async function analyse() {
   const generation = state.generation;
+  const wait = $("analysis-wait");
+  const retry = $("retry-analysis");
+  $("analysis-note").textContent = "Analysing your game…";
+  retry.hidden = true;
+  wait.hidden = false;
   try {
     const boards = state.histories.map((turns, index) => ({ turns, index })).filter((b) => b.turns.length);
     const reports = await Promise.all(boards.map((b) =>
       call("AnalyzeGame", { policy: state.policy.name, history: b.turns })));
     if (generation !== state.generation) return;
+    wait.hidden = true;
     drawAnalysis(boards, reports);
   } catch (error) {
-    showError(`Analysis: ${error.message}`);
+    if (generation !== state.generation) return;
+    const why = ANALYSIS_FAILURES[error.code] || error.message;
+    $("analysis-note").textContent = `The analysis did not come: ${why}. Your game is kept: try again.`;
+    retry.hidden = false;
   }
 }
 
@@ -902,6 +929,7 @@ async function start() {
   $("undo").addEventListener("click", undo);
   $("paste").addEventListener("click", pasteShare);
   $("copy-share").addEventListener("click", copyShare);
+  $("retry-analysis").addEventListener("click", analyse);
   $("use-own-word").addEventListener("click", useOwnWord);
   for (const key of document.querySelectorAll("#colour-keys .key")) {
     key.addEventListener("click", () => setColour(Number(key.dataset.colour)));

@@ -135,6 +135,48 @@ def test_every_target_is_solved_as_the_stored_statistics_say(catalog: Catalog) -
     assert policy.play("FUZZY") == ["FUZZY"]
 
 
+def test_every_policys_root_promises_its_stored_worst_and_mean(catalog: Catalog) -> None:
+    """Before any turn, the tree's worst case and expected guesses (what SuggestGuess
+    says as guaranteed_within and expected_guesses) are the policy's stored worst and
+    mean, exactly, weighted or not, in every game of the shipped catalog."""
+    for info in catalog.list():
+        policy = catalog.policy(info.name)
+        assert policy.outlook(policy.root, 0) == (info.worst, info.mean), info.name
+        assert policy.expected_from(policy.root) == policy.stats["mean"], info.name
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "wordle-2309-normal-neg-entropy",
+        "wordle-14855-weighted-wordfreq-normal-neg-entropy",  # a prior weighs the targets
+        "guess-my-word-common-words-optimal-deduce",  # weighted, and known leaves cost none
+        "jotto-2309-hard-max",
+    ],
+)
+def test_expected_from_a_node_is_the_mean_of_playing_its_targets(
+    catalog: Catalog, name: str
+) -> None:
+    """After one turn: the turn played plus the mean (weighted as the policy weighs its
+    targets) of the guesses each target still possible takes through the tree, each
+    played out; the turns played once solved."""
+    policy = catalog.policy(name)
+    weights = policy.data.weights
+    opener = policy.guess(policy.root)
+    largest = max(
+        (policy.game.reply(opener, target) for target in policy.targets[::97]),
+        key=lambda reply: policy.remaining_count(policy.step(policy.root, reply)),
+    )
+    node = policy.step(policy.root, largest)
+    left = policy.remaining_indices(node)
+    weight = [1 if weights is None else int(weights[int(i)]) for i in left]
+    guesses = [len(policy.play(policy.targets[int(i)])) for i in left]
+    mean = sum(w * g for w, g in zip(weight, guesses, strict=True)) / sum(weight)
+    assert policy.expected_from(node, 1) == mean and mean > 1
+    assert policy.outlook(node, 1) == (max(guesses), mean)
+    assert policy.expected_from(SOLVED, 3) == 3.0
+
+
 def test_context_manager_closes(catalog: Catalog) -> None:
     with open_catalog() as opened:
         assert len(opened) == len(catalog)

@@ -392,6 +392,31 @@ def test_guaranteed_within_is_the_trees_worst_case_from_the_position(
     assert messages_suggestion(answer).guaranteed_within == answer.guaranteed_within
 
 
+def test_expected_guesses_is_the_trees_mean_from_the_position(
+    stub: pb_grpc.GuessworkStub, catalog: Any
+) -> None:
+    """The policy's mean before any turn (weighted where a prior weighs the targets);
+    after one, the turn played plus the mean of the guesses each target still possible
+    takes, played through the tree; absent when answered live; the turns played once
+    solved. The remote client carries it, absent as None."""
+    policy = catalog.policy(W)
+    root = stub.SuggestGuess(pb.SuggestGuessRequest(policy=W))
+    assert root.HasField("expected_guesses") and root.expected_guesses == catalog.info(W).mean
+    weighted = stub.SuggestGuess(pb.SuggestGuessRequest(policy=WEIGHTED))
+    assert weighted.expected_guesses == catalog.info(WEIGHTED).mean
+    assert weighted.expected_guesses != catalog.info(WEIGHTED).uniform_mean
+    played = [("raise", "....Y")]
+    answer = stub.SuggestGuess(pb.SuggestGuessRequest(policy=W, history=turns(*played)))
+    left = policy.remaining_targets(policy.walk(played).node)
+    assert answer.expected_guesses == sum(len(policy.play(t)) for t in left) / len(left)
+    live = stub.SuggestGuess(pb.SuggestGuessRequest(policy=W, history=turns(("slate", "....."))))
+    assert live.source == pb.SOURCE_LIVE and not live.HasField("expected_guesses")
+    won = stub.SuggestGuess(pb.SuggestGuessRequest(policy=W, history=turns(("raise", "GGGGG"))))
+    assert won.HasField("expected_guesses") and won.expected_guesses == 1.0
+    assert messages_suggestion(live).expected_guesses is None
+    assert messages_suggestion(answer).expected_guesses == answer.expected_guesses
+
+
 def test_requests_over_the_transport_limit_are_refused_by_grpc_as_documented(
     stub: pb_grpc.GuessworkStub,
 ) -> None:

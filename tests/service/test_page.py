@@ -6,7 +6,9 @@ reply. Every screen of them is checked at four viewports (360x740, 390x844,
 44x44 CSS px, a screenshot of the whole page written (``$GUESSWORK_SCREENSHOTS``,
 else a pytest temporary folder; named ``WIDTHxHEIGHT-STATE.png``), and axe-core
 run inside the page with no violation. On both phones the suggestion and the
-reply row are in the first screen.
+reply row are in the first screen. A move asks for no analysis (the guesses
+expected come with the suggestion); a finished game asks once per board, and an
+analysis that fails says so with a Retry button.
 
 make test installs the browser where it is missing (scripts/ensure_browser.py);
 axe-core comes from npm (tests/service/axe/package-lock.json, ``npm ci`` on
@@ -50,7 +52,16 @@ AXE = Path(__file__).resolve().parent / "axe"
 #: Written into node_modules after a successful `npm ci`: the lock it installed.
 STAMP = ".guesswork-lock-sha256"
 SECRET = "TACIT"
-WAIT = 90
+#: A hang guard, not a speed claim: every wait is for an outcome (a row drawn, the
+#: analysis shown), and only a page that never gets there fails, however busy the
+#: machine (a finished game's analyses are live computations of seconds each).
+WAIT = 300
+#: The AnalyzeGame calls the page has made since it was loaded (the browser's own
+#: record of its fetches: resource timing).
+ANALYSES_MADE = (
+    "return performance.getEntriesByType('resource')"
+    ".filter((e) => e.name.endsWith('/guesswork.v1.Guesswork/AnalyzeGame')).length;"
+)
 
 
 @pytest.fixture(scope="module")
@@ -208,6 +219,15 @@ class Page:
     def rows(self) -> int:
         return len(self.browser.find_elements(By.CSS_SELECTOR, "#board li"))
 
+    def analyses(self) -> int:
+        """Return how many AnalyzeGame calls the page has made since it was loaded."""
+        return int(self.browser.execute_script(ANALYSES_MADE))
+
+    def expected(self) -> str:
+        """Return the Expected guesses number as shown (value and note)."""
+        shown = self.browser.find_elements(By.CSS_SELECTOR, '#numbers [data-key="expected"] dd')
+        return str(shown[0].text).replace("\n", " ") if shown else ""
+
 
 #: The visible controls smaller than the tap target (arguments[0] px), as "tag#id text WxH".
 SMALL_TARGETS = """
@@ -251,7 +271,8 @@ def test_a_whole_game_by_keyboard_only(page: Page, catalog: Catalog) -> None:
     # Player words only: no policy name outside the advanced panel.
     assert default not in page.text("choose").replace(page.text("advanced"), "")
     assert f"or {stored.alternatives(stored.root)[0]}" in page.text("suggestion")
-    page.wait.until(lambda _: "exact" in page.text("numbers"))
+    # The guesses expected come with the suggestion: the policy's mean at the start.
+    assert page.expected() == f"{stored.info.mean:.2f} (exact for the suggested play)"
     assert "Words left\n3,158" in page.text("numbers"), page.text("numbers")
     page.reply_row_in_first_screen()
     page.check("start")
@@ -264,13 +285,20 @@ def test_a_whole_game_by_keyboard_only(page: Page, catalog: Catalog) -> None:
         played += 1
         page.wait.until(lambda _, n=played: page.rows() == n)
         if played == 1:
-            page.wait.until(
-                lambda _: "exact" in page.text("numbers") or "estimated" in page.text("numbers")
+            # The stored tree's mean from here, the turn played counted: exact, never
+            # "estimated", and no analysis asked for it.
+            node = stored.walk([(guess, _reply(guess, SECRET))]).node
+            assert page.expected() == (
+                f"{stored.expected_from(node, 1):.2f} (exact for the suggested play)"
             )
             page.check("in-play")
+        assert "estimated" not in page.text("numbers")
         assert played <= 6
     assert page.text("suggestion") == f"Solved: {SECRET} in {played} guesses."
     page.wait.until(lambda b: b.find_element(By.ID, "analysis-panel").is_displayed())
+    # One analysis, of the finished game: none was asked for on the way.
+    assert page.analyses() == 1
+    assert not page.browser.find_element(By.ID, "analysis-wait").is_displayed()
     cards = page.browser.find_elements(By.CSS_SELECTOR, "#analysis .move")
     assert len(cards) == played
     assert "Skill" in cards[0].text and "Luck" in cards[0].text and "Words:" in cards[0].text
@@ -336,7 +364,7 @@ def test_a_whole_game_by_taps_only_in_hard_mode(page: Page, catalog: Catalog) ->
         page.browser.find_element(By.ID, "submit").click()
         played += 1
         page.wait.until(lambda _, n=played: page.rows() == n)
-        assert not page.text("error")
+        assert not page.text("error") and page.analyses() == 0
         if played == 1 and not undone:
             assert page.text("policy-guarantee").startswith("Still guaranteed within 6")
             # Words left, tapped: every word still possible, A to Z (no prior).
@@ -354,6 +382,7 @@ def test_a_whole_game_by_taps_only_in_hard_mode(page: Page, catalog: Catalog) ->
         assert played <= 6
     assert page.text("suggestion") == f"Solved: {secret} in {played} guesses."
     page.wait.until(lambda b: b.find_element(By.ID, "analysis-panel").is_displayed())
+    assert page.analyses() == 1
     assert len(page.browser.find_elements(By.CSS_SELECTOR, "#analysis .move")) == played
     share = page.browser.find_element(By.ID, "share-text").get_attribute("value") or ""
     assert share.startswith(f"Guesswork Wordle, hard mode {played}/6*\n\n")
@@ -396,6 +425,43 @@ def test_a_pasted_share_text_is_analysed(page: Page, catalog: Catalog) -> None:
     page.check("pasted-analysis")
 
 
+def test_an_analysis_that_fails_says_so_and_retries(page: Page, catalog: Catalog) -> None:
+    """The finished game's analysis cannot reach the server (the browser blocks the
+    call, as a dropped connection would): a message says so with a Retry button of
+    tap size, the game stays; once the server is reachable, Retry shows the analysis."""
+    stored = catalog.policy(today_policy(catalog.list()))
+    history: list[tuple[str, str]] = []
+    while not history or history[-1][0] != SECRET:
+        guess = stored.next_guess(history)
+        history.append((guess, _reply(guess, SECRET)))
+    squares = {"G": "🟩", "Y": "🟨", ".": "⬛"}
+    rows = "\n".join("".join(squares[c] for c in reply) for _, reply in history)
+    words = "\n".join(guess for guess, _ in history)
+    page.browser.find_element(By.CSS_SELECTOR, "#share-panel summary").click()
+    box = page.browser.find_element(By.ID, "share")
+    text = f"Wordle 1,234 {len(history)}/6\n\n{rows}\n{words}"
+    page.browser.execute_script("arguments[0].value = arguments[1];", box, text)
+    page.browser.execute_cdp_cmd("Network.enable", {})
+    page.browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/AnalyzeGame"]})
+    try:
+        page.browser.find_element(By.ID, "paste").click()
+        retry = page.browser.find_element(By.ID, "retry-analysis")
+        page.wait.until(lambda _: retry.is_displayed())
+    finally:
+        page.browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        page.browser.execute_cdp_cmd("Network.disable", {})
+    assert page.text("analysis-note") == (
+        "The analysis did not come: the server could not be reached. Your game is kept: try again."
+    )
+    assert page.rows() == len(history) and not page.text("error")
+    assert not page.browser.find_element(By.ID, "analysis-panel").is_displayed()
+    page.check("analysis-failed")  # Retry is a tap target: at least 44 px, like the rest
+    retry.click()
+    page.wait.until(lambda b: b.find_element(By.ID, "analysis-panel").is_displayed())
+    assert not page.browser.find_element(By.ID, "analysis-wait").is_displayed()
+    assert len(page.browser.find_elements(By.CSS_SELECTOR, "#analysis .move")) == len(history)
+
+
 #: A Quordle's secrets, from today's answer list.
 QUORDLE = ("TACIT", "PLUMB", "CRIMP", "FJORD")
 
@@ -417,6 +483,7 @@ def test_a_quordle_played_and_analysed(page: Page) -> None:
         solved = [done or guess == s for done, s in zip(solved, QUORDLE, strict=True)]
         if not all(solved):
             page.wait.until(lambda _, t=turn: f"{t + 1} of 9" in page.text("numbers"))
+            assert page.analyses() == 0  # several boards: analysed at the end only
         if turn == 2:
             page.check("quordle-in-play")
         assert turn <= 12
@@ -425,7 +492,7 @@ def test_a_quordle_played_and_analysed(page: Page) -> None:
     assert headings == [f"Board {n}: solved" for n in range(1, 5)]
     page.wait.until(lambda b: b.find_element(By.ID, "analysis-panel").is_displayed())
     boards = page.browser.find_elements(By.CSS_SELECTOR, "#analysis .board-analysis")
-    assert len(boards) == 4
+    assert len(boards) == 4 and page.analyses() == 4
     for board in boards:
         assert board.find_elements(By.CSS_SELECTOR, ".move")
     share = page.browser.find_element(By.ID, "share-text").get_attribute("value") or ""
@@ -479,6 +546,8 @@ def test_any_policy_behind_the_advanced_toggle(page: Page, catalog: Catalog) -> 
     _colours(page, game.format_reply(game.reply(own, worst)))
     page.wait.until(lambda _: page.rows() == 2)
     assert page.text("policy-guarantee").startswith("Not guaranteed (computed live)")
+    # Nor is a mean claimed: no stored line plays the rest.
+    assert page.expected() == "— (computed live: no stored line)"
     # A weighted policy: the words left, most likely first, each with its chance.
     page.settings()
     Select(page.browser.find_element(By.ID, "policy")).select_by_value(WEIGHTED)

@@ -252,8 +252,8 @@ def test_get_makes_a_suggestion_a_link(web: tuple[GuessworkServer, int, int]) ->
 
 
 def test_candidates_and_guaranteed_within_in_json(web: tuple[GuessworkServer, int, int]) -> None:
-    """maxCandidates asks for the words left; guaranteedWithin is there when the tree
-    answers and left out (absent) when the answer is live."""
+    """maxCandidates asks for the words left; guaranteedWithin and expectedGuesses are
+    there when the tree answers and left out (absent) when the answer is live."""
     request = {
         "policy": "wordle-2309-normal-neg-entropy",
         "history": [{"guess": "raise", "reply": ".Y..."}],
@@ -263,9 +263,11 @@ def test_candidates_and_guaranteed_within_in_json(web: tuple[GuessworkServer, in
     answer = json.loads(body)
     assert status == 200 and len(answer["candidates"]) == 4 and "candidateWeights" not in answer
     assert answer["candidates"] == sorted(answer["candidates"]) and answer["guaranteedWithin"] > 1
+    assert 1 < answer["expectedGuesses"] <= answer["guaranteedWithin"]
     request["history"] = [{"guess": "slate", "reply": ".Y..."}]
     status, body = post(web[2], f"{SERVICE}/SuggestGuess", json.dumps(request).encode())
-    assert status == 200 and "guaranteedWithin" not in json.loads(body)
+    live = json.loads(body)
+    assert status == 200 and "guaranteedWithin" not in live and "expectedGuesses" not in live
 
 
 @pytest.mark.parametrize(

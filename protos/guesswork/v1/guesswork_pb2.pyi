@@ -140,7 +140,7 @@ class SuggestGuessRequest(_message.Message):
     def __init__(self, policy: _Optional[str] = ..., history: _Optional[_Iterable[_Union[Turn, _Mapping]]] = ..., max_alternatives: _Optional[int] = ..., max_candidates: _Optional[int] = ...) -> None: ...
 
 class SuggestGuessResponse(_message.Message):
-    __slots__ = ("guess", "remaining", "solved", "alternatives", "source", "turn", "alternative_values", "alternative_metric", "candidates", "candidate_weights", "guaranteed_within")
+    __slots__ = ("guess", "remaining", "solved", "alternatives", "source", "turn", "alternative_values", "alternative_metric", "candidates", "candidate_weights", "guaranteed_within", "expected_guesses")
     GUESS_FIELD_NUMBER: _ClassVar[int]
     REMAINING_FIELD_NUMBER: _ClassVar[int]
     SOLVED_FIELD_NUMBER: _ClassVar[int]
@@ -152,6 +152,7 @@ class SuggestGuessResponse(_message.Message):
     CANDIDATES_FIELD_NUMBER: _ClassVar[int]
     CANDIDATE_WEIGHTS_FIELD_NUMBER: _ClassVar[int]
     GUARANTEED_WITHIN_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_GUESSES_FIELD_NUMBER: _ClassVar[int]
     guess: str
     remaining: int
     solved: bool
@@ -163,7 +164,8 @@ class SuggestGuessResponse(_message.Message):
     candidates: _containers.RepeatedScalarFieldContainer[str]
     candidate_weights: _containers.RepeatedScalarFieldContainer[float]
     guaranteed_within: int
-    def __init__(self, guess: _Optional[str] = ..., remaining: _Optional[int] = ..., solved: _Optional[bool] = ..., alternatives: _Optional[_Iterable[str]] = ..., source: _Optional[_Union[Source, str]] = ..., turn: _Optional[int] = ..., alternative_values: _Optional[_Iterable[float]] = ..., alternative_metric: _Optional[str] = ..., candidates: _Optional[_Iterable[str]] = ..., candidate_weights: _Optional[_Iterable[float]] = ..., guaranteed_within: _Optional[int] = ...) -> None: ...
+    expected_guesses: float
+    def __init__(self, guess: _Optional[str] = ..., remaining: _Optional[int] = ..., solved: _Optional[bool] = ..., alternatives: _Optional[_Iterable[str]] = ..., source: _Optional[_Union[Source, str]] = ..., turn: _Optional[int] = ..., alternative_values: _Optional[_Iterable[float]] = ..., alternative_metric: _Optional[str] = ..., candidates: _Optional[_Iterable[str]] = ..., candidate_weights: _Optional[_Iterable[float]] = ..., guaranteed_within: _Optional[int] = ..., expected_guesses: _Optional[float] = ...) -> None: ...
 
 class BoardHistory(_message.Message):
     __slots__ = ("history",)
