@@ -156,9 +156,5 @@ def rank_boards(
         at_known = np.searchsorted(candidates, list(dict.fromkeys(known)))
         rest = total.copy()
         rest[at_known] = np.inf
-        # A known word already leads: where fewer candidates than ``count`` are left,
-        # smallest() would reach the infinite ones and list that word again.
-        others = smallest(rest, count)
-        others = others[np.isfinite(rest[others])]
-        chosen = np.concatenate([at_known, others])[:count]
+        chosen = np.concatenate([at_known, smallest(rest, count)])[:count]
     return Ranked(candidates[chosen], total[chosen])

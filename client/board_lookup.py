@@ -95,12 +95,12 @@ def suggest_boards(
     stored = _stored_opening(lookup, boards)
     if stored is not None:
         chosen = [lookup.policy.vocabulary[i] for i in stored.guesses[: alternatives + 1]]
-        values = stored.values[1 : alternatives + 1]
+        others, values = distinct_alternatives(chosen, stored.values[1 : alternatives + 1])
         return BoardsSuggestion(
             chosen[0],
             tuple(states),
             False,
-            tuple(chosen[1:]),
+            others,
             STORED,
             len(progress.guesses),
             limit,
@@ -117,15 +117,16 @@ def suggest_boards(
     tell(f"computing the next guess live over {boards_left} ({counts} possible answers)")
     ranked = lookup.live.rank_boards(lookup.policy, left, alternatives + 1)
     chosen = [lookup.policy.vocabulary[i] for i in ranked.indices]
+    others, values = distinct_alternatives(chosen, ranked.values[1:])
     return BoardsSuggestion(
         chosen[0],
         tuple(states),
         False,
-        tuple(chosen[1:]),
+        others,
         LIVE,
         len(progress.guesses),
         limit,
-        tuple(ranked.values[1:]),
+        values,
         JOINT_METRIC if alternatives else "",
     )
 
@@ -144,3 +145,27 @@ def _stored_opening(lookup: PolicyLookup, boards: Sequence[Sequence[Turn]]) -> R
         (first, *_), (second, *_) = boards
         return openings.second(first.index, first.code, second.code)
     return None
+
+
+def distinct_alternatives(
+    chosen: Sequence[str], values: Sequence[float]
+) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """Return the alternatives of a joint ranking (``chosen[1:]``, ``values`` theirs),
+    without a word ranked before (the suggestion itself included).
+
+    The joint ranking puts a board's known word first and sets it aside with an
+    infinite value; with fewer candidates left than alternatives asked for, its tail
+    reaches that word again ("Guess CRIMP (or FJORD, HYDRO, CRIMP)"). The ranking
+    stays as the builder stores it (board openings hold it as ranked, and proofs
+    derive it again); only what a player is shown drops the repeats.
+    """
+    seen = {chosen[0]} if chosen else set()
+    words: list[str] = []
+    kept: list[float] = []
+    for at, word in enumerate(chosen[1:]):
+        if word not in seen:
+            seen.add(word)
+            words.append(word)
+            if at < len(values):  # values may be absent (empty), never partial
+                kept.append(float(values[at]))
+    return tuple(words), tuple(kept)
