@@ -12,8 +12,10 @@ A-Z have the codes A=0..Z=25; words of any other alphabet have the index of
 each letter in their lists' :func:`alphabet_of`, so a Spanish list with Ñ,
 or a Greek or Russian one, uses the same kernels (with 64-bit letter sets
 past 32 letters, and a per-guess vectorised rule past 64).
-They are cached twice: in memory for the life of the
-process, and on disk (builder.matrix_cache: bounded, least recently used out
+They are cached twice: in memory (at most :data:`MEMORY_LIMIT` bytes,
+``$GUESSWORK_MATRIX_MEMORY_BYTES``, least recently used out first: a process
+that proves or answers over every shipped policy would otherwise hold every
+matrix, 13.7 GB), and on disk (builder.matrix_cache: bounded, least recently used out
 first), keyed by the game and the two lists' SHA-256 so a changed list can
 never reuse a stale matrix. Each cached file carries a CRC-32 of its
 contents; a damaged file is recomputed.
@@ -22,6 +24,9 @@ contents; a damaged file is recomputed.
 from __future__ import annotations
 
 import hashlib
+import os
+import threading
+from collections import OrderedDict
 
 import numpy as np
 
@@ -30,7 +35,47 @@ from . import matrix_cache
 from .wordlists import WordList
 
 _FORMAT = "replymatrix-v1"
-_memory_cache: dict[str, np.ndarray] = {}
+#: The in-process matrices, least recently used first; at most MEMORY_LIMIT bytes
+#: together, except that the newest stays whatever its size.
+_memory_cache: OrderedDict[str, np.ndarray] = OrderedDict()
+_memory_lock = threading.Lock()
+#: The variable that bounds the in-process matrices' bytes (a size, as the disk cache's).
+MEMORY_VARIABLE = "GUESSWORK_MATRIX_MEMORY_BYTES"
+#: Its default: the largest shipped policy's matrix (28,420 x 28,420 two-byte codes,
+#: 1.6 GB) fits, with room for the five-letter ones (3158 x 14855 bytes, 47 MB).
+MEMORY_LIMIT = 2 << 30
+
+
+def memory_limit() -> int:
+    """Return the most bytes the in-process matrices may hold together.
+
+    Raises:
+        CacheConfigError: $GUESSWORK_MATRIX_MEMORY_BYTES is set but is not a size.
+    """
+    text = os.environ.get(MEMORY_VARIABLE, "").strip()
+    return matrix_cache.parse_size(text) if text else MEMORY_LIMIT
+
+
+def _remember(key: str, matrix: np.ndarray) -> None:
+    """Keep ``matrix`` in memory under ``key``, dropping the least recently used
+    matrices past :func:`memory_limit` (a caller holding one keeps it alive)."""
+    limit = memory_limit()
+    with _memory_lock:
+        _memory_cache[key] = matrix
+        _memory_cache.move_to_end(key)
+        held = sum(kept.nbytes for kept in _memory_cache.values())
+        while held > limit and len(_memory_cache) > 1:
+            _, dropped = _memory_cache.popitem(last=False)
+            held -= dropped.nbytes
+
+
+def _recalled(key: str) -> np.ndarray | None:
+    """Return the matrix kept under ``key`` (now the most recently used), or None."""
+    with _memory_lock:
+        matrix = _memory_cache.get(key)
+        if matrix is not None:
+            _memory_cache.move_to_end(key)
+        return matrix
 
 
 def code_dtype(reply_space: int) -> type[np.unsignedinteger]:
@@ -183,11 +228,12 @@ def reply_matrix(
         CacheConfigError: ``use_disk`` and $GUESSWORK_CACHE_MAX_BYTES is malformed.
     """
     key = _cache_key(game, guesses, targets, target_major)
-    if key in _memory_cache:
-        return _memory_cache[key]
+    kept = _recalled(key)
+    if kept is not None:
+        return kept
     matrix = _stored_or_made(game, guesses, targets, use_disk, target_major)
     matrix.setflags(write=False)
-    _memory_cache[key] = matrix
+    _remember(key, matrix)
     return matrix
 
 
@@ -207,7 +253,7 @@ def _stored_or_made(
         matrix = None  # laid out the other way: not what this key stores
     if matrix is None:
         if target_major:
-            source = _memory_cache.get(_cache_key(game, guesses, targets, False))
+            source = _recalled(_cache_key(game, guesses, targets, False))
             if source is None:
                 source = _stored_or_made(game, guesses, targets, use_disk, False)
             matrix = transposed(source).T  # column-major: the same layout as asfortranarray

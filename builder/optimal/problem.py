@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
 
 from ...client.games import Game, Jotto, Wordle
 from ..errors import SearchError
-from ..matrices import letter_array, reply_matrix, transposed
+from ..matrices import letter_array, memory_limit, reply_matrix, transposed
 from ..wordlists import WordList, guess_vocabulary
 from ._scan import group, labels
 from .memo import DEFAULT_MEMO_LIMIT
@@ -184,19 +186,33 @@ class Problem:
         return classes
 
 
-_transposed: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+#: Each recent matrix with its transpose, least recently used first, bounded as the
+#: matrices themselves are (builder.matrices.memory_limit): kept for ever, they held
+#: every matrix a process used and its copy (12.6 GB proving the shipped catalog).
+_transposed: OrderedDict[int, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+_transposed_lock = threading.Lock()
 
 
 def target_major(matrix: np.ndarray) -> np.ndarray:
-    """Return ``matrix`` transposed and contiguous, computed once per (cached) matrix
+    """Return ``matrix`` transposed and contiguous, computed once per recent matrix
     (no copy when ``matrix`` is laid out target-major already; else copied tile by
     tile, builder.matrices.transposed)."""
-    hit = _transposed.get(id(matrix))
-    if hit is not None and hit[0] is matrix:
-        return hit[1]
+    key = id(matrix)
+    with _transposed_lock:
+        hit = _transposed.get(key)
+        if hit is not None and hit[0] is matrix:
+            _transposed.move_to_end(key)
+            return hit[1]
     flipped = matrix.T if matrix.flags.f_contiguous else transposed(matrix)
     flipped.setflags(write=False)
-    _transposed[id(matrix)] = (matrix, flipped)
+    limit = memory_limit()
+    with _transposed_lock:
+        _transposed[key] = (matrix, flipped)
+        _transposed.move_to_end(key)
+        held = sum(kept.nbytes + copy.nbytes for kept, copy in _transposed.values())
+        while held > limit and len(_transposed) > 1:
+            _, (kept, copy) = _transposed.popitem(last=False)
+            held -= kept.nbytes + copy.nbytes
     return flipped
 
 

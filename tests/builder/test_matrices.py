@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +17,7 @@ from guesswork.builder.matrices import (
     reply_matrix,
     transposed,
 )
+from guesswork.builder.optimal import problem
 from guesswork.builder.wordlists import WordList, jotto_allowable, load_wordlist, mastermind_codes
 from guesswork.client.games import Game, Jotto, Mastermind, Wordle, mastermind_reply
 
@@ -190,7 +191,7 @@ def test_disk_cache_is_written_reused_and_checked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GUESSWORK_CACHE", str(tmp_path))
-    monkeypatch.setattr(matrices, "_memory_cache", {})
+    monkeypatch.setattr(matrices, "_memory_cache", OrderedDict())
     game, guesses, targets = _small_lists()
     expected = compute_reply_matrix(game, guesses, targets)
     first = reply_matrix(game, guesses, targets)
@@ -198,7 +199,7 @@ def test_disk_cache_is_written_reused_and_checked(
     assert (first == expected).all()
 
     # A fresh process (empty memory cache) reads the file back.
-    monkeypatch.setattr(matrices, "_memory_cache", {})
+    monkeypatch.setattr(matrices, "_memory_cache", OrderedDict())
     monkeypatch.setattr(matrices, "compute_reply_matrix", _refuse_to_compute)
     assert (reply_matrix(game, guesses, targets) == expected).all()
 
@@ -206,7 +207,7 @@ def test_disk_cache_is_written_reused_and_checked(
     data = bytearray(cached.read_bytes())
     data[-7] ^= 0x01
     cached.write_bytes(bytes(data))
-    monkeypatch.setattr(matrices, "_memory_cache", {})
+    monkeypatch.setattr(matrices, "_memory_cache", OrderedDict())
     monkeypatch.setattr(matrices, "compute_reply_matrix", compute_reply_matrix)
     assert (reply_matrix(game, guesses, targets) == expected).all()
 
@@ -215,7 +216,7 @@ def test_unwritable_cache_does_not_fail(tmp_path: Path, monkeypatch: pytest.Monk
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("GUESSWORK_CACHE", str(blocker / "cache"))
-    monkeypatch.setattr(matrices, "_memory_cache", {})
+    monkeypatch.setattr(matrices, "_memory_cache", OrderedDict())
     game, guesses, targets = _small_lists()
     assert reply_matrix(game, guesses, targets).shape == (50, 40)
 
@@ -247,7 +248,7 @@ def test_the_target_major_layouts_are_the_transpose(
     from guesswork.builder.optimal.problem import target_major
 
     monkeypatch.setenv("GUESSWORK_CACHE", str(tmp_path))
-    monkeypatch.setattr(matrices, "_memory_cache", {})
+    monkeypatch.setattr(matrices, "_memory_cache", OrderedDict())
     monkeypatch.setattr(matrices, "TRANSPOSE_TILE", 16)  # several tiles, ragged ones
     game, guesses, targets = _small_lists()
     expected = compute_reply_matrix(game, guesses, targets)
@@ -261,3 +262,48 @@ def test_the_target_major_layouts_are_the_transpose(
 
 def _refuse_to_compute(*args: object) -> np.ndarray:
     raise AssertionError("the cached matrix should have been used")
+
+
+def test_the_matrices_kept_in_memory_are_bounded_least_recently_used_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A process that answers over every policy kept every matrix (13.7 GB proving the
+    shipped catalog): past the bound the least recently used one goes."""
+    monkeypatch.setattr(matrices, "_memory_cache", OrderedDict())
+    game = Wordle(5)
+    words = ("ABBEY", "CRANE", "SLATE", "TRACE")
+    lists = [WordList.from_words(f"m{n}", words[: n + 2]) for n in range(3)]
+    sizes = [
+        (n + 2) ** 2 * np.dtype(matrices.code_dtype(game.reply_space)).itemsize for n in range(3)
+    ]
+    monkeypatch.setenv(matrices.MEMORY_VARIABLE, str(sizes[1] + sizes[2]))
+
+    def kept() -> list[np.ndarray]:
+        return list(matrices._memory_cache.values())
+
+    def make(n: int) -> np.ndarray:
+        return matrices.reply_matrix(game, lists[n], lists[n], use_disk=False)
+
+    made = [make(n) for n in range(3)]
+    assert [m.nbytes for m in made] == sizes
+    assert [id(m) for m in kept()] == [id(made[1]), id(made[2])]  # the first went
+    assert make(1) is made[1]  # recalled, and now the most recently used
+    remade = make(0)  # past the bound again: made[2], least recently used, goes
+    assert [id(m) for m in kept()] == [id(made[1]), id(remade)]
+    monkeypatch.setenv(matrices.MEMORY_VARIABLE, "1")
+    newest = make(2)  # the newest stays, even alone past the bound
+    assert [id(m) for m in kept()] == [id(newest)]
+
+
+def test_the_transposes_kept_are_bounded_as_the_matrices_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """target_major kept every matrix and its copy for ever (12.6 GB proving the
+    shipped catalog); now the least recently used go past the same bound."""
+    monkeypatch.setattr(problem, "_transposed", OrderedDict())
+    made = [np.arange(n * n, dtype=np.uint8).reshape(n, n) for n in (4, 5, 6)]
+    monkeypatch.setenv(matrices.MEMORY_VARIABLE, str(2 * (25 + 36)))
+    flipped = [problem.target_major(m) for m in made]
+    assert all(np.array_equal(f, m.T) for f, m in zip(flipped, made, strict=True))
+    assert [id(kept) for kept, _ in problem._transposed.values()] == [id(m) for m in made[1:]]
+    assert problem.target_major(made[1]) is flipped[1]  # recalled, not copied again

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
@@ -46,13 +47,13 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
     monkeypatch.setenv("GUESSWORK_CACHE", str(folder))
     monkeypatch.delenv(matrix_cache.LIMIT_VARIABLE, raising=False)
-    monkeypatch.setattr(matrices, "_memory_cache", {})
+    monkeypatch.setattr(matrices, "_memory_cache", OrderedDict())
     return folder
 
 
 def fresh_process(monkeypatch: pytest.MonkeyPatch) -> None:
     """Forget the in-memory matrices, as a new process would."""
-    monkeypatch.setattr(matrices, "_memory_cache", {})
+    monkeypatch.setattr(matrices, "_memory_cache", OrderedDict())
 
 
 def cached(index: int) -> np.ndarray:
