@@ -189,6 +189,7 @@ def checkout(revision: str, folder: Path) -> Path:
     archive = subprocess.run(
         ["git", "-C", str(ROOT), "archive", revision], capture_output=True, check=True
     ).stdout
+    folder.mkdir(parents=True, exist_ok=True)
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
     return folder
 
