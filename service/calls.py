@@ -12,6 +12,7 @@ its own statuses (service.errors).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from google.protobuf.descriptor import MethodDescriptor
@@ -42,6 +43,8 @@ CACHED_METHODS = frozenset(
         "AnalyzeGame",
     }
 )
+log = logging.getLogger("guesswork.service")
+
 #: The service's full name, "guesswork.v1.Guesswork".
 SERVICE_NAME: str = pb.DESCRIPTOR.services_by_name["Guesswork"].full_name
 
@@ -186,6 +189,10 @@ class RpcMethod:
         Raises:
             GuessworkError: the request is refused (service.errors maps it).
         """
+        # A trace of each call the server has taken in (--log-level DEBUG): its method
+        # and size only, never its content.
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("%s: answering a request of %d bytes", self.name, request.ByteSize())
         active = CALL_ACTIVE.set(is_active)
         try:
             _check_enums(request)

@@ -353,6 +353,11 @@ class WebApp:
     ) -> Response:
         """Return the answer of an admitted call: its work on the pool, waited for until
         it is done, its timeout passes, or the server's grace is over."""
+        passed = "the call's Connect-Timeout-Ms passed"
+        if timeout is not None and timeout <= 0:
+            # Expired on arrival (Connect-Timeout-Ms: 0): refused before any work, or
+            # a quick (cached) answer would win the race against the timer.
+            return refusal_response(ConnectRefusalError(504, "deadline_exceeded", passed))
         gone = threading.Event()
         watcher = asyncio.ensure_future(watch_disconnect(request.receive, gone))
         loop = asyncio.get_running_loop()
@@ -365,7 +370,6 @@ class WebApp:
             work.add_done_callback(_forget)
             if isinstance(error, StoppingError):
                 return self._error(error, method.full_name)
-            passed = "the call's Connect-Timeout-Ms passed"
             return refusal_response(ConnectRefusalError(504, "deadline_exceeded", passed))
         except Exception as error:
             method.name_policy(error, message, b"")

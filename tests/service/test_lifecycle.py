@@ -302,14 +302,32 @@ def test_sigterm_during_warm_up_drains_like_any_other(tmp_path: Path) -> None:
     address = f"127.0.0.1:{free_port()}"
     command = [sys.executable, "-m", "guesswork.service", "--address", address]
     process = subprocess.Popen(
-        [*command, "--catalog", str(catalog), "--grace", "120"],
+        [*command, "--catalog", str(catalog), "--grace", "120", "--log-level", "DEBUG"],
         env={**ENV, "GUESSWORK_CACHE": str(served)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    # The server's stderr, read as it comes: its trace of each call it has taken in
+    # (service.calls) tells when the live call is in flight there, not only sent.
+    lines: list[str] = []
+    arrived = threading.Condition()
+
+    def read_stderr() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
+            with arrived:
+                lines.append(line)
+                arrived.notify_all()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
     record = served / "proven" / f"v{PROOF_VERSION}"
     os.mkfifo(record / f".{content_hash}.{process.pid}.tmp")
+    live_request = pb.SuggestGuessRequest(
+        policy=answered, history=[pb.Turn(guess="crane", reply="..Y..")]
+    )
+    trace = f"SuggestGuess: answering a request of {live_request.ByteSize()} bytes"
     try:
         with grpc.insecure_channel(address) as channel:
             grpc.channel_ready_future(channel).result(timeout=60)
@@ -324,18 +342,17 @@ def test_sigterm_during_warm_up_drains_like_any_other(tmp_path: Path) -> None:
             health = health_pb2_grpc.HealthStub(channel)
             status = health.Check(health_pb2.HealthCheckRequest(), timeout=10).status
             assert status == health_pb2.HealthCheckResponse.NOT_SERVING  # warming up
-            live = stub.SuggestGuess.future(
-                pb.SuggestGuessRequest(
-                    policy=answered, history=[pb.Turn(guess="crane", reply="..Y..")]
-                ),
-                timeout=150,
-            )
+            live = stub.SuggestGuess.future(live_request, timeout=150)
+            with arrived:  # a hang guard of 60 s
+                assert arrived.wait_for(lambda: any(trace in line for line in lines), 60)
             process.send_signal(signal.SIGTERM)
             code = process.wait(timeout=180)  # a hang guard above the grace
             answer = live.result()
     finally:
         process.kill()
-        _, stderr = process.communicate()
+        process.wait()
+        reader.join(timeout=30)
+    stderr = "".join(lines)
     assert code == 0, stderr
     assert answer.guess and answer.source != pb.SOURCE_STORED
     assert "Traceback" not in stderr
