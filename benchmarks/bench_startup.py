@@ -207,19 +207,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument(
-        "--venv", type=Path, help="an environment to reuse (default: a fresh one, removed after)"
+        "--venv",
+        type=Path,
+        help="an environment to reuse, made there (and kept) if missing "
+        "(default: a fresh one, removed after)",
     )
     parser.add_argument("--before", default=BEFORE, help="the revision to size against")
     parser.add_argument("--no-before", action="store_true", help="skip the before environment")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
-        if args.venv is not None:
+        if args.venv is not None and (args.venv / "bin" / "python").exists():
             venv = args.venv
             python = venv / "bin" / "python"
         else:
             started = time.perf_counter()
-            venv = work / "venv"
+            venv = args.venv or work / "venv"
             python = fresh_venv(venv, ROOT)
             print(
                 f"fresh venv with this checkout: {du(venv)} "
