@@ -126,7 +126,7 @@ def traced_modules() -> list[str]:
         recording.clear()
     finally:
         sys.setprofile(None)
-        threading.setprofile(None)  # type: ignore[arg-type]
+        threading.setprofile(None)
         started.stop(0, drain=0)
     return sorted(seen)
 
