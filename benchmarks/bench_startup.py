@@ -12,7 +12,9 @@ kernel's accounting of that child) against the same run's baseline, a bare
 * the floor: importing the standard-library modules the package's types rest on
   (typing, dataclasses, pathlib, sqlite3, argparse) and msgpack, which every
   answer needs before any code of ours runs;
-* the CLI's stored first suggestion (``guesswork suggest --policy ... --history ""``);
+* the CLI's stored first suggestion (``guesswork suggest --policy ... --history ""``),
+  and where its time goes, in one process: the floor's imports, the command's
+  other imports, and the answer;
 * the CLI's first live (off the stored tree) answer with empty caches (one run:
   it is first only once), and the same answer warm;
 * the same stored suggestion through the embedding API (import, open the
@@ -59,6 +61,21 @@ EMBED = (
     "c = open_catalog(sys.argv[1] if len(sys.argv) > 1 else None); "
     f"print(c.policy({POLICY!r}).next_guess([]))"
 )
+#: Where the CLI's stored answer spends its time, in one process: the floor's modules,
+#: then the rest of what the command imports, then the answer itself (parsing the
+#: command line, opening the catalog, reading and checking the policy, the walk).
+BREAKDOWN = f"""
+import contextlib, io, time
+started = time.perf_counter()
+{FLOOR}
+floor = time.perf_counter()
+import guesswork.__main__, guesswork.service.local
+imported = time.perf_counter()
+with contextlib.redirect_stdout(io.StringIO()):
+    guesswork.__main__.run(["suggest", "--policy", {POLICY!r}, "--history", ""])
+answered = time.perf_counter()
+print(floor - started, imported - floor, answered - imported)
+"""
 #: The client's default deadline (guesswork.client.cli --timeout).
 DEADLINE = 5.0
 
@@ -94,6 +111,23 @@ def measure(command: list[str], runs: int, env: dict[str, str]) -> tuple[float, 
         best = min(best, elapsed)
         peak = max(peak, kib / 1024)  # KiB on Linux
     return best, peak
+
+
+def breakdown(python: str, runs: int, env: dict[str, str]) -> tuple[float, float, float]:
+    """Return the seconds of :data:`BREAKDOWN`'s three parts, each the least over ``runs``
+    fresh processes."""
+    best = [float("inf")] * 3
+    for _ in range(runs):
+        out = subprocess.run(
+            [python, "-c", BREAKDOWN],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=tempfile.gettempdir(),
+        ).stdout.split()
+        best = [min(b, float(part)) for b, part in zip(best, out, strict=True)]
+    return best[0], best[1], best[2]
 
 
 def tenfold_catalog(folder: Path) -> Path:
@@ -261,6 +295,11 @@ def measure_all(python: Path, runs: int, work: Path) -> None:
     print(f"{'baseline python -c pass:':<38} {bare[0] * 1e3:7.1f} ms {bare[1]:6.1f} MB")
     report("floor (stdlib the types need, msgpack):", floor, bare[0], "none: for reference")
     report("CLI stored first suggestion:", stored, bare[0], "5x, 80 MB")
+    parts = breakdown(py, runs, env)
+    print(
+        f"{'  its parts, in one process:':<38} floor's imports {parts[0] * 1e3:.1f} ms, "
+        f"the other imports {parts[1] * 1e3:.1f} ms, the answer {parts[2] * 1e3:.1f} ms"
+    )
     report("CLI first live answer, empty caches:", first_live, bare[0], "1.0 s, 150 MB")
     print(f"{'':<38} {first_live[0] / stored[0]:.1f}x the warm stored answer (target 5x)")
     report("CLI live answer, warm:", warm_live, bare[0], "0.5 s, 150 MB")
