@@ -10,6 +10,14 @@ enum and value is listed with the comment written above it.
 
 Both produce reStructuredText that Sphinx then parses like any page, so a
 broken reference in a help text or a comment fails the ``-W`` build.
+
+For autodoc (docs/api.rst), a name that no scope resolves (an annotation
+imported only for type checking, ``BeeTable``; a docstring's
+``:class:`client.errors.OffTreeError```) resolves to the one documented
+object whose full name ends so, as ``.BeeTable`` would: none, or several,
+still fails the nitpicky build.
+A docstring's ``Raises:`` and ``Attributes:`` sections become lists, each
+exception named in a ``Raises:`` section a reference (a stale one fails).
 """
 
 from __future__ import annotations
@@ -25,9 +33,11 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
+from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
-from sphinx.util.nodes import nested_parse_with_titles
+from sphinx.util.nodes import make_refnode, nested_parse_with_titles
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -224,8 +234,87 @@ class ProtoReference(SphinxDirective):
         return list(container.children)
 
 
+#: A docstring section whose entries become a list (the code's docstrings are Google style).
+SECTION = re.compile(r"^(\s*)(Raises|Attributes):$")
+#: An exception's name in a Raises section, not already inside markup.
+EXCEPTION = re.compile(r"(?<![`\w.~])([A-Z]\w*(?:Error|Exception))(?![`\w])")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def docstring_sections(lines: list[str]) -> list[str]:
+    """Return ``lines`` (a docstring) with each ``Raises:`` / ``Attributes:`` section's
+    entries as a bullet list, and the exceptions a ``Raises:`` section names as
+    ``:exc:`` references.
+
+    An entry is a line at the section's first indentation; deeper lines continue it.
+    The section ends at the first line indented no deeper than its title.
+    """
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        title = SECTION.match(lines[index])
+        out.append(lines[index])
+        index += 1
+        if title is None:
+            continue
+        depth = len(title[1])
+        entry = -1
+        while index < len(lines) and (not lines[index].strip() or _indent(lines[index]) > depth):
+            line = lines[index]
+            index += 1
+            if not line.strip():
+                out.append("")
+                continue
+            if entry < 0:
+                entry = _indent(line)
+            text = line.strip()
+            if title[2] == "Raises":
+                text = EXCEPTION.sub(r":exc:`\1`", text)
+            prefix = "* " if _indent(line) <= entry else "  "
+            out.append(" " * entry + prefix + text)
+    return out
+
+
+def format_sections(
+    app: Sphinx, what: str, name: str, obj: object, options: object, lines: list[str]
+) -> None:
+    """Rewrite ``lines`` in place with :func:`docstring_sections` (autodoc's
+    ``autodoc-process-docstring`` event)."""
+    lines[:] = docstring_sections(lines)
+
+
+def resolve_short_name(
+    app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: nodes.TextElement
+) -> nodes.reference | None:
+    """Return a link for a Python reference that names one documented object by the end
+    of its full name, or None (Sphinx then warns, an error under ``-W -n``).
+
+    Annotations under ``if TYPE_CHECKING:`` reach autodoc as bare names
+    (``BeeTable``) that no module scope resolves, and docstrings name objects
+    from their package (``client.errors.OffTreeError``, ``Policy.walk``): this
+    finds them as Sphinx finds ``.BeeTable`` (any kind of object, so a type
+    alias too), so the stale and the ambiguous still fail. A full name
+    (``guesswork.client...``) must be exact.
+    """
+    target = node.get("reftarget", "")
+    if node.get("refdomain") != "py" or not target or target.startswith("guesswork."):
+        return None
+    domain: Any = env.get_domain("py")
+    found = domain.find_obj(env, "", "", target, None, 1)
+    if len(found) != 1:
+        return None
+    name, entry = found[0]
+    return make_refnode(app.builder, node["refdoc"], entry.docname, entry.node_id, contnode, name)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the two directives (Sphinx calls this for ``extensions``)."""
+    """Register the two directives, the short-name resolver and the docstring sections
+    (Sphinx calls this for ``extensions``)."""
     app.add_directive("argparse-reference", ArgparseReference)
     app.add_directive("proto-reference", ProtoReference)
+    app.connect("missing-reference", resolve_short_name)
+    app.connect("autodoc-process-docstring", format_sections)
     return {"parallel_read_safe": True, "version": "1"}
