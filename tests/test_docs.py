@@ -137,6 +137,23 @@ def test_the_docs_build_without_a_warning_and_document_everything(tmp_path: Path
         assert f"rpc {method.name}(" in grpc, method.name
     for message in pb.DESCRIPTOR.message_types_by_name:
         assert f"\n{message}¶" in grpc, message  # its heading
+    # The size report, as scripts/structure_report.py computes it now.
+    printed = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "structure_report.py"), "--top", "10"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    largest = re.findall(r"^ +(\d+) (\S+)$", printed, re.MULTILINE)
+    modules = figure_of(printed, r"^modules: (\d+)$")
+    lines = figure_of(printed, r"^lines: (\d+)$")
+    development = html.unescape(
+        re.sub(r"<[^>]+>", "", (out / "development.html").read_text(encoding="utf-8"))
+    )
+    assert len(largest) == 10
+    assert f"{modules} modules, {lines} lines; the 10 largest:" in development
+    shown = re.findall(r"^(\S+\.py)\n(\d+)$", development, re.MULTILINE)
+    assert shown == [(name, size) for size, name in largest]
     # The API reference, from the docstrings: every name the embedding API exports, at
     # the module that defines it, and every call of the application core.
     api = set(re.findall(r'id="(guesswork\.[\w.]+)"', (out / "api.html").read_text("utf-8")))
@@ -147,6 +164,13 @@ def test_the_docs_build_without_a_warning_and_document_everything(tmp_path: Path
     assert len(calls) >= 10
     for call in calls:
         assert f"guesswork.client.core.Guesswork.{call}" in api, call
+
+
+def figure_of(text: str, pattern: str) -> str:
+    """Return the first group of ``pattern`` (multi-line) in ``text``."""
+    match = re.search(pattern, text, re.MULTILINE)
+    assert match is not None, f"no {pattern!r} in {text!r}"
+    return match[1]
 
 
 def docs_extension() -> ModuleType:

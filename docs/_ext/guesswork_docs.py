@@ -7,8 +7,10 @@ shows them. ``.. proto-reference:: protos/guesswork/v1/guesswork.proto``
 documents the gRPC contract from the proto's comments: protoc (grpcio-tools)
 compiles it with its source info, and every service, method, message, field,
 enum and value is listed with the comment written above it.
+``.. structure-report::`` lists the largest modules as
+``scripts/structure_report.py`` counts them, at every build.
 
-Both produce reStructuredText that Sphinx then parses like any page, so a
+Each produces reStructuredText that Sphinx then parses like any page, so a
 broken reference in a help text or a comment fails the ``-W`` build.
 
 For autodoc (docs/api.rst), a name that no scope resolves (an annotation
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import re
 import tempfile
 from collections.abc import Iterator
@@ -234,6 +237,52 @@ class ProtoReference(SphinxDirective):
         return list(container.children)
 
 
+def structure_report() -> Any:
+    """Return scripts/structure_report.py as a module (scripts/ is no package)."""
+    spec = importlib.util.spec_from_file_location(
+        "structure_report", ROOT / "scripts" / "structure_report.py"
+    )
+    if spec is None or spec.loader is None:
+        raise RuntimeError("scripts/structure_report.py cannot be loaded")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def structure_lines(top: int) -> list[str]:
+    """Return reST for the size report: how many modules and lines, and a table of the
+    ``top`` largest modules, as ``python scripts/structure_report.py --top N`` prints."""
+    report = structure_report()
+    sizes: dict[str, int] = report.module_lines()
+    largest: list[tuple[str, int]] = report.largest_modules(top)
+    lines = [
+        f"{len(sizes)} modules, {sum(sizes.values())} lines; the {top} largest:",
+        "",
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :align: left",
+        "",
+        "   * - Module",
+        "     - Lines",
+    ]
+    for name, size in largest:
+        lines += [f"   * - ``{name}``", f"     - {size}"]
+    return [*lines, ""]
+
+
+class StructureReport(SphinxDirective):
+    """``.. structure-report::`` with ``:top: N`` (default 10)."""
+
+    option_spec: ClassVar[dict[str, Any]] = {"top": directives.positive_int}
+
+    def run(self) -> list[nodes.Node]:
+        self.env.note_reread()  # the code changes without this page changing
+        container = nodes.section()
+        lines = structure_lines(self.options.get("top", 10))
+        nested_parse_with_titles(self.state, StringList(lines, "structure-report"), container)
+        return list(container.children)
+
+
 #: A docstring section whose entries become a list (the code's docstrings are Google style).
 SECTION = re.compile(r"^(\s*)(Raises|Attributes):$")
 #: An exception's name in a Raises section, not already inside markup.
@@ -311,10 +360,11 @@ def resolve_short_name(
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the two directives, the short-name resolver and the docstring sections
+    """Register the three directives, the short-name resolver and the docstring sections
     (Sphinx calls this for ``extensions``)."""
     app.add_directive("argparse-reference", ArgparseReference)
     app.add_directive("proto-reference", ProtoReference)
+    app.add_directive("structure-report", StructureReport)
     app.connect("missing-reference", resolve_short_name)
     app.connect("autodoc-process-docstring", format_sections)
     return {"parallel_read_safe": True, "version": "1"}
