@@ -16,6 +16,7 @@ import pytest
 
 import guesswork.client
 from guesswork.builder.cli import build_parser as builder_parser
+from guesswork.client.catalog import SHIPPED_CATALOG, open_catalog
 from guesswork.client.cli import build_parser as client_parser
 from guesswork.client.core import Guesswork
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
@@ -92,6 +93,18 @@ def _option_anchors(parser: argparse.ArgumentParser, prog: str) -> set[str]:
     return found
 
 
+def test_option_tables_are_written_once_from_the_parsers() -> None:
+    """The pages link the command-line reference (cli.rst, written from the parsers)
+    rather than repeating its options in tables of their own, which drifted."""
+    repeated = [
+        f"{page.name}:{number}"
+        for page in DOCS.glob("*.rst")
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+        if re.fullmatch(r"   \* - (option|options)", line)
+    ]
+    assert repeated == []
+
+
 def build_docs(source: Path, out: Path) -> subprocess.CompletedProcess[str]:
     """Build the Sphinx site at ``source`` into ``out`` as ``make docs`` does: warnings
     are errors and references nitpicky (``-W -n``)."""
@@ -154,6 +167,15 @@ def test_the_docs_build_without_a_warning_and_document_everything(tmp_path: Path
     assert f"{modules} modules, {lines} lines; the 10 largest:" in development
     shown = re.findall(r"^(\S+\.py)\n(\d+)$", development, re.MULTILINE)
     assert shown == [(name, size) for size, name in largest]
+    # builder.rst's "Every word length" table, read from the shipped catalog.
+    builder = html.unescape(re.sub(r"<[^>]+>", "", (out / "builder.html").read_text("utf-8")))
+    with open_catalog(SHIPPED_CATALOG) as catalog:
+        enable1 = [row for row in catalog.list() if row.targets.startswith("enable1-")]
+        assert len(enable1) == 8  # 4 to 11 letters
+        for row in enable1:
+            first = catalog.policy(row.name).next_guess([])
+            cells = [row.length, f"{row.count:,}", f"{row.mean:.4f}", row.worst, first, row.name]
+            assert "\n".join(map(str, cells)) in builder, row.name
     # The API reference, from the docstrings: every name the embedding API exports, at
     # the module that defines it, and every call of the application core.
     api = set(re.findall(r'id="(guesswork\.[\w.]+)"', (out / "api.html").read_text("utf-8")))

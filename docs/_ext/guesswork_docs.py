@@ -8,7 +8,9 @@ documents the gRPC contract from the proto's comments: protoc (grpcio-tools)
 compiles it with its source info, and every service, method, message, field,
 enum and value is listed with the comment written above it.
 ``.. structure-report::`` lists the largest modules as
-``scripts/structure_report.py`` counts them, at every build.
+``scripts/structure_report.py`` counts them, at every build, and
+``.. catalog-table:: REGEX`` the shipped catalog's policies whose names match,
+with their figures read from the catalog.
 
 Each produces reStructuredText that Sphinx then parses like any page, so a
 broken reference in a help text or a comment fails the ``-W`` build.
@@ -42,6 +44,8 @@ from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode, nested_parse_with_titles
 
+from guesswork.client.catalog import SHIPPED_CATALOG, open_catalog
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -63,9 +67,11 @@ def _subcommands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, argpars
 
 
 def argparse_lines(parser: argparse.ArgumentParser, prog: str, level: int) -> list[str]:
-    """Return reST for ``parser`` and its subcommands, titled ``prog``, at section ``level``."""
+    """Return reST for ``parser`` and its subcommands, titled ``prog``, at section ``level``,
+    each section labelled ``cli-PROG`` (``cli-guesswork-build-optimize``) for ``:ref:``."""
     underline = '=-~^"'[level]
-    lines = [prog, underline * len(prog), ""]
+    label = "cli-" + "-".join(prog.split())
+    lines = [f".. _{label}:", "", prog, underline * len(prog), ""]
     if parser.description:
         lines += [_literal(parser.description), ""]
     usage = parser.format_usage().removeprefix("usage: ").strip()
@@ -283,6 +289,45 @@ class StructureReport(SphinxDirective):
         return list(container.children)
 
 
+def catalog_lines(pattern: str) -> list[str]:
+    """Return reST for a table of the shipped policies whose names match ``pattern``
+    (a full match), by word length: targets, mean guesses, worst case, first guess."""
+    lines = [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :align: left",
+        "",
+        "   * - letters",
+        "     - words",
+        "     - mean",
+        "     - worst",
+        "     - first guess",
+        "     - policy",
+    ]
+    with open_catalog(SHIPPED_CATALOG) as catalog:
+        rows = [row for row in catalog.list() if re.fullmatch(pattern, row.name)]
+        if not rows:
+            raise ValueError(f"no shipped policy matches {pattern!r}")
+        for row in sorted(rows, key=lambda row: (row.length, row.name)):
+            first = catalog.policy(row.name).next_guess([])
+            lines += [f"   * - {row.length}", f"     - {row.count:,}", f"     - {row.mean:.4f}"]
+            lines += [f"     - {row.worst}", f"     - {first}", f"     - ``{row.name}``"]
+    return [*lines, ""]
+
+
+class CatalogTable(SphinxDirective):
+    """``.. catalog-table:: REGEX`` (a shipped policy name pattern)."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        self.env.note_dependency(str(SHIPPED_CATALOG))
+        container = nodes.section()
+        lines = catalog_lines(self.arguments[0])
+        nested_parse_with_titles(self.state, StringList(lines, "catalog-table"), container)
+        return list(container.children)
+
+
 #: A docstring section whose entries become a list (the code's docstrings are Google style).
 SECTION = re.compile(r"^(\s*)(Raises|Attributes):$")
 #: An exception's name in a Raises section, not already inside markup.
@@ -360,11 +405,12 @@ def resolve_short_name(
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the three directives, the short-name resolver and the docstring sections
+    """Register the four directives, the short-name resolver and the docstring sections
     (Sphinx calls this for ``extensions``)."""
     app.add_directive("argparse-reference", ArgparseReference)
     app.add_directive("proto-reference", ProtoReference)
     app.add_directive("structure-report", StructureReport)
+    app.add_directive("catalog-table", CatalogTable)
     app.connect("missing-reference", resolve_short_name)
     app.connect("autodoc-process-docstring", format_sections)
     return {"parallel_read_safe": True, "version": "1"}
