@@ -16,7 +16,7 @@ The embedding API, re-exported here::
   hard-mode checks and the Evil replier from the stored data
   (:mod:`~guesswork.client.lookup`);
 * :class:`Guesswork` is the application core's interface, and its typed
-  results (:mod:`~guesswork.client.core`): :class:`RemoteClient` answers it
+  results (:mod:`~guesswork.client.core`): :class:`~guesswork.client.remote.RemoteClient` answers it
   over gRPC (client.remote), :class:`guesswork.service.local.LocalGuesswork`
   in process with live answers; :class:`PolicyInfo` is a policy's summary;
 * game rules, Guess My Word's included (client.games), reply text
