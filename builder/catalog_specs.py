@@ -254,7 +254,8 @@ CATALOG_SPECS: tuple[AnySpec, ...] = (
 
 #: Shipped policies that take minutes to build (or reply matrices of hundreds of
 #: MB): the catalog test (and ``build-all --reuse``) takes them from a catalog file
-#: after checking them (:func:`reuse_policy`) instead of building them again.
+#: after checking them (:func:`~guesswork.builder.policies.reuse_policy`) instead of
+#: building them again.
 SLOW_SPECS: tuple[AnySpec, ...] = (
     *LONG_WORD_SPECS,
     *EVERY_WORD_SPECS,

@@ -1,6 +1,6 @@
 """NYT hard mode as arrays: which guesses a history of replies allows.
 
-The NYT rule (:func:`guesswork.client.games.nyt_hard_problem` states it one
+The NYT rule (:func:`guesswork.client.rules.nyt_hard_problem` states it one
 word at a time): every green letter stays in its place, and every revealed
 letter (green or yellow) is used again, at least as often as one earlier
 reply revealed it. A history therefore reduces to a *constraint state*: the

@@ -9,21 +9,23 @@ The embedding API, re-exported here::
         policy.next_guess([("raise", ".Y..."), ("clout", "G....")])   # 'CHAFF'
 
 * :func:`open_catalog`, :func:`open_policy_file`, :func:`open_store` open a
-  catalog or a ``.gwp`` policy file (module ``catalog``);
-* :class:`Policy` walks one stored tree in constant time per turn (``probe``);
+  catalog or a ``.gwp`` policy file (:mod:`~guesswork.client.catalog`);
+* :class:`Policy` walks one stored tree in constant time per turn
+  (:mod:`~guesswork.client.probe`);
 * :class:`CatalogLookup` / :class:`PolicyLookup` answer suggestions, scores,
-  hard-mode checks and the Evil replier from the stored data (``lookup``);
+  hard-mode checks and the Evil replier from the stored data
+  (:mod:`~guesswork.client.lookup`);
 * :class:`Guesswork` is the application core's interface, and its typed
-  results (``core``): :class:`RemoteClient` answers it over gRPC
-  (``remote``), ``guesswork.service.local.LocalGuesswork`` in process with
-  live answers; :class:`PolicyInfo` is a policy's summary;
-* game rules, Guess My Word's included (``games``), reply text
-  (``replies``), the policy format (``policy_format``), stored strategies
-  (``strategy``), Spelling Bee rules, and every error a user can see
-  (``errors``).
+  results (:mod:`~guesswork.client.core`): :class:`~guesswork.client.remote.RemoteClient` answers it
+  over gRPC (client.remote), :class:`guesswork.service.local.LocalGuesswork`
+  in process with live answers; :class:`PolicyInfo` is a policy's summary;
+* game rules, Guess My Word's included (client.games), reply text
+  (client.replies), the policy format (client.policy_format), stored
+  strategies (client.strategy), Spelling Bee rules (client.spelling_bee), and
+  every error a user can see (:mod:`~guesswork.client.errors`).
 
 Nothing here imports guesswork.service, nor guesswork.builder but to prove a policy
-from outside (``trust``: the same distribution, imported only then).
+from outside (client.trust: the same distribution, imported only then).
 """
 
 from .catalog import Catalog, open_catalog, open_policy_file, open_store

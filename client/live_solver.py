@@ -58,8 +58,8 @@ class LiveSolver(Protocol):
         """Return up to ``count`` indices into ``words``, best first, with their values,
         when the secret is one of ``words[possible]`` (a history no target fits).
 
-        ``words`` is :attr:`PolicyLookup.open_words`: the policy's vocabulary
-        first, so indices below the guess list's length are its guess list,
+        ``words`` is :attr:`~guesswork.client.lookup.PolicyLookup.open_words`: the
+        policy's vocabulary first, so indices below the guess list's length are its guess list,
         then the wider list's other words. ``possible`` is ascending and not
         empty. The same strategy as :meth:`rank`, with ``words[possible]`` in
         the place of the remaining targets.

@@ -216,7 +216,7 @@ class BoardsSuggestion:
             board is solved, the last guess.
         boards: each board's targets left and whether it is solved, in order.
         solved: every board is solved.
-        alternatives: next-best guesses by :attr:`alternative_metric`, best first.
+        alternatives: next-best guesses by ``alternative_metric``, best first.
         alternative_values: their joint values, lower is better.
         alternative_metric: :data:`JOINT_METRIC` ("" when none are ranked).
         source: ``"live"``: computed for this position.

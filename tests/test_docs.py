@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import argparse
 import html
+import importlib.util
 import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
+import guesswork.client
 from guesswork.builder.cli import build_parser as builder_parser
+from guesswork.client.catalog import SHIPPED_CATALOG, open_catalog
 from guesswork.client.cli import build_parser as client_parser
+from guesswork.client.core import Guesswork
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.service.cli import build_parser as service_parser
 
@@ -88,9 +93,22 @@ def _option_anchors(parser: argparse.ArgumentParser, prog: str) -> set[str]:
     return found
 
 
-def test_the_docs_build_without_a_warning_and_document_everything(tmp_path: Path) -> None:
-    out = tmp_path / "html"
-    result = subprocess.run(
+def test_option_tables_are_written_once_from_the_parsers() -> None:
+    """The pages link the command-line reference (cli.rst, written from the parsers)
+    rather than repeating its options in tables of their own, which drifted."""
+    repeated = [
+        f"{page.name}:{number}"
+        for page in DOCS.glob("*.rst")
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+        if re.fullmatch(r"   \* - (option|options)", line)
+    ]
+    assert repeated == []
+
+
+def build_docs(source: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    """Build the Sphinx site at ``source`` into ``out`` as ``make docs`` does: warnings
+    are errors and references nitpicky (``-W -n``)."""
+    return subprocess.run(
         [
             sys.executable,
             "-m",
@@ -101,15 +119,20 @@ def test_the_docs_build_without_a_warning_and_document_everything(tmp_path: Path
             "-q",
             "-b",
             "html",
-            str(DOCS),
+            str(source),
             str(out),
             "-d",
-            str(tmp_path / "doctrees"),
+            str(out.parent / "doctrees"),
         ],
         capture_output=True,
         text=True,
         timeout=600,
     )
+
+
+def test_the_docs_build_without_a_warning_and_document_everything(tmp_path: Path) -> None:
+    out = tmp_path / "html"
+    result = build_docs(DOCS, out)
     assert result.returncode == 0, result.stderr
     cli = (out / "cli.html").read_text(encoding="utf-8")
     # Sphinx gives each documented option an anchor: cmdoption-PROG-SUBCOMMAND-OPTION.
@@ -127,3 +150,152 @@ def test_the_docs_build_without_a_warning_and_document_everything(tmp_path: Path
         assert f"rpc {method.name}(" in grpc, method.name
     for message in pb.DESCRIPTOR.message_types_by_name:
         assert f"\n{message}¶" in grpc, message  # its heading
+    # The size report, as scripts/structure_report.py computes it now.
+    printed = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "structure_report.py"), "--top", "10"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    largest = re.findall(r"^ +(\d+) (\S+)$", printed, re.MULTILINE)
+    modules = figure_of(printed, r"^modules: (\d+)$")
+    lines = figure_of(printed, r"^lines: (\d+)$")
+    development = html.unescape(
+        re.sub(r"<[^>]+>", "", (out / "development.html").read_text(encoding="utf-8"))
+    )
+    assert len(largest) == 10
+    assert f"{modules} modules, {lines} lines; the 10 largest:" in development
+    shown = re.findall(r"^(\S+\.py)\n(\d+)$", development, re.MULTILINE)
+    assert shown == [(name, size) for size, name in largest]
+    # builder.rst's "Every word length" table, read from the shipped catalog.
+    builder = html.unescape(re.sub(r"<[^>]+>", "", (out / "builder.html").read_text("utf-8")))
+    with open_catalog(SHIPPED_CATALOG) as catalog:
+        enable1 = [row for row in catalog.list() if row.targets.startswith("enable1-")]
+        assert len(enable1) == 8  # 4 to 11 letters
+        for row in enable1:
+            first = catalog.policy(row.name).next_guess([])
+            cells = [row.length, f"{row.count:,}", f"{row.mean:.4f}", row.worst, first, row.name]
+            assert "\n".join(map(str, cells)) in builder, row.name
+    # The API reference, from the docstrings: every name the embedding API exports, at
+    # the module that defines it, and every call of the application core.
+    api = set(re.findall(r'id="(guesswork\.[\w.]+)"', (out / "api.html").read_text("utf-8")))
+    for name in guesswork.client.__all__:
+        exported = getattr(guesswork.client, name)
+        assert f"{exported.__module__}.{exported.__qualname__}" in api, name
+    calls = [name for name in vars(Guesswork) if not name.startswith("_")]
+    assert len(calls) >= 10
+    for call in calls:
+        assert f"guesswork.client.core.Guesswork.{call}" in api, call
+
+
+def figure_of(text: str, pattern: str) -> str:
+    """Return the first group of ``pattern`` (multi-line) in ``text``."""
+    match = re.search(pattern, text, re.MULTILINE)
+    assert match is not None, f"no {pattern!r} in {text!r}"
+    return match[1]
+
+
+def docs_extension() -> ModuleType:
+    """Return the documentation's Sphinx extension (docs/_ext), imported from its file."""
+    spec = importlib.util.spec_from_file_location(
+        "guesswork_docs", DOCS / "_ext" / "guesswork_docs.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_docstring_sections_become_lists_that_name_their_exceptions() -> None:
+    sections = docs_extension().docstring_sections
+    docstring = [
+        "Return the guess.",
+        "",
+        "Raises:",
+        "    OffTreeError: the history left the tree, as",
+        "        ``KeyError`` says; see :exc:`GameOverError`.",
+        "    HistoryTooLongError, InvalidReplyError (or ImpossibleReplyError).",
+        "Said after.",
+    ]
+    assert sections(docstring) == [
+        "Return the guess.",
+        "",
+        "Raises:",
+        "    * :exc:`OffTreeError`: the history left the tree, as",
+        "      ``KeyError`` says; see :exc:`GameOverError`.",
+        "    * :exc:`HistoryTooLongError`, :exc:`InvalidReplyError` (or :exc:`ImpossibleReplyError`).",
+        "Said after.",
+    ]
+
+
+#: Two planted modules for the check below: ``planted`` names what ``planted_kinds``
+#: defines, by short names no module scope resolves (an annotation imported only for
+#: type checking among them).
+PLANTED_KINDS = '''"""Kinds."""
+
+
+class Kind:
+    """A kind."""
+
+    def go(self) -> None:
+        """Go."""
+
+
+class KindError(Exception):
+    """An error."""
+'''
+PLANTED = '''"""Names :class:`Kind` and :meth:`Kind.go`.
+
+Raises:
+    KindError: never.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from planted_kinds import Kind
+
+
+def make() -> Kind:
+    """Return a kind."""
+    raise NotImplementedError
+
+
+class Other:
+    """Another, that can go too."""
+
+    def go(self) -> None:
+        """Go."""
+'''
+
+
+def test_a_docstring_naming_what_does_not_exist_fails_the_build(tmp_path: Path) -> None:
+    """The nitpicky build is a check that can fail: a stale name in a documented
+    docstring (a ``Raises:`` section's included), or a short name that two documented
+    objects end with, is an error; a short name of one documented object is found."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "conf.py").write_text(
+        f"import sys\nsys.path[:0] = [{str(DOCS / '_ext')!r}, {str(tmp_path)!r}]\n"
+        "extensions = ['sphinx.ext.autodoc', 'guesswork_docs']\nnitpicky = True\n",
+        encoding="utf-8",
+    )
+    page = "Planted\n=======\n\n.. automodule:: planted\n   :members:\n\n"
+    page += ".. automodule:: planted_kinds\n   :members:\n"
+    (site / "index.rst").write_text(page, encoding="utf-8")
+    (tmp_path / "planted_kinds.py").write_text(PLANTED_KINDS, encoding="utf-8")
+
+    def build(name: str, module: str) -> subprocess.CompletedProcess[str]:
+        (tmp_path / "planted.py").write_text(module, encoding="utf-8")
+        return build_docs(site, tmp_path / name / "html")
+
+    good = build("good", PLANTED)
+    assert good.returncode == 0, good.stderr
+    stale = build("stale", PLANTED.replace(":meth:`Kind.go`", ":meth:`Kind.gone`"))
+    assert stale.returncode != 0 and "target not found: Kind.gone" in stale.stderr
+    raises = build("raises", PLANTED.replace("KindError: never", "KinderError: never"))
+    assert raises.returncode != 0 and "target not found: KinderError" in raises.stderr
+    ambiguous = build("ambiguous", PLANTED.replace(":meth:`Kind.go`", ":meth:`go`"))
+    assert ambiguous.returncode != 0 and "target not found: go" in ambiguous.stderr

@@ -21,7 +21,7 @@ digest of :meth:`Search.key <.search.Search.key>` (the set, and the depth and
 NYT state where they count).
 
 **What is looked up.** Only sets of at least :data:`MIN_STORED` targets, in
-:meth:`Search.solve` on a memo miss (see :meth:`StoreLink.recall`); smaller
+:meth:`~.search.Search.solve` on a memo miss (see :meth:`StoreLink.recall`); smaller
 sets cost less to search again than to look up and keep.
 
 **Determinism.** An exact row gives the value a search would find and, for

@@ -138,7 +138,7 @@ def node_bounds_of(
 
     ``depths`` are the guesses each node has left, ``states`` their NYT
     constraint states (NYT hard mode; None: none). Bounds in ``known`` (a
-    search's :attr:`Search.static`) are used as they are; the others are
+    search's :attr:`~.search.Search.static`) are used as they are; the others are
     computed.
 
     Returns:

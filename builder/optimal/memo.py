@@ -1,6 +1,6 @@
 """Bounded memo tables: a search's exact values, bounds and static bounds in a byte budget.
 
-A :class:`Search` keeps three tables keyed by target set (see
+A :class:`~.search.Search` keeps three tables keyed by target set (see
 :meth:`Search.key <.search.Search.key>`): exact values with their guess,
 proven lower bounds, and static bounds. Each is a :class:`Memo`, a dict that
 reports what it holds to the search's :class:`MemoAccount`; when their

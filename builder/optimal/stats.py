@@ -60,7 +60,8 @@ class SearchStats:
 
 @dataclass(frozen=True)
 class NodeScan:
-    """The guesses a node will try, in search order, as :meth:`Search.scan` returns them."""
+    """The guesses a node will try, in search order, as :meth:`~.search.Search.scan`
+    returns them."""
 
     guesses: np.ndarray
     bounds: np.ndarray

@@ -23,7 +23,7 @@ def subtree_guesses(
     preorder.
 
     Sets of one or two targets are implied and left out; classes are
-    visited largest first (the order of :meth:`Problem.split`).
+    visited largest first (the order of :meth:`~.problem.Problem.split`).
 
     Raises:
         InfeasibleCapError: a set has no tree that meets the worst-case cap.

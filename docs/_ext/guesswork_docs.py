@@ -7,15 +7,28 @@ shows them. ``.. proto-reference:: protos/guesswork/v1/guesswork.proto``
 documents the gRPC contract from the proto's comments: protoc (grpcio-tools)
 compiles it with its source info, and every service, method, message, field,
 enum and value is listed with the comment written above it.
+``.. structure-report::`` lists the largest modules as
+``scripts/structure_report.py`` counts them, at every build, and
+``.. catalog-table:: REGEX`` the shipped catalog's policies whose names match,
+with their figures read from the catalog.
 
-Both produce reStructuredText that Sphinx then parses like any page, so a
+Each produces reStructuredText that Sphinx then parses like any page, so a
 broken reference in a help text or a comment fails the ``-W`` build.
+
+For autodoc (docs/api.rst), a name that no scope resolves (an annotation
+imported only for type checking, ``BeeTable``; a docstring's
+``:class:`client.errors.OffTreeError```) resolves to the one documented
+object whose full name ends so, as ``.BeeTable`` would: none, or several,
+still fails the nitpicky build.
+A docstring's ``Raises:`` and ``Attributes:`` sections become lists, each
+exception named in a ``Raises:`` section a reference (a stale one fails).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import re
 import tempfile
 from collections.abc import Iterator
@@ -25,9 +38,13 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
+from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
 from sphinx.util.docutils import SphinxDirective
-from sphinx.util.nodes import nested_parse_with_titles
+from sphinx.util.nodes import make_refnode, nested_parse_with_titles
+
+from guesswork.client.catalog import SHIPPED_CATALOG, open_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,9 +67,11 @@ def _subcommands(parser: argparse.ArgumentParser) -> Iterator[tuple[str, argpars
 
 
 def argparse_lines(parser: argparse.ArgumentParser, prog: str, level: int) -> list[str]:
-    """Return reST for ``parser`` and its subcommands, titled ``prog``, at section ``level``."""
+    """Return reST for ``parser`` and its subcommands, titled ``prog``, at section ``level``,
+    each section labelled ``cli-PROG`` (``cli-guesswork-build-optimize``) for ``:ref:``."""
     underline = '=-~^"'[level]
-    lines = [prog, underline * len(prog), ""]
+    label = "cli-" + "-".join(prog.split())
+    lines = [f".. _{label}:", "", prog, underline * len(prog), ""]
     if parser.description:
         lines += [_literal(parser.description), ""]
     usage = parser.format_usage().removeprefix("usage: ").strip()
@@ -224,8 +243,174 @@ class ProtoReference(SphinxDirective):
         return list(container.children)
 
 
+def structure_report() -> Any:
+    """Return scripts/structure_report.py as a module (scripts/ is no package)."""
+    spec = importlib.util.spec_from_file_location(
+        "structure_report", ROOT / "scripts" / "structure_report.py"
+    )
+    if spec is None or spec.loader is None:
+        raise RuntimeError("scripts/structure_report.py cannot be loaded")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def structure_lines(top: int) -> list[str]:
+    """Return reST for the size report: how many modules and lines, and a table of the
+    ``top`` largest modules, as ``python scripts/structure_report.py --top N`` prints."""
+    report = structure_report()
+    sizes: dict[str, int] = report.module_lines()
+    largest: list[tuple[str, int]] = report.largest_modules(top)
+    lines = [
+        f"{len(sizes)} modules, {sum(sizes.values())} lines; the {top} largest:",
+        "",
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :align: left",
+        "",
+        "   * - Module",
+        "     - Lines",
+    ]
+    for name, size in largest:
+        lines += [f"   * - ``{name}``", f"     - {size}"]
+    return [*lines, ""]
+
+
+class StructureReport(SphinxDirective):
+    """``.. structure-report::`` with ``:top: N`` (default 10)."""
+
+    option_spec: ClassVar[dict[str, Any]] = {"top": directives.positive_int}
+
+    def run(self) -> list[nodes.Node]:
+        self.env.note_reread()  # the code changes without this page changing
+        container = nodes.section()
+        lines = structure_lines(self.options.get("top", 10))
+        nested_parse_with_titles(self.state, StringList(lines, "structure-report"), container)
+        return list(container.children)
+
+
+def catalog_lines(pattern: str) -> list[str]:
+    """Return reST for a table of the shipped policies whose names match ``pattern``
+    (a full match), by word length: targets, mean guesses, worst case, first guess."""
+    lines = [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :align: left",
+        "",
+        "   * - letters",
+        "     - words",
+        "     - mean",
+        "     - worst",
+        "     - first guess",
+        "     - policy",
+    ]
+    with open_catalog(SHIPPED_CATALOG) as catalog:
+        rows = [row for row in catalog.list() if re.fullmatch(pattern, row.name)]
+        if not rows:
+            raise ValueError(f"no shipped policy matches {pattern!r}")
+        for row in sorted(rows, key=lambda row: (row.length, row.name)):
+            first = catalog.policy(row.name).next_guess([])
+            lines += [f"   * - {row.length}", f"     - {row.count:,}", f"     - {row.mean:.4f}"]
+            lines += [f"     - {row.worst}", f"     - {first}", f"     - ``{row.name}``"]
+    return [*lines, ""]
+
+
+class CatalogTable(SphinxDirective):
+    """``.. catalog-table:: REGEX`` (a shipped policy name pattern)."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        self.env.note_dependency(str(SHIPPED_CATALOG))
+        container = nodes.section()
+        lines = catalog_lines(self.arguments[0])
+        nested_parse_with_titles(self.state, StringList(lines, "catalog-table"), container)
+        return list(container.children)
+
+
+#: A docstring section whose entries become a list (the code's docstrings are Google style).
+SECTION = re.compile(r"^(\s*)(Raises|Attributes):$")
+#: An exception's name in a Raises section, not already inside markup.
+EXCEPTION = re.compile(r"(?<![`\w.~])([A-Z]\w*(?:Error|Exception))(?![`\w])")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def docstring_sections(lines: list[str]) -> list[str]:
+    """Return ``lines`` (a docstring) with each ``Raises:`` / ``Attributes:`` section's
+    entries as a bullet list, and the exceptions a ``Raises:`` section names as
+    ``:exc:`` references.
+
+    An entry is a line at the section's first indentation; deeper lines continue it.
+    The section ends at the first line indented no deeper than its title.
+    """
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        title = SECTION.match(lines[index])
+        out.append(lines[index])
+        index += 1
+        if title is None:
+            continue
+        depth = len(title[1])
+        entry = -1
+        while index < len(lines) and (not lines[index].strip() or _indent(lines[index]) > depth):
+            line = lines[index]
+            index += 1
+            if not line.strip():
+                out.append("")
+                continue
+            if entry < 0:
+                entry = _indent(line)
+            text = line.strip()
+            if title[2] == "Raises":
+                text = EXCEPTION.sub(r":exc:`\1`", text)
+            prefix = "* " if _indent(line) <= entry else "  "
+            out.append(" " * entry + prefix + text)
+    return out
+
+
+def format_sections(
+    app: Sphinx, what: str, name: str, obj: object, options: object, lines: list[str]
+) -> None:
+    """Rewrite ``lines`` in place with :func:`docstring_sections` (autodoc's
+    ``autodoc-process-docstring`` event)."""
+    lines[:] = docstring_sections(lines)
+
+
+def resolve_short_name(
+    app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: nodes.TextElement
+) -> nodes.reference | None:
+    """Return a link for a Python reference that names one documented object by the end
+    of its full name, or None (Sphinx then warns, an error under ``-W -n``).
+
+    Annotations under ``if TYPE_CHECKING:`` reach autodoc as bare names
+    (``BeeTable``) that no module scope resolves, and docstrings name objects
+    from their package (``client.errors.OffTreeError``, ``Policy.walk``): this
+    finds them as Sphinx finds ``.BeeTable`` (any kind of object, so a type
+    alias too), so the stale and the ambiguous still fail. A full name
+    (``guesswork.client...``) must be exact.
+    """
+    target = node.get("reftarget", "")
+    if node.get("refdomain") != "py" or not target or target.startswith("guesswork."):
+        return None
+    domain: Any = env.get_domain("py")
+    found = domain.find_obj(env, "", "", target, None, 1)
+    if len(found) != 1:
+        return None
+    name, entry = found[0]
+    return make_refnode(app.builder, node["refdoc"], entry.docname, entry.node_id, contnode, name)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
-    """Register the two directives (Sphinx calls this for ``extensions``)."""
+    """Register the four directives, the short-name resolver and the docstring sections
+    (Sphinx calls this for ``extensions``)."""
     app.add_directive("argparse-reference", ArgparseReference)
     app.add_directive("proto-reference", ProtoReference)
+    app.add_directive("structure-report", StructureReport)
+    app.add_directive("catalog-table", CatalogTable)
+    app.connect("missing-reference", resolve_short_name)
+    app.connect("autodoc-process-docstring", format_sections)
     return {"parallel_read_safe": True, "version": "1"}
