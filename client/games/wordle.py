@@ -12,7 +12,8 @@ hard rule (:meth:`ColouredGame.nyt_hard_problem`).
 Wordle and Antiwordle share every rule (:class:`ColouredGame`) and differ in
 what they declare: Antiwordle's player avoids the target, so its guesses must
 be consistent and no exact search, analysis, weights, Absurdle or multi-board
-game applies.
+game applies. Neither is the other's subclass: code asks what a game can do
+(client.games.base), never whether it is a Wordle.
 """
 
 from __future__ import annotations
@@ -221,7 +222,7 @@ class Wordle(ColouredGame):
 
 
 @dataclass(frozen=True)
-class Antiwordle(Wordle):
+class Antiwordle(ColouredGame):
     """Antiwordle: Wordle replies, but the guesser tries to *avoid* the target.
 
     Only guesses consistent with every reply so far are allowed.
@@ -230,6 +231,3 @@ class Antiwordle(Wordle):
     id: ClassVar[str] = "antiwordle"
     consistent_only: ClassVar[bool] = True
     minimises_guesses: ClassVar[bool] = False
-    multi_board: ClassVar[bool] = False
-    absurdle: ClassVar[bool] = False
-    target_weights: ClassVar[bool] = False

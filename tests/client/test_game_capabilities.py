@@ -138,8 +138,9 @@ def test_the_answers_that_are_values() -> None:
     assert Antiwordle(6).stored() == {"id": "antiwordle", "length": 6}
 
 
-def test_antiwordle_shares_wordles_rules() -> None:
+def test_antiwordle_shares_wordles_rules_without_being_a_wordle() -> None:
     anti, wordle = Antiwordle(), Wordle()
+    assert not isinstance(anti, Wordle)
     assert anti != wordle
     for guess, target in (("NINNY", "ANNEX"), ("CRANE", "CRANE"), ("ABBEY", "BABES")):
         assert anti.reply(guess, target) == wordle.reply(guess, target)
