@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..client.games import Wordle
+from ..client.games import Game
 from ..client.interrupt import still_wanted
 from ..client.rules import absurdle_reply, nyt_hard_problem, reveal_order
 from .errors import SearchError
@@ -68,7 +68,7 @@ class AbsurdleSearch:
 
     def __init__(
         self,
-        game: Wordle,
+        game: Game,
         targets: WordList,
         guesses: WordList,
         hard: bool = False,
@@ -179,7 +179,7 @@ class AbsurdleSearch:
 
 
 def absurdle_optimum(
-    game: Wordle,
+    game: Game,
     targets: WordList,
     guesses: WordList,
     *,

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 
 from ..client.errors import UsageError
-from ..client.games import Wordle
 from ..client.progress import say
 from ..client.rules import HARD, NYT_HARD
 from .absurdle import MAX_GUESSES, absurdle_optimum
@@ -59,7 +58,6 @@ def optimize_absurdle(args: argparse.Namespace) -> Outcome:
     length = 5 if args.length is None else args.length
     spec = OptimalSpec("wordle", length=length, targets=args.targets, guesses=args.guesses)
     game = spec.check()
-    assert isinstance(game, Wordle)
     say("absurdle: reading the word lists")
     targets, guesses = spec.lists(game)
     hard = args.mode == NYT_HARD

@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..client.errors import OffTreeError
-from ..client.games import Antiwordle, Wordle
 from ..client.probe import SOLVED, Policy
 from ..client.rules import HARD, NYT_HARD, absurdle_reply, nyt_hard_problem
 from ..client.strategy import ABSURDLE, GreedyStrategy, OptimalStrategy
@@ -57,7 +56,7 @@ class AbsurdleSpec(GameSpec):
 
     first_guess: str | None = None
 
-    def check(self) -> Wordle:
+    def check(self) -> Game:
         """Return the game after checking the spec.
 
         Raises:
@@ -65,7 +64,7 @@ class AbsurdleSpec(GameSpec):
             UnknownGameError, InvalidWordError: bad game or length.
         """
         game = self.check_game()
-        if not isinstance(game, Wordle) or isinstance(game, Antiwordle):
+        if not game.absurdle:
             raise SpecError(f"Absurdle is played with Wordle's replies, not {game.id}'s")
         if self.mode == HARD:
             raise SpecError("Absurdle's hard mode is the NYT rule: use --mode nyt-hard")
@@ -176,7 +175,7 @@ def absurdle_faults(
     ``prove``, the search runs again and must find the same number of guesses.
     """
     game = policy.game
-    if not isinstance(game, Wordle):
+    if not game.absurdle:
         return [f"an Absurdle certificate on {game.id}'s policy"]
     record = cert.get(ABSURDLE)
     line = record.get("line") if isinstance(record, dict) else None
@@ -237,7 +236,6 @@ def _reprove_absurdle(policy: Policy, value: int, first: str | None, hard: bool)
     data = policy.data
     targets = WordList(data.targets.name, policy.targets, data.targets.sha256)
     guesses = WordList(data.guesses.name, policy.guesses, data.guesses.sha256)
-    assert isinstance(policy.game, Wordle)
     try:
         found = absurdle_optimum(policy.game, targets, guesses, first_guess=first, hard=hard)
     except SearchError as error:
@@ -263,7 +261,6 @@ class AbsurdleContinuation:
         data = policy.data
         targets = WordList(data.targets.name, policy.targets, data.targets.sha256)
         guesses = WordList(data.guesses.name, policy.guesses, data.guesses.sha256)
-        assert isinstance(policy.game, Wordle)
         self.search = AbsurdleSearch(policy.game, targets, guesses, hard=data.mode == NYT_HARD)
         self.position = self.search.vocabulary.index()
         self.lock = threading.Lock()

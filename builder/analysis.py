@@ -33,7 +33,6 @@ import numpy as np
 
 from ..client.analysis import GameAnalysis, MoveAnalysis, weakest
 from ..client.errors import BadRequestError, ContradictoryHistoryError
-from ..client.games import Antiwordle, Wordle
 from ..client.lookup import PolicyLookup, Turn, at_field
 from ..client.probe import SOLVED
 from ..client.rules import HARD, NYT_HARD, consistency_problem, nyt_hard_problem
@@ -106,7 +105,7 @@ class GameAnalyzer:
                 answer would not have (metadata ``field`` ``answer``).
         """
         policy, game = lookup.policy, lookup.game
-        if game.suggestions_only or isinstance(game, Antiwordle):
+        if not game.analysable:
             raise BadRequestError(
                 f"{policy.name} is {with_article(game.id)} policy: games are analysed for "
                 "Wordle, Jotto and Mastermind",
@@ -222,7 +221,7 @@ def _legal(lookup: PolicyLookup, position: _Position, word: str) -> bool:
     mode, game = lookup.policy.data.mode, lookup.game
     if mode == HARD:
         return consistency_problem(game, position.played, word) is None
-    if mode == NYT_HARD and isinstance(game, Wordle):
+    if mode == NYT_HARD and game.coloured_replies:
         return nyt_hard_problem(game, position.played, word) is None
     return True
 

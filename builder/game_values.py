@@ -43,7 +43,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..client.analysis import EXACT, GREEDY_ESTIMATE, TREE
-from ..client.games import Wordle
 from ..client.interrupt import still_wanted
 from ..client.probe import Policy
 from ..client.rules import HARD, NYT_HARD
@@ -265,7 +264,7 @@ class GameValues:
             win=model.game.win_reply,
             replies=_non_winning_replies(model.game),
             search_guesses=len(model.letters),
-            letters=model.letters if isinstance(model.game, Wordle) else None,
+            letters=model.letters if model.game.coloured_replies else None,
             weights=None if model.weights is None else model.weights[targets].astype(np.int64),
         )
         search = _BudgetedSearch(problem, model.search_options())

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..client.errors import GuessMyWordError
-from ..client.games import Game, Wordle
+from ..client.games import Game
 from ..client.interrupt import still_wanted
 from ..client.probe import Policy
 from ..client.rules import NYT_HARD
@@ -293,7 +293,7 @@ def check_approx_entropy(options: GreedyOptions, game: Game) -> None:
     """
     if options.metric != "approx_entropy":
         return
-    if not isinstance(game, Wordle):
+    if not game.coloured_replies:
         raise ValueError(f"approx_entropy estimates Wordle-like replies, not {game.id}'s")
     if not 0 < options.retry_percent <= 100:
         raise ValueError(f"retry percent {options.retry_percent:g} is not in (0, 100]")

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from ..client.games import Game, Wordle
+from ..client.games import Game
 from ..client.progress import Progress
 from . import _partitions
 from .errors import IndistinguishableTargetsError
@@ -72,7 +72,7 @@ def build_greedy_tree(
             raise ValueError("target weights must be one positive number per target")
     if options.metric not in METRICS:
         raise ValueError(f"unknown metric {options.metric!r}; known: {', '.join(METRICS)}")
-    if options.nyt_hard and (options.hard or not isinstance(game, Wordle)):
+    if options.nyt_hard and (options.hard or not game.coloured_replies):
         raise ValueError(f"NYT hard mode applies to Wordle's normal guessing, not {game.id}")
     approx = METRICS[options.metric] == METRIC_APPROX_ENTROPY
     check_approx_entropy(options, game)

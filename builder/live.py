@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..client.errors import GuessMyWordError
-from ..client.games import GuessMyWord
 from ..client.live_solver import Ranking
 from ..client.probe import Policy
 from ..client.strategy import OptimalStrategy, WordTreeStrategy
@@ -74,13 +73,13 @@ def word_tree_guess(policy: Policy, remaining: np.ndarray) -> int:
         GuessMyWordError: not a Guess My Word policy.
     """
     strategy, game, weights = policy.data.strategy, policy.game, policy.data.numpy_weights()
-    if not isinstance(strategy, WordTreeStrategy) or not isinstance(game, GuessMyWord):
+    if not isinstance(strategy, WordTreeStrategy) or not game.alphabetical_replies:
         raise GuessMyWordError(f"policy {policy.name!r} is not a Guess My Word tree")
     if weights is None:
         raise GuessMyWordError(f"policy {policy.name!r} has no target weights")
     chosen = remaining.tolist()
     left = WeightedList(tuple(policy.targets[i] for i in chosen), tuple(weights[chosen].tolist()))
-    tree = build_tree(left, strategy.tree, "live" if game.variant == "live" else "deduce")
+    tree = build_tree(left, strategy.tree, "deduce" if game.deduces else "live")
     return policy.vocabulary.index(tree.first_guess)
 
 

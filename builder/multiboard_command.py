@@ -73,7 +73,6 @@ def boards(args: argparse.Namespace) -> Outcome:
         PolicyNotFoundError, PolicyFormatError: as the catalog raises them.
     """
     from ..client.catalog import open_store
-    from ..client.games import Antiwordle, Wordle
     from ..client.text import plural
     from .catalog_commands import Outcome
     from .multiboard_eval import JOINT, ONE_AT_A_TIME, BoardsEvaluator, BoardsScore
@@ -88,7 +87,7 @@ def boards(args: argparse.Namespace) -> Outcome:
         raise UsageError(f"--games must be 1 to 10000000, not {args.games}")
     with open_store(args.catalog) as catalog:
         policy = catalog.policy(args.policy.removeprefix("policies/"))
-    if not isinstance(policy.game, Wordle) or isinstance(policy.game, Antiwordle):
+    if not policy.game.multi_board:
         raise UsageError(f"{policy.name} is {policy.game.id}'s: multi-board games are Wordle's")
     # The whole reply matrix first: seconds on the longest lists.
     say(

@@ -33,7 +33,6 @@ from typing import Any
 import numpy as np
 
 from ..client.errors import BadRequestError, OffTreeError
-from ..client.games import Wordle
 from ..client.interrupt import still_wanted
 from ..client.multiboard import multi_board
 from ..client.probe import SOLVED, Policy
@@ -122,7 +121,7 @@ class BoardsEvaluator:
     """
 
     def __init__(self, policy: Policy, boards: int, limit: int | None = None) -> None:
-        if not isinstance(policy.game, Wordle):
+        if not policy.game.multi_board:
             raise ValueError(f"multi-board games are Wordle's, not {policy.game.id}'s")
         try:
             self.rules = multi_board(boards, policy.game, limit)

@@ -21,7 +21,6 @@ import numpy as np
 
 from ..client.board_openings import BoardOpenings, Ranked
 from ..client.core import DEFAULT_ALTERNATIVES
-from ..client.games import Antiwordle, Wordle
 from ..client.play_boards import PLAY_ALTERNATIVES
 from ..client.policy_format import content_hash, encode_core
 from ..client.probe import Policy
@@ -126,7 +125,7 @@ def openings_faults(policy: Policy) -> list[str]:
     if stored is None:
         return []
     game = policy.game
-    if not isinstance(game, Wordle) or isinstance(game, Antiwordle):
+    if not game.multi_board:
         return [f"multi-board openings stored with {with_article(game.id)} policy"]
     fresh = board_openings(policy, sorted(stored.first))
     for boards, ranked in sorted(stored.first.items()):

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TypeAlias
 import numpy as np
 
 from ..client.catalog import Catalog
-from ..client.games import Antiwordle, Game, Jotto, Mastermind, Wordle, make_game
+from ..client.games import Game, Wordle, make_game
 from ..client.letters import KEEP_ACCENTS, LANGUAGES, LetterRule, rule_for
 from ..client.policy_format import ListRef, PolicyData, PriorRef
 from ..client.progress import Progress
@@ -43,7 +43,7 @@ from .optimal.memo import DEFAULT_MEMO_LIMIT
 from .priors import prior_label, resolve_prior, weights_for
 from .publish import StoredPolicy
 from .tree import GuessTree
-from .wordlists import WordList, jotto_allowable, load_wordlist, mastermind_codes
+from .wordlists import WordList, fixed_words, jotto_allowable, load_wordlist
 
 if TYPE_CHECKING:
     from .absurdle_policy import AbsurdleSpec
@@ -108,13 +108,13 @@ class GameSpec:
             raise SpecError(f"unknown mode {self.mode!r}; use {', '.join(MODES)}")
         if game.consistent_only and not self.hard:
             raise SpecError(f"{game.id} allows only consistent guesses; use --mode hard")
-        if self.nyt_hard and not isinstance(game, Wordle):
+        if self.nyt_hard and not game.coloured_replies:
             raise SpecError(f"--mode nyt-hard is Wordle's rule; {game.id} has no NYT hard mode")
         if self.guesses == "-" and self.targets == "-":
             raise SpecError("standard input can supply only one of --targets and --guesses")
         if self.language is not None and self.language not in LANGUAGES:
             raise SpecError(f"unknown language {self.language!r}; known: {', '.join(LANGUAGES)}")
-        if self.weights is not None and isinstance(game, (Mastermind, Antiwordle)):
+        if self.weights is not None and not game.target_weights:
             raise SpecError(f"--weights applies to games with a secret to find, not {game.id}")
         return game
 
@@ -124,8 +124,8 @@ class GameSpec:
         Raises:
             WordListError: a list is unknown, unreadable or invalid.
         """
-        if isinstance(game, Mastermind):
-            codes = mastermind_codes(game)
+        if game.fixed_words:
+            codes = fixed_words(game)
             return codes, codes
         rule = rule_for(self.language, self.fold_accents)
         targets = load_list(self.targets, game, self.jotto_order, rule)
@@ -148,20 +148,20 @@ class GameSpec:
     def name_parts(self, game: Game) -> list[str]:
         """Return the start of a policy name: game, lists, prior, Jotto order and mode."""
         parts = [game.name]
-        if not isinstance(game, Mastermind):
+        if not game.fixed_words:
             parts.append(_list_label(self.targets))
             if self.guesses not in (None, self.targets):
                 parts.append("g" + _list_label(self.guesses))
             if self.weights is not None:
                 parts.append("weighted-" + prior_label(self.weights))
-            if isinstance(game, Jotto) and self.jotto_order != "sorted":
+            if game.letter_set_lists and self.jotto_order != "sorted":
                 parts.append(self.jotto_order.replace("-", ""))
             parts.append(self.mode)
         return parts
 
     def jotto_order_of(self, game: Game) -> str | None:
         """Return the Jotto list order a strategy records (None for other games)."""
-        return self.jotto_order if isinstance(game, Jotto) else None
+        return self.jotto_order if game.letter_set_lists else None
 
 
 @dataclass(frozen=True)
@@ -261,7 +261,7 @@ def load_list(spec: str, game: Game, jotto_order: str, rule: LetterRule = KEEP_A
     Raises:
         WordListError: the list is unknown, unreadable or invalid.
     """
-    if not isinstance(game, Jotto):
+    if not game.letter_set_lists:
         return load_wordlist(spec, game, rule)
     source = load_wordlist(spec, Wordle(game.length), rule)
     return WordList.from_words(
@@ -413,7 +413,7 @@ class OptimalSpec(GameSpec):
             UnknownGameError, InvalidWordError: bad game, length or colours.
         """
         game = self.check_game()
-        if isinstance(game, Antiwordle):
+        if not game.minimises_guesses:
             raise SpecError(
                 "antiwordle's player wants the most guesses, and optimize minimises them; "
                 "use evaluate --game antiwordle for its greedy trees"
@@ -502,9 +502,9 @@ def build_optimal_policy(
     targets, guesses = spec.lists(game)
     prior = spec.prior(targets)
     report.say(f"searching ({len(targets):,} targets x {len(guesses):,} guesses)")
-    symmetry = None
-    if isinstance(game, Mastermind):
-        symmetry = CodeSymmetry(letter_array(targets.words, game.length), game.colours)
+    symmetry, colours = None, game.interchangeable_colours
+    if colours is not None:
+        symmetry = CodeSymmetry(letter_array(targets.words, game.length), colours)
     result = optimize(
         game,
         targets,

@@ -1,6 +1,8 @@
 """The reply kernels behind builder.matrices: Wordle's duplicate rule and
 Mastermind's pegs over letter codes (compiled C, builder/_replies.c), on every
-core; Jotto's shared letters as numpy bit counts.
+core. A game names its kernel (``Game.reply_kernel``); a game without one, or
+letters beyond a kernel's 64, has its own array form computed
+(``Game.letter_replies``: Jotto's shared letters as numpy bit counts).
 
 Nothing is compiled at run time: the first matrix costs what the later ones do.
 :func:`reply_block` here is the one implementation; builder.matrices.reply_block
@@ -15,8 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..client.games import Game, Jotto, Mastermind, Wordle
-from ..client.wordle_arrays import wordle_codes
+from ..client.games import Game
 from . import _replies
 from .matrices import code_dtype, letter_count
 
@@ -67,19 +68,10 @@ def _fill(
             pass  # re-raises a span's error here
 
 
-def _letter_bits(letters: int) -> np.ndarray | None:
-    """Return one bit per letter code, in the narrowest unsigned type that holds
-    ``letters`` bits (uint32, else uint64), or None past 64 letters."""
-    if letters > 64:
-        return None
-    dtype = np.uint32 if letters <= 32 else np.uint64
-    return np.left_shift(dtype(1), np.arange(letters, dtype=dtype))
-
-
-def _letter_masks(letters: np.ndarray, letter_bits: np.ndarray) -> np.ndarray:
-    """Return one bit per letter present in each word (one ``letter_bits`` word each)."""
-    masks: np.ndarray = np.bitwise_or.reduce(letter_bits[letters], axis=1)
-    return masks
+#: The compiled kernels by the name a game gives (``Game.reply_kernel``); they code
+#: letter sets in 64 bits, so alphabets of more letters take the game's array form.
+KERNELS: dict[str, Kernel] = {"wordle": _replies.wordle, "mastermind": _replies.mastermind}
+_KERNEL_LETTERS = 64
 
 
 def reply_block(game: Game, guess_letters: np.ndarray, target_letters: np.ndarray) -> np.ndarray:
@@ -96,41 +88,15 @@ def reply_block(game: Game, guess_letters: np.ndarray, target_letters: np.ndarra
         TypeError: the game has no vectorised reply rule.
     """
     dtype = code_dtype(game.reply_space)
-    letter_bits = _letter_bits(letter_count(guess_letters, target_letters))
-    if isinstance(game, Wordle):
-        out = np.empty((len(guess_letters), len(target_letters)), dtype=dtype)
-        if letter_bits is None:  # over 64 letters: no letter sets, one guess at a time
-            for row, guess in enumerate(guess_letters):
-                word = "".join(chr(int(c) + 0x100) for c in guess)  # distinct per code
-                out[row] = wordle_codes(word, target_letters.astype(np.uint32) + 0x100)
-            return out
-        _fill(
-            _replies.wordle,  # C-ordered uint8 letters; sets of uint32 or uint64 as they need
-            np.ascontiguousarray(guess_letters, dtype=np.uint8),
-            np.ascontiguousarray(target_letters, dtype=np.uint8),
-            out,
-        )
-        return out
-    if isinstance(game, Mastermind):
-        out = np.empty((len(guess_letters), len(target_letters)), dtype=dtype)
-        _fill(
-            _replies.mastermind,
-            np.ascontiguousarray(guess_letters, dtype=np.uint8),
-            np.ascontiguousarray(target_letters, dtype=np.uint8),
-            out,
-        )
-        return out
-    if isinstance(game, Jotto):
-        if letter_bits is None:  # over 64 letters: count shared letters pair by pair
-            sets = [frozenset(row.tolist()) for row in target_letters]
-            return np.array(
-                [[len(frozenset(g.tolist()) & t) for t in sets] for g in guess_letters],
-                dtype=dtype,
-            ).reshape(len(guess_letters), len(target_letters))
-        shared = (
-            _letter_masks(guess_letters, letter_bits)[:, None]
-            & _letter_masks(target_letters, letter_bits)[None, :]
-        )
-        counts: np.ndarray = np.bitwise_count(shared).astype(dtype)
-        return counts
-    raise TypeError(f"no reply matrix for game {game.name!r}")
+    kernel = KERNELS.get(game.reply_kernel or "")
+    if kernel is None or letter_count(guess_letters, target_letters) > _KERNEL_LETTERS:
+        replies = game.letter_replies(guess_letters, target_letters)
+        return replies.astype(dtype, copy=False)
+    out = np.empty((len(guess_letters), len(target_letters)), dtype=dtype)
+    _fill(
+        kernel,  # C-ordered uint8 letters; sets of uint32 or uint64 as they need
+        np.ascontiguousarray(guess_letters, dtype=np.uint8),
+        np.ascontiguousarray(target_letters, dtype=np.uint8),
+        out,
+    )
+    return out

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..client.catalog import open_store
-from ..client.games import Jotto, Wordle, code_to_colours
+from ..client.games import code_to_colours
 from ..client.plots import DPI, PlotError, pyplot
 from ..client.probe import Policy
 from ..client.progress import say
@@ -126,7 +126,7 @@ def draw_cumulative(axes: Any, policies: Sequence[Policy]) -> None:
             linewidth=2,
             label=f"{policy.name} (worst {policy.stats['worst']})",
         )
-    if all(isinstance(policy.game, Wordle) for policy in policies) and worst >= 6:
+    if all(policy.game.coloured_replies for policy in policies) and worst >= 6:
         axes.axvline(6, color="grey", linestyle=":", linewidth=1)
         axes.text(6.08, 45, "the NYT's six", color="grey", fontsize=8, rotation=90)
     axes.set_xticks(range(worst + 1))
@@ -194,7 +194,7 @@ def draw_tree(axes: Any, policy: Policy) -> None:
             linewidth=0.5 + 5 * child_size / largest,
             solid_capstyle="round",
         )
-        if isinstance(game, Wordle):
+        if game.coloured_replies:
             side = 0.18  # inches
             for position, colour in enumerate(code_to_colours(code, game.length)):
                 axes.add_patch(
@@ -206,7 +206,7 @@ def draw_tree(axes: Any, policy: Policy) -> None:
                     )
                 )
         else:
-            reply = game.format_reply(code) + (" in common" if isinstance(game, Jotto) else "")
+            reply = game.reply_caption(code)
             axes.text(24, y, reply, va="center", fontsize=10, family="monospace")
         # The targets of the branch need the root's guess and then its subtree's mean.
         mean = 1 + totals[child] / masses[child]

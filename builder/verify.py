@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 
-from ..client.games import GuessMyWord, Mastermind, Wordle
 from ..client.probe import Policy
 from ..client.replay import consistency_faults
 from ..client.rules import NYT_HARD
@@ -55,7 +54,7 @@ def verify_policy(policy: Policy) -> list[str]:
     faults = consistency_faults(policy)
     if faults:
         return faults
-    if policy.data.weights is not None and isinstance(policy.game, GuessMyWord):
+    if policy.data.weights is not None and policy.game.weighted_list:
         try:
             WeightedList(policy.targets, tuple(policy.data.weights.tolist()))
         except WeightedListError as error:
@@ -83,7 +82,7 @@ def nyt_hard_faults(policy: Policy) -> list[str]:
     """
     if policy.data.mode != NYT_HARD:
         return []
-    if not isinstance(policy.game, Wordle):
+    if not policy.game.coloured_replies:
         return [f"mode {NYT_HARD} applies to Wordle-like games, not {policy.game.id}"]
     letters = letter_array(policy.vocabulary, policy.game.length)
     arrays = policy.data.arrays
@@ -286,9 +285,9 @@ def _check_openers(policy: Policy, cert: dict[str, Any]) -> list[str]:
     words = policy.guesses
     pairs = zip(scan.guesses.tolist(), scan.bounds.tolist(), strict=True)
     expected = {words[guess]: int(bound) for guess, bound in pairs}
-    game = policy.game
-    if isinstance(game, Mastermind):  # the search tries one opener per symmetry orbit
-        kept = CodeSymmetry(letter_array(targets.words, game.length), game.colours)(())
+    game, colours = policy.game, policy.game.interchangeable_colours
+    if colours is not None:  # the search tries one opener per symmetry orbit
+        kept = CodeSymmetry(letter_array(targets.words, game.length), colours)(())
         if kept is not None:
             orbits = {targets.words[int(row)] for row in kept.tolist()}
             expected = {word: bound for word, bound in expected.items() if word in orbits}
@@ -317,9 +316,9 @@ def _reprove(
     """Run the recorded search again; its value and bound must match the certificate."""
     _, targets, guesses = _problem_of(policy)
     symmetry = None
-    game = policy.game
-    if isinstance(game, Mastermind):
-        symmetry = CodeSymmetry(letter_array(targets.words, game.length), game.colours)
+    game, colours = policy.game, policy.game.interchangeable_colours
+    if colours is not None:
+        symmetry = CodeSymmetry(letter_array(targets.words, game.length), colours)
     options = dataclasses.replace(_search_options(cert), workers=workers, scheduler=scheduler)
     result = optimize(
         game, targets, guesses, options, symmetry=symmetry, weights=policy.data.numpy_weights()

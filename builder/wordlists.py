@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..client.games import Game, Jotto, Mastermind, all_codes
+from ..client.games import Game, Jotto
 from ..client.letters import KEEP_ACCENTS, LetterRule, upper_word
 from ..client.text import plural
 from .errors import WordListError
@@ -325,12 +325,14 @@ def jotto_allowable(words: Iterable[str], length: int = 5, order: str = "sorted"
     return sorted(kept) if order == "sorted" else kept
 
 
-def mastermind_codes(game: Mastermind) -> WordList:
-    """Return every code of ``game`` in order, named e.g. ``mastermind-6x4``.
+def fixed_words(game: Game) -> WordList:
+    """Return every word of a game without word lists (``game.fixed_words``) in order,
+    named as the game says, e.g. ``mastermind-6x4``.
 
     Mastermind has no dictionary: every code is both a guess and a possible
     secret, so this one list serves as both (6 colours, 4 pegs: 1296 codes).
+
+    Raises:
+        TypeError: the game reads its words from lists.
     """
-    return WordList.from_words(
-        f"mastermind-{game.colours}x{game.length}", all_codes(game.colours, game.length)
-    )
+    return WordList.from_words(game.all_words_name, game.all_words())

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from .board_openings import Ranked
 from .core import DEFAULT_ALTERNATIVES
 from .errors import BadRequestError, GuessworkError, LiveAnswerUnavailableError
-from .games import Antiwordle, Wordle
 from .lookup import PolicyLookup, Turn, check_alternatives
 from .multiboard import (
     JOINT_METRIC,
@@ -65,7 +64,7 @@ def suggest_boards(
     """
     check_alternatives(alternatives)
     check_board_count(len(histories))
-    if not isinstance(lookup.game, Wordle) or isinstance(lookup.game, Antiwordle):
+    if not lookup.game.multi_board:
         raise BadRequestError(
             f"{lookup.name} is {with_article(lookup.game.id)} policy: multi-board games "
             f"are played over a Wordle policy's lists",

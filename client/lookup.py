@@ -60,7 +60,6 @@ from .errors import (
     PolicyNotFoundError,
     UnknownWordError,
 )
-from .games import GuessMyWord, Wordle
 from .letters import accent_index, resolve
 from .live_solver import LiveSolver as LiveSolver  # re-exported
 from .probe import SOLVED, Policy
@@ -181,8 +180,8 @@ class PolicyLookup:
     @cached_property
     def _accent_index(self) -> dict[str, list[str]]:
         """Return the open words by their accent-free key (client.letters.resolve)."""
-        if isinstance(self.game, GuessMyWord):
-            return {}  # a-z words: no accents to drop
+        if not self.game.any_script:
+            return {}  # A-Z or a-z words: no accents to drop
         return accent_index(self.open_words)
 
     @property
@@ -217,7 +216,7 @@ class PolicyLookup:
         if index is None or (targets_only and word not in self._targets):
             which = "targets" if targets_only else "guess list"
             facts = {"word": word, "policy": self.name}
-            if isinstance(self.game, GuessMyWord):  # one list, of lower-case words
+            if self.game.one_word_list:  # one list, of lower-case words
                 raise UnknownWordError(
                     f"{shown(word)} is not in the word list {self.policy.data.targets.name!r} "
                     f"of policy {self.name!r}",
@@ -488,7 +487,7 @@ class PolicyLookup:
                 f"rule must be {RULE_CONSISTENT!r} or {RULE_NYT!r}", metadata={"field": "rule"}
             )
         if rule == RULE_NYT:
-            if not isinstance(self.game, Wordle):
+            if not self.game.coloured_replies:
                 raise BadRequestError(
                     f"the NYT hard rule applies to Wordle, not {self.game.id}",
                     metadata={"field": "rule", "policy": self.name},

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import BadRequestError
-from .games import Wordle
+from .games import Game, Wordle
 
 #: The named games: boards per game.
 VARIANTS = {"dordle": 2, "quordle": 4, "octordle": 8}
@@ -74,7 +74,7 @@ class MultiBoard:
 
     boards: int
     limit: int
-    board: Wordle = field(default_factory=Wordle)
+    board: Game = field(default_factory=Wordle)
 
     def __post_init__(self) -> None:
         check_board_count(self.boards)
@@ -120,7 +120,7 @@ class MultiBoard:
 
 
 def multi_board(
-    boards: int | str, board: Wordle | None = None, limit: int | None = None
+    boards: int | str, board: Game | None = None, limit: int | None = None
 ) -> MultiBoard:
     """Return the rules of a game of ``boards`` boards (a count, or a variant's name:
     dordle, quordle, octordle) of ``board`` (default: Wordle), its guess limit

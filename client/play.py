@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import ContradictoryHistoryError, GuessworkError, UsageError
-from .games import Wordle, code_to_colours, make_game
+from .games import code_to_colours, make_game
 from .letters import upper_word
 from .policy_info import guarantee, guess_limit
 from .replies import (
@@ -230,7 +230,7 @@ def game_summary(summary: PolicyInfo, history: History) -> list[str]:
         ]
         hard = (
             summary.mode in (HARD, NYT_HARD)
-            and isinstance(game, Wordle)
+            and game.coloured_replies
             and all(
                 nyt_hard_problem(game, played[:i], word) is None
                 for i, (word, _) in enumerate(played)

@@ -296,12 +296,7 @@ def _game_map(game: Game) -> dict[str, Any]:
     Other games keep exactly ``{"id", "length"}``, so their cores (and
     content hashes) are the same as before Mastermind existed.
     """
-    stored: dict[str, Any] = {"id": game.id, "length": game.length}
-    if isinstance(game, Mastermind):
-        stored["colours"] = game.colours
-    if isinstance(game, GuessMyWord):
-        stored["variant"] = game.variant
-    return stored
+    return game.stored()
 
 
 def _ref_map(ref: ListRef) -> dict[str, Any]:
@@ -452,7 +447,7 @@ def _weights(
 ) -> array.array[Any] | None:
     """Return the target weights: a Guess My Word policy needs them, a format-3 policy
     with a prior needs them, and no other has them."""
-    weighted = isinstance(game, GuessMyWord) or (version >= 3 and prior is not None)
+    weighted = game.weighted_list or (version >= 3 and prior is not None)
     if not weighted:
         if value is not None:
             raise MalformedPolicyError(

@@ -31,93 +31,12 @@ from collections.abc import Iterator
 import numpy as np
 
 from .errors import InconsistentPolicyError
-from .games import (
-    Antiwordle,
-    Game,
-    GuessMyWord,
-    Jotto,
-    Mastermind,
-    Wordle,
-)
 from .probe import Policy
 from .stats import policy_stats, stats_faults
 from .text import with_article
-from .wordle_arrays import letter_matrix, wordle_pair_codes
 
 #: Pairs of (node, target) whose replies are computed at once (bounds memory).
 _BATCH = 1 << 20
-
-
-def _letter_masks(*letters: np.ndarray) -> tuple[np.ndarray, ...] | None:
-    """Return each row's set of letters as a bit mask, for each array of code points
-    (one bit per letter the arrays hold, in code-point order: bit 0 is ``A`` in
-    A-Z lists), or None when they hold over 64 letters (no mask holds them)."""
-    alphabet = np.unique(np.concatenate([array.ravel() for array in letters]))
-    if len(alphabet) > 64:
-        return None
-    return tuple(
-        np.asarray(
-            np.bitwise_or.reduce(
-                np.left_shift(np.uint64(1), np.searchsorted(alphabet, array).astype(np.uint64)),
-                axis=1,
-            ),
-            np.uint64,
-        )
-        for array in letters
-    )
-
-
-def _colour_counts(letters: np.ndarray, colours: int) -> np.ndarray:
-    """Return how many pegs of each colour every row has ((rows, colours))."""
-    return np.asarray((letters[:, :, None] == (ord("A") + np.arange(colours))).sum(axis=1))
-
-
-class PairReplies:
-    """The replies of a policy's game for (vocabulary index, target index) pairs."""
-
-    def __init__(self, game: Game, vocabulary: tuple[str, ...], targets: tuple[str, ...]) -> None:
-        self.game, self.vocabulary, self.targets = game, vocabulary, targets
-        #: Per-word data of the vocabulary and of the targets (by game).
-        self.left: np.ndarray = np.zeros(0)
-        self.right: np.ndarray = np.zeros(0)
-        self.jotto_masks = False
-        if isinstance(game, Wordle | Jotto | Mastermind):
-            self.left, self.right = letter_matrix(vocabulary), letter_matrix(targets)
-        if isinstance(game, Jotto):
-            masks = _letter_masks(self.left, self.right)
-            self.jotto_masks = masks is not None  # else the game's own rule, pair by pair
-            if masks is not None:
-                self.left, self.right = masks
-        if isinstance(game, GuessMyWord):
-            rank = {word: i for i, word in enumerate(sorted({*vocabulary, *targets}))}
-            self.left = np.array([rank[w] for w in vocabulary], dtype=np.int64)
-            self.right = np.array([rank[w] for w in targets], dtype=np.int64)
-
-    def __call__(self, guess: np.ndarray, target: np.ndarray) -> np.ndarray:
-        """Return the int64 reply codes of vocabulary words ``guess`` against ``target``."""
-        game = self.game
-        if isinstance(game, Wordle):
-            return wordle_pair_codes(self.left[guess], self.right[target])
-        if isinstance(game, Jotto) and self.jotto_masks:
-            return np.asarray(np.bitwise_count(self.left[guess] & self.right[target]), np.int64)
-        if isinstance(game, Mastermind):
-            g, t = self.left[guess], self.right[target]
-            black = (g == t).sum(axis=1)
-            shared = np.minimum(
-                _colour_counts(g, game.colours), _colour_counts(t, game.colours)
-            ).sum(axis=1)
-            return np.asarray(black * (game.length + 1) + shared - black, np.int64)
-        if isinstance(game, GuessMyWord):
-            g, t = self.left[guess], self.right[target]
-            codes = np.where(t >= g, 1, 0).astype(np.int64)  # after, before
-            live = (t == g) & (game.variant == "live")
-            return np.asarray(np.where(live, game.win_reply, codes), np.int64)
-        pairs = zip(guess.tolist(), target.tolist(), strict=True)
-        return np.fromiter(
-            (game.reply(self.vocabulary[g], self.targets[t]) for g, t in pairs),
-            np.int64,
-            len(guess),
-        )
 
 
 def _batches(sizes: np.ndarray) -> Iterator[tuple[int, int]]:
@@ -135,23 +54,11 @@ def _word_faults(policy: Policy) -> list[str]:
     """Return the first vocabulary word that is not a word of the policy's game, in
     the game's case (upper; lower for Guess My Word), as a one-item list."""
     game = policy.game
-    words = policy.vocabulary
-    if type(game) in (Wordle, Antiwordle):  # the common case at C speed: letters, one length
-        joined = "".join(words)
-        if (
-            joined.isascii()
-            and joined.isalpha()
-            and joined.isupper()
-            and set(map(len, words)) == {game.length}
-        ):
-            return []
-    for word in dict.fromkeys(words):
-        problem = game.word_problem(word)
-        if problem is None and game.fold(word) != word:
-            problem = "not in the game's case"
-        if problem is not None:
-            return [f"word {word!r} of its lists is not {with_article(game.name)} word: {problem}"]
-    return []
+    found = game.first_word_problem(policy.vocabulary)
+    if found is None:
+        return []
+    word, problem = found
+    return [f"word {word!r} of its lists is not {with_article(game.name)} word: {problem}"]
 
 
 def replay_scores(policy: Policy) -> tuple[np.ndarray | None, list[str]]:
@@ -178,7 +85,7 @@ def replay_scores(policy: Policy) -> tuple[np.ndarray | None, list[str]]:
     if (in_vocabulary < 0).any():  # then it could never be won, nor its replies computed
         stray = policy.targets[int(np.flatnonzero(in_vocabulary < 0)[0])]
         return None, [f"target {stray!r} is neither in the guess list nor an extra word"]
-    replies = PairReplies(game, policy.vocabulary, policy.targets)
+    replies = game.pair_replies(policy.vocabulary, policy.targets)
     sent = np.zeros(n, dtype=np.int64)
     path_length = np.zeros(n_targets, dtype=np.int64)
     for start, stop in _batches(size):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .games import GREEN, MISS, YELLOW, Game, ReplyCode, Word, Wordle, code_to_colours
+from .games import GREEN, YELLOW, Game, ReplyCode, Word, code_to_colours
 
 
 def partition(game: Game, guess: Word, targets: list[Word]) -> dict[ReplyCode, list[Word]]:
@@ -29,9 +29,6 @@ def consistent_targets(
 ) -> list[Word]:
     """Return the targets that would give ``reply`` to ``guess``, in order."""
     return [target for target in targets if game.reply(guess, target) == reply]
-
-
-_ORDINALS = ("1st", "2nd", "3rd", *(f"{n}th" for n in range(4, 16)))
 
 
 def consistency_problem(
@@ -59,24 +56,18 @@ HARD, NORMAL, NYT_HARD = "hard", "normal", "nyt-hard"
 MODES = (HARD, NORMAL, NYT_HARD)
 
 
-def nyt_hard_problem(
-    game: Wordle, turns: Sequence[tuple[Word, ReplyCode]], word: Word
-) -> str | None:
+def nyt_hard_problem(game: Game, turns: Sequence[tuple[Word, ReplyCode]], word: Word) -> str | None:
     """Return why ``word`` breaks the NYT hard mode after ``turns`` (None: it may).
 
     The NYT rule: every green letter stays in its place, and every revealed
-    (green or yellow) letter is used again, as often as it was revealed.
+    (green or yellow) letter is used again, as often as it was revealed. It is
+    the rule of games whose replies colour letters (``game.coloured_replies``),
+    and lives with them (client.games.wordle).
+
+    Raises:
+        TypeError: the game's replies colour no letters.
     """
-    for guessed, code in turns:
-        colours = code_to_colours(code, game.length)
-        for position, colour in enumerate(colours):
-            if colour == GREEN and word[position] != guessed[position]:
-                return f"{_ORDINALS[position]} letter must be {guessed[position]}"
-        for letter in sorted({guessed[i] for i, c in enumerate(colours) if c != MISS}):
-            needed = sum(1 for i, c in enumerate(colours) if c != MISS and guessed[i] == letter)
-            if word.count(letter) < needed:
-                return f"guess must contain {letter}" + (f" {needed} times" if needed > 1 else "")
-    return None
+    return game.nyt_hard_problem(turns, word)
 
 
 def evil_reply(game: Game, guess: Word, targets: Sequence[Word]) -> tuple[ReplyCode, int]:
@@ -109,7 +100,7 @@ def reveal_order(code: ReplyCode, length: int) -> tuple[int, int, ReplyCode]:
     return colours.count(GREEN), colours.count(YELLOW), code
 
 
-def absurdle_reply(game: Wordle, guess: Word, targets: Sequence[Word]) -> tuple[ReplyCode, int]:
+def absurdle_reply(game: Game, guess: Word, targets: Sequence[Word]) -> tuple[ReplyCode, int]:
     """Return Absurdle's reply to ``guess`` and how many ``targets`` it keeps.
 
     qntm's adversary: of the classes the reply splits ``targets`` into, the

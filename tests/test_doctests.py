@@ -1,6 +1,6 @@
 """Every example in a docstring runs, under the module's real name.
 
-pytest's ``--doctest-modules`` would import ``client/games.py`` as a module
+pytest's ``--doctest-modules`` would import ``client/games/`` as a package
 named ``client.games`` (by its folder), a second copy beside
 ``guesswork.client.games`` whose relative imports of ``..builder`` cannot
 resolve; so the examples are run here through the package mapping instead.

@@ -3,10 +3,12 @@
 The rules are defined once, pair by pair, in client.games (``wordle_reply``,
 ``mastermind_reply`` and each game's ``reply``). The fast versions are:
 
-* client.wordle_arrays: the Wordle rule over numpy arrays (the lookup core's
-  ``Wordle.reply_codes``, the replay, matrices of alphabets over 64 letters);
-* client.replay.PairReplies: every game's rule over (guess, target) pairs;
-* builder.matrices' compiled kernels (``reply_block``): whole reply matrices.
+* client.games.wordle.wordle_pair_codes: the Wordle rule over numpy arrays (the
+  lookup core's ``Wordle.reply_codes``, the replay, matrices of alphabets over
+  64 letters);
+* each game's ``pair_replies``: its rule over (guess, target) pairs (the replay);
+* builder.matrices' compiled kernels (``reply_block``) and the games'
+  ``letter_replies``: whole reply matrices.
 
 The array versions are checked against the definition on words full of
 repeated letters; the compiled Wordle kernel, too costly to check pair by pair
@@ -33,8 +35,8 @@ from guesswork.client.games import (
     all_codes,
     wordle_reply,
 )
-from guesswork.client.replay import PairReplies
-from guesswork.client.wordle_arrays import letter_matrix, wordle_codes, wordle_pair_codes
+from guesswork.client.games.arrays import letter_matrix
+from guesswork.client.games.wordle import wordle_codes, wordle_pair_codes
 
 REPEATS = ("EERIE", "LLAMA", "SASSY", "ABBEY", "NINNY", "ANNEX", "EMCEE", "MAMMA", "ESSES")
 
@@ -81,7 +83,7 @@ def test_pair_replies_are_the_definition(game: Game) -> None:
         targets.index(vocabulary[g]) if vocabulary[g] in targets else 0
         for g in guess[:300].tolist()
     ]
-    got = PairReplies(game, vocabulary, targets)(guess, target)
+    got = game.pair_replies(vocabulary, targets)(guess, target)
     want = [game.reply(vocabulary[g], targets[t]) for g, t in zip(guess, target, strict=True)]
     assert got.tolist() == want
 
@@ -179,3 +181,25 @@ def test_matrices_of_alphabets_over_64_letters_use_the_array_rule() -> None:
     assert reply_block(game, letters, letters).tolist() == [
         [game.reply(g, t) for t in words] for g in words
     ]
+
+
+@pytest.mark.parametrize("letters", [20, 40, 80])  # uint32 sets, uint64 sets, no sets
+def test_jotto_matrices_and_pairs_at_every_alphabet_size(letters: int) -> None:
+    """Jotto's one array form (client.games.arrays.letter_masks) serves the builder's
+    matrices and the replay alike, and falls back past 64 letters."""
+    game = Jotto(4)
+    rng = random.Random(letters)
+    words = tuple("".join(chr(0x3B1 + i) for i in rng.sample(range(letters), 4)) for _ in range(90))
+    want = [[game.reply(g, t) for t in words] for g in words]
+    codes = np.array([[ord(c) - 0x3B1 for c in w] for w in words], dtype=np.int64)
+    assert reply_block(game, codes, codes).tolist() == want
+    every = np.arange(len(words), dtype=np.int64)
+    pairs = game.pair_replies(words, words)(
+        np.repeat(every, len(words)), np.tile(every, len(words))
+    )
+    assert pairs.reshape(len(words), len(words)).tolist() == want
+
+
+def test_games_without_an_array_rule_have_no_matrix() -> None:
+    with pytest.raises(TypeError, match="no reply matrix"):
+        reply_block(GuessMyWord(), np.zeros((2, 3), np.uint8), np.zeros((2, 3), np.uint8))

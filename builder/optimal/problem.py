@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...client.games import Game, Jotto, Wordle
+from ...client.games import Game
 from ..errors import SearchError
 from ..matrices import letter_array, memory_limit, reply_matrix, transposed
 from ..wordlists import WordList, guess_vocabulary
@@ -283,7 +283,7 @@ def make_problem(
             the weights are not usable, or Jotto targets include two anagrams.
     """
     checked = check_weights(weights, len(targets))
-    if isinstance(game, Jotto):
+    if game.letter_set_lists:
         _check_no_anagrams(targets)
     vocabulary, target_guess = guess_vocabulary(targets, guesses)
     cells = len(vocabulary) * len(targets)
@@ -302,7 +302,7 @@ def make_problem(
         win=game.win_reply,
         replies=_non_winning_replies(game),
         search_guesses=len(vocabulary),
-        letters=letter_array(vocabulary.words, game.length) if isinstance(game, Wordle) else None,
+        letters=letter_array(vocabulary.words, game.length) if game.coloured_replies else None,
         weights=checked,
     )
     return problem, vocabulary

@@ -59,7 +59,7 @@ def nyt_hard_violations(policy: Policy, check_every: int = 25) -> list[str]:
     rule) calls the tree's guess legal.
     """
     game = policy.game
-    assert isinstance(game, Wordle)
+    assert game.coloured_replies
     lookup = PolicyLookup(policy)
     problems: list[str] = []
     seen: set[int] = set()
