@@ -26,12 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-from guesswork.builder.policies import (
-    BuiltPolicy,
-    OptimalSpec,
-    PolicySpec,
-    build_any,
-)
+from guesswork.builder.any_spec import build_any
+from guesswork.builder.policies import BuiltPolicy, OptimalSpec, PolicySpec
 from guesswork.builder.priors import shipped_prior, weights_for
 
 DRAWS = 200_000

@@ -39,7 +39,10 @@ from ..client.rules import HARD, NYT_HARD, absurdle_reply, nyt_hard_problem
 from ..client.strategy import ABSURDLE, GreedyStrategy, OptimalStrategy
 from .absurdle import MAX_GUESSES, AbsurdleLine, AbsurdleSearch, absurdle_optimum
 from .errors import SearchError, SpecError
+from .greedy import ReplyColumns, step_of
+from .matrices import alphabet_of, letter_array, reply_matrix
 from .metrics import DEFAULT_WINDOW
+from .nyt_hard import legal_after
 from .optimal.certificate import node_values
 from .policies import BuiltPolicy, GameSpec, policy_data
 from .tree import lay_out_tree
@@ -102,10 +105,6 @@ def build_absurdle_policy(spec: AbsurdleSpec, line: AbsurdleLine | None = None) 
         SpecError, WordListError: bad options or lists.
         SearchError: as builder.absurdle.absurdle_optimum.
     """
-    from .greedy import ReplyColumns, step_of  # lazy: see _command in cli
-    from .matrices import alphabet_of, letter_array, reply_matrix
-    from .nyt_hard import legal_after
-
     started = time.perf_counter()  # all of it, the lists included (BuiltPolicy.seconds)
     game = spec.check()
     targets, guesses = spec.lists(game)

@@ -30,8 +30,9 @@ from .calendar import (
     user_calendar_path,
     user_days,
 )
-from .catalog_commands import Outcome, replace_file
+from .catalog_commands import Outcome
 from .errors import CalendarError
+from .files import replace_file
 
 
 def history(args: argparse.Namespace) -> Outcome:

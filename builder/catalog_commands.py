@@ -8,7 +8,6 @@ builder.commands holds the commands that build policies and the command table.
 from __future__ import annotations
 
 import argparse
-import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -35,6 +34,9 @@ from ..client.progress import Progress, say
 from ..client.text import plural
 from ..client.trust import remember
 from . import caches, matrix_cache
+from .files import replace_file
+from .list_registry import register
+from .proof import derivation_faults, proof_faults
 from .publish import (
     StoredPolicy,
     export_bytes,
@@ -44,7 +46,8 @@ from .publish import (
 )
 from .publish_lock import publishing
 from .upgrade import upgrade_catalog
-from .wordlists import SHIPPED, shipped_words
+from .verify import verify_certificate, verify_policy
+from .wordlists import SHIPPED, registered_lists, shipped_words
 
 if TYPE_CHECKING:
     from ..client.probe import Policy
@@ -68,8 +71,6 @@ def lists(args: argparse.Namespace) -> Outcome:
             with any of them.
         WordListError: a file cannot be registered (builder.list_registry.register).
     """
-    from .list_registry import register, registered_lists
-
     if args.action == "update":
         if not args.files or args.kind is None or args.as_of is None:
             raise UsageError("lists update needs FILE..., --kind answers|guesses and --as-of DATE")
@@ -248,8 +249,6 @@ def verify(args: argparse.Namespace) -> Outcome:
         PolicyNotFoundError: a ``--policy`` name is not in the catalog.
         PolicyFormatError: the catalog fails a check.
     """
-    from .proof import derivation_faults  # lazy: see _command in cli
-    from .verify import verify_certificate, verify_policy
 
     # Not proven on reading: each policy is proven below, and a fault is a FAULT line.
     with open_store(args.catalog, prove=False) as catalog:
@@ -313,7 +312,6 @@ def export(args: argparse.Namespace) -> Outcome:
 def import_policy(args: argparse.Namespace) -> Outcome:
     """Prove a policy file completely (builder.proof, whatever the proof record says),
     then publish the catalog with it added, and record its proof (client.trust)."""
-    from .proof import proof_faults  # lazy: see _command in cli
 
     with open_policy_file(args.file, prove=False) as single:
         (policy,) = list(single)
@@ -447,22 +445,6 @@ def cache(args: argparse.Namespace) -> Outcome:
         again = " (those policies are proven again on their next use)" if records else ""
         lines.append(f"removed {plural(records, 'proof record')} from {trust.proof_root()}{again}")
     return Outcome(outcome, lines)
-
-
-def replace_file(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole or not at all: a temporary file beside it,
-    moved over it (a reader never sees half a file).
-
-    Raises:
-        OSError: the file cannot be written (the temporary file is removed).
-    """
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_bytes(data)
-        os.replace(temporary, path)
-    except OSError:
-        temporary.unlink(missing_ok=True)
-        raise
 
 
 def _write_atomically(path: Path, data: bytes) -> None:

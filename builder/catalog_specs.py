@@ -6,14 +6,15 @@ hard mode; today's lists and the 2022 game's), the weighted ones, every word
 length over enable1, the languages, and the optimised trees. ``SLOW_SPECS``
 are those the catalog test (and ``build-all --reuse``) take from a catalog
 file after checking them instead of building them again
-(builder.policies.reuse_policy).
+(builder.any_spec.reuse_policy).
 """
 
 from __future__ import annotations
 
 from ..client.rules import NYT_HARD
 from .absurdle_policy import AbsurdleSpec
-from .policies import AnySpec, OptimalSpec, PolicySpec
+from .any_spec import AnySpec
+from .policies import OptimalSpec, PolicySpec
 
 
 def _seed_table_specs() -> list[PolicySpec]:
@@ -254,7 +255,7 @@ CATALOG_SPECS: tuple[AnySpec, ...] = (
 
 #: Shipped policies that take minutes to build (or reply matrices of hundreds of
 #: MB): the catalog test (and ``build-all --reuse``) takes them from a catalog file
-#: after checking them (:func:`~guesswork.builder.policies.reuse_policy`) instead of
+#: after checking them (:func:`~guesswork.builder.any_spec.reuse_policy`) instead of
 #: building them again.
 SLOW_SPECS: tuple[AnySpec, ...] = (
     *LONG_WORD_SPECS,

@@ -14,12 +14,13 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from guesswork import __version__, install_hint
 
 from ..client.cli import report_error
 from ..client.errors import GuessworkError, UsageError
+from .calendar_commands import history
+from .catalog_commands import Outcome
 from .cli_options import (
     Parser,
     add_backtest_options,
@@ -34,11 +35,12 @@ from .cli_options import (
     add_tree_options,
     positive,
 )
+from .commands import COMMANDS
 from .errors import SpecError
 from .metrics import METRICS
-
-if TYPE_CHECKING:
-    from .catalog_commands import Outcome
+from .multiboard_command import add_boards_options, boards
+from .search_commands import optimize
+from .today_commands import run_backtest, today
 
 PROG = "guesswork-build"
 
@@ -215,8 +217,6 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         help="report.html (self-contained, pictures embedded) or report.png (one figure)",
     )
-    from .multiboard_command import add_boards_options
-
     add_boards_options(
         command(
             "boards", "play multi-board Wordle (Dordle, Quordle, ...) against one board at a time"
@@ -227,30 +227,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _command(name: str) -> Callable[[argparse.Namespace], Outcome]:
-    """Return the function that runs subcommand ``name`` (builder.commands.COMMANDS).
-
-    ``optimize`` is imported on its own: a proof should start at once, without
-    importing the greedy builder and the rest of builder.commands, which the
-    other commands import.
-    """
+    """Return the function that runs subcommand ``name`` (builder.commands.COMMANDS,
+    and the commands that have modules of their own)."""
     if name == "optimize":
-        from .search_commands import optimize
-
         return optimize
     if name in ("today", "backtest"):
-        from .today_commands import run_backtest, today
-
         return today if name == "today" else run_backtest
     if name == "history":
-        from .calendar_commands import history
-
         return history
     if name == "boards":
-        from .multiboard_command import boards
-
         return boards
-    from .commands import COMMANDS
-
     return COMMANDS[name]
 
 

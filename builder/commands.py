@@ -17,10 +17,11 @@ from pathlib import Path
 from ..client.catalog import Catalog, open_catalog
 from ..client.errors import UsageError
 from ..client.games import Game, make_game
-from ..client.letters import rule_for
+from ..client.letters import KEEP_ACCENTS, LANGUAGES, rule_for
 from ..client.progress import Progress, progress_on, say
 from ..client.strategy import DEFAULT_RETRY_PERCENT
 from ..client.text import plural
+from .any_spec import AnySpec, build_any, reuse_policy
 from .catalog_commands import (
     Outcome,
     _check_name_free,
@@ -40,6 +41,7 @@ from .catalog_specs import (
     CATALOG_SPECS,
     SLOW_SPECS,
 )
+from .errors import PriorError
 from .evaluate import (
     FIRST_GUESS_METRICS,
     evil_game,
@@ -47,6 +49,9 @@ from .evaluate import (
     format_cumulative,
     score_stats,
 )
+from .files import replace_file
+from .gmw_list import DEFAULT_OUTPUT as GMW_LIST_FILE
+from .gmw_list import write_list as write_gmw_list
 from .guess_my_word import (
     DEFAULT_WORD_TREES,
     adjacent_merge,
@@ -60,15 +65,17 @@ from .guess_my_word import (
     sample_guesses,
     word_tree_policy,
 )
+from .language_lists import list_name
+from .language_lists import write_list as write_language_list
+from .least_worst import with_least_worst
+from .multiboard_openings import with_board_openings
 from .policies import (
-    AnySpec,
     OptimalSpec,
     PolicySpec,
-    build_any,
     build_policy,
     load_list,
-    reuse_policy,
 )
+from .prior_making import DEFAULT_NAME, generate_prior
 from .publish import (
     StoredBeeTable,
     StoredPolicy,
@@ -80,9 +87,10 @@ from .publish_lock import publishing
 from .report import report
 from .search_commands import optimize
 from .spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
+from .today_commands import calendar_priors
 from .weighted_lists import load_weighted_list, shipped_weighted_list
 from .word_trees import Variant
-from .wordlists import WordList
+from .wordlists import WordList, load_wordlist
 
 
 def spec_from_args(args: argparse.Namespace) -> PolicySpec:
@@ -344,8 +352,6 @@ def _reused(
         if isinstance(spec, OptimalSpec) and spec.least_worst:
             certificate = catalog.policy(spec.name()).data.certificate or {}
             if certificate.get("objective") == "total":
-                from .least_worst import with_least_worst  # lazy: see _command in cli
-
                 plain = reuse_policy(catalog, dataclasses.replace(spec, least_worst=False))
                 checkpoint = None if checkpoints is None else checkpoints / f"{spec.name()}.ckpt"
                 progress = Progress(f"{spec.name()}: tie-break", enabled=not quiet)
@@ -389,8 +395,6 @@ def build_all(args: argparse.Namespace) -> Outcome:
             stored, how = taken
         # A reused policy's openings were recomputed and compared by reuse_policy's verify.
         if stored.data.name in BOARD_OPENING_POLICIES and stored.data.openings is None:
-            from .multiboard_openings import with_board_openings  # lazy: see _command in cli
-
             stored = with_board_openings(stored)
         seconds = time.perf_counter() - started
         stored_policies.append(stored)
@@ -424,11 +428,9 @@ def build_all(args: argparse.Namespace) -> Outcome:
 
 def gmw_list(args: argparse.Namespace) -> Outcome:
     """Regenerate the shipped Guess My Word list from wordfreq."""
-    from .gmw_list import DEFAULT_OUTPUT, write_list
-
-    output = Path(args.output) if args.output else DEFAULT_OUTPUT
+    output = Path(args.output) if args.output else GMW_LIST_FILE
     say("gmw-list: reading wordfreq's English word frequencies")
-    count, digest = write_list(args.top, output)
+    count, digest = write_gmw_list(args.top, output)
     line = (
         f"wrote {output}: {plural(count, 'word')}, sha256 {digest} "
         "(register it in builder/weighted_lists.py)"
@@ -438,12 +440,10 @@ def gmw_list(args: argparse.Namespace) -> Outcome:
 
 def wordlist(args: argparse.Namespace) -> Outcome:
     """Write a language's most frequent words of one length (builder.language_lists)."""
-    from .language_lists import list_name, write_list
-
     rule = rule_for(args.language, args.fold_accents)
     output = Path(args.output) if args.output else None
     say(f"wordlist: reading wordfreq's word frequencies ({args.language})")
-    text, count, digest = write_list(args.language, args.length, args.top, rule, output)
+    text, count, digest = write_language_list(args.language, args.length, args.top, rule, output)
     name = list_name(args.language, args.length, args.top)
     info = {
         "name": name,
@@ -460,23 +460,10 @@ def wordlist(args: argparse.Namespace) -> Outcome:
 def priors(args: argparse.Namespace) -> Outcome:
     """Write the answer likelihoods of a word list (builder.priors): to ``--output``,
     named after its stem, or to standard output."""
-    from dataclasses import replace
-
     if args.calendar:
-        from .today_commands import calendar_priors
-
         return calendar_priors(args)
     if args.date is not None or args.history is not None:
         raise UsageError("--date and --history make a calendar prior: add --calendar")
-    from ..client.letters import KEEP_ACCENTS, LANGUAGES
-    from .catalog_commands import replace_file
-    from .errors import PriorError
-    from .prior_making import (
-        DEFAULT_NAME,
-        generate_prior,
-    )
-    from .wordlists import load_wordlist
-
     rule = rule_for(args.language) if args.language in LANGUAGES else KEEP_ACCENTS
     words = load_wordlist(args.words, make_game("wordle", args.length), rule)
     output = Path(args.output) if args.output else None
@@ -491,7 +478,7 @@ def priors(args: argparse.Namespace) -> Outcome:
         scale=args.scale,
         name=output.stem if output else DEFAULT_NAME,
     )
-    prior = replace(prior, params={**prior.params, "words": words.name})
+    prior = dataclasses.replace(prior, params={**prior.params, "words": words.name})
     text = prior.to_text()
     top = prior.ranked()[:10]
     info = {

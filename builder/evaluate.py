@@ -19,6 +19,7 @@ from ..client.rules import evil_reply
 from ..client.stats import score_summary
 from .matrices import reply_matrix
 from .metrics import ARITHMETIC, METRICS
+from .partitions import metric_values
 from .tree import GuessTree
 from .wordlists import WordList
 
@@ -138,8 +139,6 @@ def first_guess_values(
     Raises:
         KeyError: unknown metric or arithmetic.
     """
-    from .partitions import metric_values  # lazy: see _command in cli
-
     matrix = reply_matrix(game, guesses, targets)
     values = metric_values(
         matrix,

@@ -16,99 +16,36 @@ against its SHA-256 and count on every load as shipped lists are
 A registered name never shadows a shipped list: registering under a shipped
 name is refused unless the words are exactly the shipped ones (then there is
 nothing to do).
+
+This module writes the registry; reading it (``registered_lists``,
+``registered_words``) is builder.wordlists', through which every list is loaded.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import date
 from pathlib import Path
 
 from ..client.games import Game
-from .catalog_commands import replace_file
 from .errors import WordListError
-from .wordlists import SHIPPED, WordList, content_sha256, load_wordlist
+from .files import replace_file
+from .wordlists import (
+    REGISTRY,
+    SHIPPED,
+    RegisteredList,
+    WordList,
+    content_sha256,
+    lists_home,
+    load_wordlist,
+    registered_lists,
+)
 
 #: What an official list is: the answers the game picks from, or the guesses it allows.
 KINDS = ("answers", "guesses")
-REGISTRY = "registry.json"
 _NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-
-
-@dataclass(frozen=True)
-class RegisteredList:
-    """A registered list: its name, kind, word count, SHA-256, as-of date and source."""
-
-    name: str
-    kind: str
-    count: int
-    sha256: str
-    as_of: str
-    source: str
-    file: str
-
-
-def lists_home() -> Path:
-    """Return the user's list folder: ``$GUESSWORK_LISTS``, else
-    ``$XDG_DATA_HOME/guesswork/lists`` (``~/.local/share`` when unset or relative)."""
-    named = os.environ.get("GUESSWORK_LISTS")
-    if named:
-        return Path(named)
-    data_home = os.environ.get("XDG_DATA_HOME", "")
-    base = Path(data_home) if os.path.isabs(data_home) else Path.home() / ".local" / "share"
-    return base / "guesswork" / "lists"
-
-
-def registered_lists(home: Path | None = None) -> dict[str, RegisteredList]:
-    """Return the registered lists by name (none when nothing was registered).
-
-    Raises:
-        WordListError: the registry exists but cannot be read or is malformed.
-    """
-    path = (home or lists_home()) / REGISTRY
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except OSError as error:
-        raise WordListError(f"cannot read the list registry {path}: {error.strerror}") from None
-    try:
-        entries = json.loads(text)
-        return {entry["name"]: RegisteredList(**entry) for entry in entries}
-    except (ValueError, TypeError, KeyError):
-        raise WordListError(
-            f"the list registry {path} is damaged; remove it and register the lists again"
-        ) from None
-
-
-def registered_words(name: str, home: Path | None = None) -> tuple[str, ...] | None:
-    """Return the words of the registered list ``name`` after checking its SHA-256 and
-    count, or None if no list of that name is registered.
-
-    Raises:
-        WordListError: the registry is damaged, or the list's file is missing or
-            no longer matches what was registered.
-    """
-    folder = home or lists_home()
-    entry = registered_lists(folder).get(name)
-    if entry is None:
-        return None
-    try:
-        lines = (folder / entry.file).read_text(encoding="utf-8").splitlines()
-    except OSError as error:
-        raise WordListError(
-            f"registered list {name!r} ({folder / entry.file}) cannot be read: {error.strerror}"
-        ) from None
-    words = tuple(w for line in lines for w in line.split("#", 1)[0].split())
-    if len(words) != entry.count or content_sha256(words) != entry.sha256:
-        raise WordListError(
-            f"registered list {name!r} ({folder / entry.file}) no longer matches its "
-            f"registered SHA-256 and count; register it again"
-        )
-    return words
 
 
 def _check_date(text: str) -> str:

@@ -32,7 +32,6 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -40,6 +39,7 @@ from ..client.errors import GuessMyWordError
 from ..client.live_solver import Ranking
 from ..client.probe import Policy
 from ..client.strategy import OptimalStrategy, WordTreeStrategy
+from .absurdle_policy import AbsurdleContinuation
 from .greedy import GreedyStep, greedy_step
 from .guess_my_word import build_tree
 from .matrices import alphabet_of, letter_array, reply_block
@@ -48,9 +48,6 @@ from .multiboard import joint_step, rank_boards
 from .nyt_hard import legal_after
 from .priors import open_word_weights
 from .weighted_lists import WeightedList
-
-if TYPE_CHECKING:
-    from .absurdle_policy import AbsurdleContinuation
 
 #: Policies whose letter arrays are kept (a few MB for the longest lists).
 _POLICIES_KEPT = 64
@@ -179,8 +176,6 @@ class GreedyLiveSolver:
         with self._lock:
             continuation = self._absurdle.get(policy.content_hash)
         if continuation is None:
-            from .absurdle_policy import AbsurdleContinuation  # its search: only when asked
-
             continuation = AbsurdleContinuation(policy)
             with self._lock:
                 self._absurdle[policy.content_hash] = continuation

@@ -6,7 +6,7 @@ game's reply codes. Tree search reads only this matrix, never the words.
 
 Matrices are computed by compiled kernels (builder.reply_kernels: C,
 builder/_replies.c, for Wordle's duplicate rule and Mastermind's pegs, numpy
-bit counts for Jotto; loaded only to compute one) over *letter codes*: each
+bit counts for Jotto) over *letter codes* (builder.letter_codes): each
 word a row of small integers, one per letter (:func:`letter_array`). Words of
 A-Z have the codes A=0..Z=25; words of any other alphabet have the index of
 each letter in their lists' :func:`alphabet_of`, so a Spanish list with Ñ,
@@ -32,6 +32,15 @@ import numpy as np
 
 from ..client.games import Game
 from . import matrix_cache
+
+# The letter coding and the kernels are their own modules (builder.letter_codes, the
+# leaf both use; builder.reply_kernels); re-exported: most callers know them from here.
+from .letter_codes import ASCII_ALPHABET as ASCII_ALPHABET
+from .letter_codes import alphabet_of as alphabet_of
+from .letter_codes import code_dtype as code_dtype
+from .letter_codes import letter_array as letter_array
+from .letter_codes import letter_count as letter_count
+from .reply_kernels import reply_block as reply_block
 from .wordlists import WordList
 
 _FORMAT = "replymatrix-v1"
@@ -78,67 +87,6 @@ def _recalled(key: str) -> np.ndarray | None:
         return matrix
 
 
-def code_dtype(reply_space: int) -> type[np.unsignedinteger]:
-    """Return the smallest unsigned dtype holding codes ``0..reply_space-1``."""
-    if reply_space <= 1 << 8:
-        return np.uint8
-    if reply_space <= 1 << 16:
-        return np.uint16
-    return np.uint32
-
-
-#: The letters of A-Z words, coded A=0..Z=25 (every English list's alphabet).
-ASCII_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def alphabet_of(*word_lists: tuple[str, ...] | list[str]) -> str:
-    """Return the letters that code the words of ``word_lists``, in code order.
-
-    A-Z words give :data:`ASCII_ALPHABET` (codes A=0..Z=25, whatever letters
-    occur); words of any other letters give their distinct letters sorted by
-    code point. Every letter array compared with another (guesses with
-    targets, a history with its policy's words) must use one alphabet.
-    """
-    joined = "".join("".join(words) for words in word_lists)
-    if joined.isascii():
-        return ASCII_ALPHABET
-    return "".join(sorted(set(joined)))
-
-
-def letter_array(
-    words: tuple[str, ...] | list[str], length: int, alphabet: str | None = None
-) -> np.ndarray:
-    """Return words as a (len(words), length) uint8 array of letter codes.
-
-    A letter's code is its index in ``alphabet`` (default: :func:`alphabet_of`
-    the words themselves), so A-Z words have A=0..Z=25.
-
-    Raises:
-        ValueError: a letter is not in ``alphabet``, or it has over 256 letters.
-    """
-    joined = "".join(words)
-    alphabet = alphabet_of(words) if alphabet is None else alphabet
-    if alphabet == ASCII_ALPHABET and joined.isascii():
-        flat = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
-        return (flat.reshape(len(words), length) - ord("A")).astype(np.uint8)
-    if len(alphabet) > 256:
-        raise ValueError(f"an alphabet of {len(alphabet)} letters does not fit letter codes")
-    points = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-    order = np.frombuffer(alphabet.encode("utf-32-le"), dtype=np.uint32)
-    sorter = np.argsort(order, kind="stable")
-    found = np.searchsorted(order, points, sorter=sorter).clip(0, max(len(order) - 1, 0))
-    codes = sorter[found] if len(order) else found
-    if len(points) and (len(order) == 0 or (order[codes] != points).any()):
-        raise ValueError("a word has a letter outside the alphabet it is coded in")
-    return codes.astype(np.uint8).reshape(len(words), length)
-
-
-def letter_count(*arrays: np.ndarray) -> int:
-    """Return how many letter codes ``arrays`` may hold: 26, or more for larger alphabets."""
-    largest = max((int(a.max()) for a in arrays if a.size), default=0)
-    return max(26, largest + 1)
-
-
 def compute_reply_matrix(game: Game, guesses: WordList, targets: WordList) -> np.ndarray:
     """Return the reply matrix computed from scratch (no cache).
 
@@ -151,22 +99,6 @@ def compute_reply_matrix(game: Game, guesses: WordList, targets: WordList) -> np
         letter_array(guesses.words, game.length, alphabet),
         letter_array(targets.words, game.length, alphabet),
     )
-
-
-def reply_block(game: Game, guess_letters: np.ndarray, target_letters: np.ndarray) -> np.ndarray:
-    """Return the replies of every guess to every target, given as letter arrays.
-
-    The uncached computation behind :func:`compute_reply_matrix`, for blocks
-    that are not worth caching (live answers rank a few hundred targets); see
-    builder.reply_kernels.reply_block, which it calls (and only then loads).
-    Both arrays must code letters with one alphabet (:func:`alphabet_of`).
-
-    Raises:
-        TypeError: the game has no vectorised reply rule.
-    """
-    from .reply_kernels import reply_block as compute
-
-    return compute(game, guess_letters, target_letters)
 
 
 #: Rows and columns of the tiles :func:`transposed` copies one at a time.

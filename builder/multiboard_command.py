@@ -15,14 +15,14 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+from ..client.catalog import open_store
 from ..client.errors import UsageError
 from ..client.multiboard import MAX_BOARDS, VARIANTS
 from ..client.progress import progress_on, say
-
-if TYPE_CHECKING:
-    from .catalog_commands import Outcome
+from ..client.text import plural
+from .catalog_commands import Outcome
+from .multiboard_eval import JOINT, ONE_AT_A_TIME, BoardsEvaluator, BoardsScore
 
 # The parser of every command imports this module for add_boards_options: the
 # evaluator (the greedy step), the catalog and the games are imported by the
@@ -72,11 +72,6 @@ def boards(args: argparse.Namespace) -> Outcome:
             boards; a policy that is not Wordle's.
         PolicyNotFoundError, PolicyFormatError: as the catalog raises them.
     """
-    from ..client.catalog import open_store
-    from ..client.text import plural
-    from .catalog_commands import Outcome
-    from .multiboard_eval import JOINT, ONE_AT_A_TIME, BoardsEvaluator, BoardsScore
-
     count = board_count(args.boards)
     quiet = not progress_on(args.quiet)  # its stderr lines are progress (client.progress)
     if args.limit is not None and not count <= args.limit <= 200:

@@ -14,11 +14,9 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 
-from ..client.catalog import Catalog
 from ..client.games import Game, Wordle, make_game
 from ..client.letters import KEEP_ACCENTS, LANGUAGES, LetterRule, rule_for
 from ..client.policy_format import ListRef, PolicyData, PriorRef
@@ -34,19 +32,18 @@ from ..client.strategy import (
 )
 from ..client.tree_arrays import no_alternatives
 from . import __version__
+from .alternatives import strategy_alternatives
 from .errors import SpecError
 from .evaluate import score_stats
+from .greedy import GreedyOptions, check_approx_entropy, step_of
+from .greedy_tree import build_greedy_tree
 from .matrices import letter_array
 from .metrics import ARITHMETIC, DEFAULT_WINDOW
 from .optimal import CodeSymmetry, Optimized, SearchOptions, optimize
 from .optimal.memo import DEFAULT_MEMO_LIMIT
 from .priors import prior_label, resolve_prior, weights_for
-from .publish import StoredPolicy
 from .tree import GuessTree
 from .wordlists import WordList, fixed_words, jotto_allowable, load_wordlist
-
-if TYPE_CHECKING:
-    from .absurdle_policy import AbsurdleSpec
 
 BUILDER = f"guesswork {__version__}"
 
@@ -203,8 +200,6 @@ class PolicySpec(GameSpec):
             raise SpecError("--retry-percent applies to --metric approx_entropy only")
         if self.weights is not None and self.metric in (APPROX_ENTROPY, "random"):
             raise SpecError(f"--weights does not apply to --metric {self.metric}")
-        from .greedy import GreedyOptions, check_approx_entropy  # lazy: see _command in cli
-
         try:
             check_approx_entropy(
                 GreedyOptions(metric=self.metric, retry_percent=self.retry_percent), game
@@ -291,9 +286,6 @@ def build_policy(
         SpecError, WordListError, UnknownGameError, InvalidWordError,
         IndistinguishableTargetsError: bad options or lists.
     """
-    from .greedy import step_of  # lazy: see _command in cli
-    from .greedy_tree import build_greedy_tree
-
     report = progress if progress is not None else Progress("", enabled=False)
     started = time.perf_counter()  # all of it: the time printed is the time waited
     game = spec.check()
@@ -331,8 +323,6 @@ def policy_data(
     stored: ranking them costs a third of a second on a 2315-target tree);
     ``progress`` counts the nodes ranked.
     """
-    from .alternatives import strategy_alternatives  # lazy: see _command in cli
-
     weights = None if prior is None else prior[1]
     stats = (
         score_stats(tree.target_scores).to_policy_stats()
@@ -528,62 +518,3 @@ def build_optimal_policy(
     data = policy_data(spec.name(), spec.mode, strategy, result.tree, prior, alternatives)
     data = dataclasses.replace(data, certificate=result.certificate.to_map())
     return BuiltPolicy(spec, result.tree, data, time.perf_counter() - started), result
-
-
-#: Any spec a catalog build takes: greedy, optimised, or Absurdle's line
-#: (builder.absurdle_policy, which builds on this module).
-AnySpec: TypeAlias = "PolicySpec | OptimalSpec | AbsurdleSpec"
-
-
-def build_any(spec: AnySpec, *, workers: int = 1) -> BuiltPolicy:
-    """Build a greedy, an optimised or an Absurdle policy (no checkpoint; ``workers``
-    for a search).
-
-    Raises:
-        as build_policy, build_optimal_policy and build_absurdle_policy.
-    """
-    from .absurdle_policy import AbsurdleSpec, build_absurdle_policy
-
-    if isinstance(spec, AbsurdleSpec):
-        return build_absurdle_policy(spec)
-    if isinstance(spec, OptimalSpec):
-        return build_optimal_policy(spec, workers=workers)[0]
-    return build_policy(spec)
-
-
-def reuse_policy(catalog: Catalog, spec: AnySpec) -> StoredPolicy:
-    """Return ``spec``'s policy from ``catalog``, checked to be what a build would give.
-
-    Checks the name, the word lists, the weights and the strategy against the spec, replays
-    every target (:func:`verify_policy`) and checks the certificate of an
-    optimised tree (:func:`verify_certificate`, without rerunning its search).
-
-    Raises:
-        PolicyNotFoundError: the catalog has no policy of that name.
-        SpecError: the stored policy is not what the spec builds, or fails a check.
-    """
-    policy = catalog.policy(spec.name())
-    game = spec.check()
-    targets, guesses = spec.lists(game)
-    where = f"{catalog.location}: {spec.name()}"
-    if policy.data.strategy != spec.strategy(game):
-        raise SpecError(f"{where} was built with another strategy; build it again")
-    if (policy.targets, policy.guesses) != (targets.words, guesses.words):
-        raise SpecError(f"{where} was built from other word lists; build it again")
-    prior = spec.prior(targets)
-    stored_weights = policy.data.weights
-    if (None if prior is None else prior[0]) != policy.data.prior or (
-        prior is not None
-        and (stored_weights is None or not np.array_equal(prior[1], stored_weights))
-    ):
-        raise SpecError(f"{where} was built with other target weights; build it again")
-    if isinstance(spec, OptimalSpec):
-        lead = (policy.data.certificate or {}).get("lead_opener")
-        if lead != (spec.lead_opener.upper() if spec.lead_opener else None):
-            raise SpecError(f"{where} was searched with another lead opener; build it again")
-    from .verify import verify_certificate, verify_policy  # lazy: see _command in cli
-
-    faults = verify_policy(policy) + verify_certificate(policy)
-    if faults:
-        raise SpecError(f"{where} fails verification: {faults[0]}")
-    return StoredPolicy.from_policy(policy)

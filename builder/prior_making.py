@@ -27,6 +27,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from importlib import metadata
 from types import ModuleType
 
 import numpy as np
@@ -320,10 +321,6 @@ def generate_prior(
         if word in forms.past_tenses:
             p *= past_factor
         weights.append(max(1, round(p * scale)))
-    # Imported here: importlib.metadata (and the email package it loads) would cost
-    # every builder command 4 MB and 20 ms at start-up.
-    from importlib import metadata
-
     params: dict[str, ParamValue] = {
         "source": "wordfreq",
         "wordfreq_version": metadata.version("wordfreq"),

@@ -42,6 +42,7 @@ from ..client.policy_format import (
 from ..client.probe import Policy
 from ..client.spelling_bee import BeeTable
 from ..client.trust import remember
+from .catalog_rows import CatalogRows
 from .errors import CatalogWriteError
 
 
@@ -114,17 +115,6 @@ def catalog_path(location: str) -> Path:
     if not is_file_location(location):
         raise CatalogWriteError(f"{describe_location(location)}: not a catalog file")
     return sqlite_path(location).resolve()
-
-
-@dataclass(frozen=True)
-class CatalogRows:
-    """A whole catalog's rows, in key order, as both kinds of location store them."""
-
-    #: The meta rows a SQLite file holds (a database adds its header rows and seal).
-    meta: list[dict[str, str]]
-    wordlists: list[dict[str, object]]
-    policies: list[dict[str, object]]
-    honeycombs: list[dict[str, object]]
 
 
 def _catalog_rows(policies: list[StoredPolicy], bees: list[StoredBeeTable]) -> CatalogRows:

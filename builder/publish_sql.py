@@ -23,8 +23,8 @@ from ..client.catalog_sql import (
     metadata,
 )
 from ..client.catalog_sql import server_url as server_url  # re-exported
+from .catalog_rows import CatalogRows
 from .errors import CatalogWriteError
-from .publish import CatalogRows
 
 
 def _insert_rows(connection: sa.Connection, rows: CatalogRows) -> None:

@@ -5,8 +5,8 @@ letters beyond a kernel's 64, has its own array form computed
 (``Game.letter_replies``: Jotto's shared letters as numpy bit counts).
 
 Nothing is compiled at run time: the first matrix costs what the later ones do.
-:func:`reply_block` here is the one implementation; builder.matrices.reply_block
-calls it (and imports this module only then).
+:func:`reply_block` here is the one implementation (builder.matrices re-exports
+it); the letter codes it reads are builder.letter_codes'.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 
 from ..client.games import Game
 from . import _replies
-from .matrices import code_dtype, letter_count
+from .letter_codes import code_dtype, letter_count
 
 #: Blocks of at most this many replies are computed on the calling thread: starting
 #: threads costs more than they take (a node's few alternatives, a live answer near
@@ -81,8 +81,8 @@ def reply_block(game: Game, guess_letters: np.ndarray, target_letters: np.ndarra
     core, or, up to :data:`SERIAL_CELLS` replies, on the calling thread alone; the compiled
     kernels release the GIL, so other threads (stored answers) go on meanwhile.
     Replies are the game's integer codes (client.games), in the smallest unsigned
-    dtype that holds them (builder.matrices.code_dtype).
-    Both arrays must code letters with one alphabet (builder.matrices.alphabet_of).
+    dtype that holds them (builder.letter_codes.code_dtype).
+    Both arrays must code letters with one alphabet (builder.letter_codes.alphabet_of).
 
     Raises:
         TypeError: the game has no vectorised reply rule.

@@ -29,7 +29,8 @@ from ..client.plots import DPI, PlotError, pyplot
 from ..client.probe import Policy
 from ..client.progress import say
 from ..client.text import plural
-from .catalog_commands import Outcome, replace_file
+from .catalog_commands import Outcome
+from .files import replace_file
 from .optimal.certificate import node_masses
 from .verify import subtree_values
 

@@ -33,7 +33,7 @@ from ..client.games import Wordle
 from ..client.policy_info import WORDLE_GUESS_LIMIT
 from .calendar import AnswerCalendar, user_calendar_path
 from .calendar_prior import calendar_prior
-from .catalog_commands import replace_file
+from .files import replace_file
 from .policies import OptimalSpec
 from .priors import Prior
 from .wordlists import WordList, load_wordlist

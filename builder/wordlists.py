@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
+import os
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -200,6 +202,84 @@ def shipped_words(name: str) -> tuple[str, ...]:
     return words
 
 
+#: The registry of lists registered by ``lists update`` (builder.list_registry), in
+#: the user's list folder.
+REGISTRY = "registry.json"
+
+
+@dataclass(frozen=True)
+class RegisteredList:
+    """A registered list: its name, kind, word count, SHA-256, as-of date and source."""
+
+    name: str
+    kind: str
+    count: int
+    sha256: str
+    as_of: str
+    source: str
+    file: str
+
+
+def lists_home() -> Path:
+    """Return the user's list folder: ``$GUESSWORK_LISTS``, else
+    ``$XDG_DATA_HOME/guesswork/lists`` (``~/.local/share`` when unset or relative)."""
+    named = os.environ.get("GUESSWORK_LISTS")
+    if named:
+        return Path(named)
+    data_home = os.environ.get("XDG_DATA_HOME", "")
+    base = Path(data_home) if os.path.isabs(data_home) else Path.home() / ".local" / "share"
+    return base / "guesswork" / "lists"
+
+
+def registered_lists(home: Path | None = None) -> dict[str, RegisteredList]:
+    """Return the registered lists by name (none when nothing was registered).
+
+    Raises:
+        WordListError: the registry exists but cannot be read or is malformed.
+    """
+    path = (home or lists_home()) / REGISTRY
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as error:
+        raise WordListError(f"cannot read the list registry {path}: {error.strerror}") from None
+    try:
+        entries = json.loads(text)
+        return {entry["name"]: RegisteredList(**entry) for entry in entries}
+    except (ValueError, TypeError, KeyError):
+        raise WordListError(
+            f"the list registry {path} is damaged; remove it and register the lists again"
+        ) from None
+
+
+def registered_words(name: str, home: Path | None = None) -> tuple[str, ...] | None:
+    """Return the words of the registered list ``name`` after checking its SHA-256 and
+    count, or None if no list of that name is registered.
+
+    Raises:
+        WordListError: the registry is damaged, or the list's file is missing or
+            no longer matches what was registered.
+    """
+    folder = home or lists_home()
+    entry = registered_lists(folder).get(name)
+    if entry is None:
+        return None
+    try:
+        lines = (folder / entry.file).read_text(encoding="utf-8").splitlines()
+    except OSError as error:
+        raise WordListError(
+            f"registered list {name!r} ({folder / entry.file}) cannot be read: {error.strerror}"
+        ) from None
+    words = tuple(w for line in lines for w in line.split("#", 1)[0].split())
+    if len(words) != entry.count or content_sha256(words) != entry.sha256:
+        raise WordListError(
+            f"registered list {name!r} ({folder / entry.file}) no longer matches its "
+            f"registered SHA-256 and count; register it again"
+        )
+    return words
+
+
 def parse_words(text: str, game: Game, source: str, rule: LetterRule = KEEP_ACCENTS) -> LoadReport:
     """Return a report of the valid, unique words of ``text`` (one or more a line).
 
@@ -280,10 +360,7 @@ def load_wordlist(spec: str, game: Game, rule: LetterRule = KEEP_ACCENTS) -> Wor
             report = parse_words("\n".join(words), game, spec)
             name = spec
     else:
-        # A list registered by ``lists update`` (builder.list_registry, which reads
-        # lists through this module: imported here, where it is needed).
-        from .list_registry import registered_words
-
+        # A list registered by ``lists update`` (builder.list_registry registers it).
         registered = None if spec == "-" or Path(spec).exists() else registered_words(spec)
         if registered is not None:
             report = parse_words("\n".join(registered), game, spec)

@@ -64,6 +64,7 @@ from __future__ import annotations
 
 # The builtin, spelled out where Catalog.list would shadow it in annotations.
 import builtins
+import logging
 import os
 import threading
 from collections.abc import Iterator
@@ -469,8 +470,6 @@ def open_layered(
     except PolicyFormatError as error:
         if not skip_damaged:
             raise
-        import logging  # only now: a stored answer never pays for it
-
         logging.getLogger("guesswork.catalog").warning(
             "user catalog left out: %s; answering from the shipped policies", error
         )

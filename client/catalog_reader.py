@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from .catalog_file import FileRows, check_seal
 from .catalog_manifest import Manifest, payload_sha256
@@ -27,10 +27,8 @@ from .policy_format import (
 )
 from .policy_info import PolicyInfo
 from .probe import Policy
+from .spelling_bee import BeeTable
 from .trust import is_proven, prove
-
-if TYPE_CHECKING:
-    from .spelling_bee import BeeTable  # loaded with the first honeycomb table
 
 
 def summary_columns(info: PolicyInfo) -> dict[str, Any]:
@@ -195,8 +193,6 @@ class StoredCatalog:
             if listed is None or listed[0] != row["list_name"]:
                 raise PolicyFormatError(f"{where}: honeycomb table {key!r} lacks its word list")
             try:
-                from .spelling_bee import BeeTable
-
                 table = BeeTable.from_payload(
                     row["list_name"], row["list_sha256"], bool(row["allow_s"]), row["payload"]
                 )

@@ -49,11 +49,15 @@ from typing import TYPE_CHECKING
 from guesswork import __version__, cli_args, install_hint
 from guesswork.cli_args import whole
 
+from .analysis import analysis_table
 from .core import DEFAULT_ALTERNATIVES, MAX_ALTERNATIVES, Guesswork
 from .errors import GuessworkError, UsageError, reason_of
 from .games import MAX_LENGTH, MIN_LENGTH
 from .letters import LANGUAGES
 from .multiboard import MAX_BOARDS, VARIANTS
+from .play import play, share_history
+from .play_boards import play_boards
+from .plots import picture_format, pyplot, save_analysis_plot
 from .policy_choice import BUILD_TODAY, TODAY, choose_policy
 from .policy_info import guarantee
 from .progress import say, telling
@@ -91,8 +95,6 @@ def parse_history(text: str) -> History:
         InvalidReplyError: a share text's row or header count is wrong.
     """
     if any(is_share_row(line) for line in text.splitlines()):
-        from .play import share_history
-
         return share_history(text)
     turns = []
     for number, item in enumerate(filter(None, (part.strip() for part in text.split(","))), 1):
@@ -173,9 +175,6 @@ def _policies(backend: Guesswork, args: argparse.Namespace) -> int:
 
 
 def _analyze(backend: Guesswork, args: argparse.Namespace) -> int:
-    from .analysis import analysis_table
-    from .plots import picture_format, pyplot, save_analysis_plot
-
     history = parse_history(args.history)
     if not history:
         raise UsageError("--history is empty: give the turns of the game to analyse")
@@ -480,13 +479,9 @@ def run(argv: Sequence[str] | None = None, local: LocalFactory | None = None) ->
         elif args.command == "policies":
             status = _policies(backend, args)
         elif args.boards is not None:
-            from .play_boards import play_boards
-
             with telling():
                 status = play_boards(backend, args.policy, args.boards)
         else:
-            from .play import play
-
             with telling():
                 status = play(backend, args.policy, reason=args.policy_reason)
         sys.stdout.flush()  # surface a closed pipe here, inside the handler

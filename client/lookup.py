@@ -73,7 +73,6 @@ from .text import shown, with_article
 if TYPE_CHECKING:
     import numpy as np
 
-    from .multiboard import BoardsSuggestion
     from .policy_info import PolicyInfo
 
 #: Longest history accepted: longer than any stored game (Jotto's worst is 19).
@@ -367,18 +366,6 @@ class PolicyLookup:
         """Return whether the secrets possible by ``source`` are weighted (the targets
         of a weighted policy; the open words never are)."""
         return source != LIVE_GUESS_LIST and self.policy.data.weights is not None
-
-    def suggest_boards(
-        self,
-        histories: Sequence[Sequence[tuple[str, str]]],
-        alternatives: int = DEFAULT_ALTERNATIVES,
-    ) -> BoardsSuggestion:
-        """Return the next guess for a multi-board position: one history per board, each
-        as :meth:`suggest` takes it, over the policy's targets (client.board_lookup
-        answers it, and says what it raises)."""
-        from .board_lookup import suggest_boards
-
-        return suggest_boards(self, histories, alternatives)
 
     def _ranking_metric(self, alternatives: int) -> str:
         """Return the metric of the alternatives' values ("" when none are asked for;

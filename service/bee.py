@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import threading
 
-from ..builder.spelling_bee import top_table
 from ..client.catalog import Catalog
 from ..client.core import DEFAULT_WORD_LIST
 from ..client.errors import BadRequestError
@@ -93,6 +92,10 @@ class BeeAnswers:
                 # MAX_COUNT rows whatever the count: every later count is answered
                 # from them (searching only as many as asked searched again for
                 # each larger count).
+                # The builder's search (numpy) is loaded by the first search only:
+                # a process that never searches a honeycomb never loads it.
+                from ..builder.spelling_bee import top_table
+
                 searched = top_table(name, "", valid, MAX_COUNT, allow_s)
                 with self._lock:
                     self._searched[key] = searched

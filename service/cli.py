@@ -27,6 +27,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from types import FrameType
 
 # Only light modules here: the address is checked before gRPC, numpy and the
@@ -44,9 +45,13 @@ from guesswork.cli_args import (
     whole,
 )
 
+from ..client.catalog import SHIPPED_CATALOG, catalog_files
+from ..client.catalog_location import describe_location
+from ..client.errors import GuessworkError
 from .address import address_problem
+from .allocator import tune_allocator
 from .options import MAX_REQUEST_BYTES, ServerOptions
-from .processes import SUPERVISED, serve_processes, sharing_problem
+from .processes import SUPERVISED, become_child, serve_processes, sharing_problem
 from .tls import tls_problem
 
 PROG = "guesswork-serve"
@@ -234,8 +239,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     if options.processes > 1:
         given = list(argv) if argv is not None else sys.argv[1:]
         return serve_processes(PROG, given, options.processes, options.grace)
-    from ..client.errors import GuessworkError
-    from .allocator import tune_allocator
+    # The gRPC server (grpc) is loaded here, by the process that serves: the parent
+    # of --processes N only supervises its children.
     from .server import create_server
 
     tune_allocator()  # before the catalog and the kernels allocate (service.allocator)
@@ -311,11 +316,6 @@ def _describe_catalog(location: str | None, left_out: str | None = None) -> str:
     """Return what is served, for the start-up line: a catalog (a URL without its
     password), or shipped + user, or the shipped one alone where the user catalog
     was ``left_out`` (damaged: the reason was logged above)."""
-    from pathlib import Path
-
-    from ..client.catalog import SHIPPED_CATALOG, catalog_files
-    from ..client.catalog_location import describe_location
-
     if location is not None:
         return describe_location(location)
     files = catalog_files(None)
@@ -347,3 +347,14 @@ def main() -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(status)
+
+
+def child_main() -> None:
+    """Entry point of a child of ``--processes N`` (service.processes): :func:`main`,
+    with the parent's probes answered and the process gone soon after the parent.
+    Never returns."""
+    become_child()
+    try:
+        main()
+    finally:
+        os._exit(1)  # main ends with os._exit; this is for an exception on its way out

@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from ..client.board_lookup import suggest_boards
 from ..client.catalog import Catalog, open_layered, open_store
 from ..client.core import (
     DEFAULT_ALTERNATIVES,
@@ -26,6 +27,8 @@ from ..client.core import (
     History,
     HoneycombReport,
 )
+from ..client.spelling_bee import BeeTable, HoneycombSummary, hints
+from .bee import BeeAnswers
 from .live_gate import UNLIMITED, LiveGate
 from .live_lookup import LiveCatalogLookup
 
@@ -35,9 +38,7 @@ if TYPE_CHECKING:
     from ..client.analysis import GameAnalysis
     from ..client.multiboard import BoardsSuggestion
     from ..client.policy_info import PolicyInfo
-    from ..client.spelling_bee import BeeTable
     from ..client.suggestion import Suggestion
-    from .bee import BeeAnswers
 
 
 class LocalGuesswork:
@@ -63,10 +64,8 @@ class LocalGuesswork:
 
     @cached_property
     def bee(self) -> BeeAnswers:
-        """The Spelling Bee answers, made on first use: it loads the builder's bee
-        code (numpy), which a Wordle answer never needs."""
-        from .bee import BeeAnswers
-
+        """The Spelling Bee answers, made on first use (service.bee loads the builder's
+        bee search, numpy, only when it first searches)."""
         return BeeAnswers(self.catalog, self.gate)
 
     def policies(self, game: str = "") -> list[PolicyInfo]:
@@ -99,8 +98,8 @@ class LocalGuesswork:
         alternatives: int = DEFAULT_ALTERNATIVES,
     ) -> BoardsSuggestion:
         """Return the next guess of a multi-board position (see
-        client.lookup.PolicyLookup.suggest_boards)."""
-        return self.lookups.policy(policy).suggest_boards(boards, alternatives)
+        client.board_lookup.suggest_boards)."""
+        return suggest_boards(self.lookups.policy(policy), boards, alternatives)
 
     def score(self, policy: str, guess: str, target: str) -> GuessScore:
         """Return the reply ``guess`` gets from ``target`` (client.lookup.PolicyLookup.score)."""
@@ -138,8 +137,6 @@ class LocalGuesswork:
             InvalidHoneycombError: bad letters or centre.
             WordListNotFoundError: no such list in the catalog.
         """
-        from ..client.spelling_bee import HoneycombSummary, hints
-
         result = self.bee.score(letters, center, word_list, allow_s)
         summary = HoneycombSummary(
             result.honeycomb.letters,

@@ -124,11 +124,12 @@ class _Pool:
     """The child processes and the lines they write, read by one thread each."""
 
     def __init__(self, prog: str, argv: Sequence[str], processes: int, grace: float) -> None:
-        # The child runs child_main (below) around the single server's entry point.
+        # The child runs service.cli.child_main: become_child (below), then the single
+        # server's entry point.
         self.command = [
             sys.executable,
             "-c",
-            "from guesswork.service.processes import child_main; child_main()",
+            "from guesswork.service.cli import child_main; child_main()",
             *argv,
             "--processes",
             "1",
@@ -354,10 +355,11 @@ def _answer_probes(probe: socket.socket, stop_within: float) -> None:
     os._exit(1)
 
 
-def child_main() -> None:
-    """Entry point of a child of :func:`serve_processes`: guesswork-serve's own
-    (service.cli.main), with the parent's probes answered and the process gone soon
-    after the parent. Never returns."""
+def become_child() -> None:
+    """Make this process a child of :func:`serve_processes`: the parent's probes
+    answered and the process gone soon after the parent. service.cli.child_main
+    calls it, then runs guesswork-serve's own entry point (this module, below the
+    command line, never imports it)."""
     _die_with_parent()
     parent = os.environ.get(PARENT_PID)
     if parent is not None and os.getppid() != int(parent):
@@ -370,9 +372,3 @@ def child_main() -> None:
         threading.Thread(
             target=_answer_probes, args=(probe, stop_within), name="guesswork-probe", daemon=True
         ).start()
-    from .cli import main
-
-    try:
-        main()
-    finally:
-        os._exit(1)  # main ends with os._exit; this is for an exception on its way out

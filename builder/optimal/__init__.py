@@ -21,9 +21,10 @@ from .bounds import (
     depth_bound_table,
     total_bound_table,
 )
-from .build import Optimized, build_tree, optimize
+from .build import build_tree, optimize
 from .certificate import (
     Certificate,
+    Optimized,
     node_bounds_of,
     node_masses,
     node_values,

@@ -55,16 +55,25 @@ import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from ..errors import BoundStoreError
 from .problem import Problem, SearchOptions
+from .stats import SearchStats
 
 if TYPE_CHECKING:
-    from .search import Search
     from .symmetry import SymmetryHook
+
+
+class Memo(Protocol):
+    """What the store reads and fills of a search (.search.Search): its memo and figures."""
+
+    stats: SearchStats
+    exact: dict[bytes, tuple[int, int]]
+    lower: dict[bytes, int]
+
 
 #: The variable ``optimize`` reads a store's path from when ``--bound-store`` is not given
 #: (nothing else reads it: ``build-all`` never uses a store).
@@ -384,7 +393,7 @@ class StoreLink:
         return self._ident
 
     def recall(
-        self, search: Search, key: bytes, size: int, budget: int, known: int
+        self, search: Memo, key: bytes, size: int, budget: int, known: int
     ) -> tuple[int | None, int, int]:
         """Consult the store for a set of ``size`` targets that the memo cannot answer.
 

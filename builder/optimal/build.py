@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -12,23 +11,13 @@ from ...client.progress import Progress
 from ..errors import SearchError
 from ..tree import GuessTree, lay_out_tree
 from ..wordlists import WordList
-from .certificate import Certificate, node_bounds_of, node_values
+from .certificate import Certificate, Optimized, node_bounds_of, node_values
 from .checkpoint import Checkpoint, fingerprint
 from .cluster import root_search
 from .problem import TIE_BREAK_OBJECTIVES, SearchOptions, make_problem
-from .root import Outcome
 from .search import Search
 from .symmetry import SymmetryHook
 from .tie_break import optimize_tie_break
-
-
-@dataclass(frozen=True)
-class Optimized:
-    """An optimised tree with its certificate and search figures."""
-
-    tree: GuessTree
-    certificate: Certificate
-    outcome: Outcome
 
 
 def optimize(

@@ -17,6 +17,7 @@ import numpy as np
 from ..tree import GuessTree
 from .bounds import INFEASIBLE
 from .problem import Problem, SearchOptions
+from .root import Outcome
 from .search import Search
 
 
@@ -159,3 +160,12 @@ def node_bounds_of(
         bounds = plain.scan(targets, depth, state=state).bounds
         out[i] = int(bounds[0]) if len(bounds) else INFEASIBLE
     return out
+
+
+@dataclass(frozen=True)
+class Optimized:
+    """An optimised tree with its certificate and search figures."""
+
+    tree: GuessTree
+    certificate: Certificate
+    outcome: Outcome

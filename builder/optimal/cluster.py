@@ -46,14 +46,13 @@ from .problem import Problem, SearchOptions
 from .root import Outcome, RootSearch
 from .subtrees import install_subtree
 from .symmetry import SymmetryHook
+from .units import CANCELLED, SCALE
 
 if TYPE_CHECKING:
     from distributed import Future
 
     from .dask_engine import Cluster, Opener
 
-#: A unit's budget that means "no longer needed: stop".
-CANCELLED = -1
 T = TypeVar("T")
 
 #: Openers per first-pass task (a few seconds of work each).
@@ -63,9 +62,6 @@ PASS_BATCH = 64
 SPLIT_TARGETS = 48
 CHUNK = 256
 FIRST_CHUNK = 16
-#: A split node's best so far as one number, ordered as (value, position) pairs:
-#: value * SCALE + position (search order has fewer than SCALE guesses).
-SCALE = 1 << 24
 #: What to install for running searches on a Dask cluster.
 INSTALL_HINT = install_hint("cluster")
 

@@ -49,13 +49,13 @@ from distributed.worker import Worker
 from ..errors import SearchError
 from .bounds import INFEASIBLE
 from .checkpoint import Checkpoint
-from .cluster import CANCELLED, SCALE
 from .problem import Problem, SearchOptions, target_major
 from .root import RootSearch
 from .search import Search
 from .stats import SearchStats
 from .subtrees import subtree_guesses
 from .symmetry import SymmetryHook
+from .units import CANCELLED, SCALE
 
 #: How long to wait for a scheduler to answer, or for a cluster to have a worker (seconds).
 CONNECT_TIMEOUT = 10.0

@@ -34,7 +34,6 @@ import dataclasses
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -43,14 +42,12 @@ from ...client.progress import Progress
 from ..errors import InfeasibleCapError, NoTreeBelowCeilingError
 from ..wordlists import WordList
 from .bounds import INFEASIBLE
+from .certificate import Optimized
 from .problem import SearchOptions
 from .symmetry import SymmetryHook
 
-if TYPE_CHECKING:
-    from .build import Optimized
-
 #: optimize() itself, passed in (it dispatches here: no import cycle).
-Optimizer = Callable[..., "Optimized"]
+Optimizer = Callable[..., Optimized]
 
 
 def optimize_tie_break(

@@ -11,7 +11,8 @@ they are), so everything they run is a module-level function importable by name.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 
 import numpy as np
 
@@ -20,9 +21,6 @@ from .search import Search
 from .stats import SearchStats
 from .subtrees import subtree_guesses
 from .symmetry import SymmetryHook
-
-if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
 
 #: This process's search, when it is a worker (set by :func:`init_worker`).
 _worker: Search | None = None
@@ -67,10 +65,6 @@ def start_pool(
     Returns:
         The pool; the caller shuts it down.
     """
-    # Imported here: a search in one process (most) does without them (2.5 MB).
-    from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_context
-
     # spawn, not fork: a forked child inherits its parent's locks as they stand.
     return ProcessPoolExecutor(
         max_workers=options.workers,

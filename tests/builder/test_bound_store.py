@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from guesswork.builder.any_spec import build_any
 from guesswork.builder.cli import run
 from guesswork.builder.errors import BoundStoreError
 from guesswork.builder.optimal import (
@@ -31,7 +32,7 @@ from guesswork.builder.optimal.bound_store import (
     identity,
 )
 from guesswork.builder.optimal.problem import NO_CAP
-from guesswork.builder.policies import OptimalSpec, build_any, build_optimal_policy
+from guesswork.builder.policies import OptimalSpec, build_optimal_policy
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.games import Wordle
 from guesswork.client.policy_format import encode_core

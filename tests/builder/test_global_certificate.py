@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from guesswork.builder.any_spec import reuse_policy
 from guesswork.builder.catalog_specs import GLOBAL_OPTIMAL_SPECS
 from guesswork.builder.cli import run
 from guesswork.builder.errors import SearchError, SpecError
@@ -26,7 +27,6 @@ from guesswork.builder.policies import (
     BuiltPolicy,
     OptimalSpec,
     build_optimal_policy,
-    reuse_policy,
 )
 from guesswork.builder.publish import StoredPolicy, publish_catalog
 from guesswork.builder.verify import verify_certificate, verify_policy

@@ -9,8 +9,14 @@ from pathlib import Path
 import pytest
 
 from guesswork.builder.cli import run
-from guesswork.builder.list_registry import registered_lists, registered_words
-from guesswork.builder.wordlists import SHIPPED, content_sha256, load_wordlist, shipped_words
+from guesswork.builder.wordlists import (
+    SHIPPED,
+    content_sha256,
+    load_wordlist,
+    registered_lists,
+    registered_words,
+    shipped_words,
+)
 from guesswork.client.games import Wordle
 
 WORDLE = Wordle()

@@ -18,6 +18,7 @@ from guesswork.builder.multiboard_openings import (
 )
 from guesswork.builder.publish import StoredPolicy
 from guesswork.builder.verify import verify_policy
+from guesswork.client.board_lookup import suggest_boards
 from guesswork.client.board_openings import BoardOpenings, Ranked, decode_openings
 from guesswork.client.catalog import open_catalog
 from guesswork.client.errors import LiveAnswerUnavailableError, MalformedPolicyError
@@ -78,7 +79,7 @@ def test_every_stored_position_is_the_live_ranking(small: Policy) -> None:
 
 def test_the_application_core_looks_the_opening_up(small: Policy) -> None:
     lookup = PolicyLookup(small)  # no live solver: only what is stored can be answered
-    first = lookup.suggest_boards([[], []], 3)
+    first = suggest_boards(lookup, [[], []], 3)
     assert (first.source, first.turn, first.guess_limit) == ("stored", 0, 7)
     stored = small.data.openings
     assert stored is not None
@@ -87,13 +88,13 @@ def test_the_application_core_looks_the_opening_up(small: Policy) -> None:
     assert first.alternative_values == stored.first[2].values[1:4]
     secrets = (small.targets[3], small.targets[40])
     replies = [WORDLE.format_reply(WORDLE.reply(first.guess, s)) for s in secrets]
-    second = lookup.suggest_boards([[(first.guess, r)] for r in replies], 0)
+    second = suggest_boards(lookup, [[(first.guess, r)] for r in replies], 0)
     assert second.source == "stored" and second.alternatives == ()
     ranked = stored.second(stored.second_after, *(WORDLE.parse_reply(r) for r in replies))
     assert ranked is not None and second.guess == small.vocabulary[ranked.guesses[0]]
     # Past the opening (or after another first guess) the answer is live: none here.
     with pytest.raises(LiveAnswerUnavailableError):
-        lookup.suggest_boards([[(second.guess, ".....")], [(second.guess, ".....")]], 0)
+        suggest_boards(lookup, [[(second.guess, ".....")], [(second.guess, ".....")]], 0)
 
 
 def test_the_shipped_default_stores_its_openings_and_they_verify() -> None:

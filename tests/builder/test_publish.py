@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from guesswork.builder.any_spec import build_any, reuse_policy
 from guesswork.builder.catalog_specs import (
     CATALOG_SPECS,
     SLOW_SPECS,
@@ -21,12 +22,7 @@ from guesswork.builder.catalog_specs import (
 from guesswork.builder.cli import run
 from guesswork.builder.commands import default_word_tree
 from guesswork.builder.guess_my_word import DEFAULT_WORD_TREES
-from guesswork.builder.policies import (
-    PolicySpec,
-    build_any,
-    build_policy,
-    reuse_policy,
-)
+from guesswork.builder.policies import PolicySpec, build_policy
 from guesswork.builder.publish import StoredBeeTable, StoredPolicy, export_bytes, publish_catalog
 from guesswork.builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
 from guesswork.client.catalog import (
