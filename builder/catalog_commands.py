@@ -29,6 +29,7 @@ from ..client.errors import (
     UsageError,
 )
 from ..client.games import Wordle
+from ..client.messages import policy_json
 from ..client.policy_format import encode_core
 from ..client.progress import Progress, say
 from ..client.text import plural
@@ -219,24 +220,23 @@ def store_built(
 
 
 def list_policies(args: argparse.Namespace) -> Outcome:
-    """List the catalog's policies."""
+    """List the catalog's policies; ``--json``: each as ``guesswork policies --json``
+    lists it (client.messages.policy_json), with ``hides`` on a user policy named as
+    a shipped one."""
     with open_store(args.catalog) as catalog:
         # A user policy named as a shipped one answers in its place: said on its row.
-        infos = [
-            {
-                **info.to_json(),
-                **({"hides": hidden} if (hidden := catalog.hides(info.name)) else {}),
-            }
-            for info in catalog.list()
-        ]
-    lines = [
-        f"{i['name']:<48} {i['game']:<10} {i['mode']:<6} {i['metric']:<11} "
-        f"{i['count']:>5} {i['mean']:.2f} ({i['worst']})  {i['catalog']}"
-        + (f" (answers in place of the {i['hides']} one)" if i.get("hides") else "")
-        + (f"  {i['language']}" if i.get("language") else "")
-        for i in infos
+        listed = [(info, catalog.hides(info.name)) for info in catalog.list()]
+    rows = [
+        {**policy_json(info), **({"hides": hidden} if hidden else {})} for info, hidden in listed
     ]
-    return Outcome(infos, lines)
+    lines = [
+        f"{info.name:<48} {info.game:<10} {info.mode:<6} {info.metric:<11} "
+        f"{info.count:>5} {info.mean:.2f} ({info.worst})  {info.catalog}"
+        + (f" (answers in place of the {hidden} one)" if hidden else "")
+        + (f"  {info.language}" if info.language else "")
+        for info, hidden in listed
+    ]
+    return Outcome(rows, lines)
 
 
 def verify(args: argparse.Namespace) -> Outcome:

@@ -25,7 +25,6 @@ README's "Analysing a game":
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .text import plural
 
@@ -82,10 +81,6 @@ class MoveAnalysis:
     best_expected_remaining: float
     best_remaining: int | None
 
-    def to_json(self) -> dict[str, Any]:
-        """Return the move as the CLI's JSON object (keys as the attributes)."""
-        return dict(self.__dict__)
-
 
 @dataclass(frozen=True)
 class GameAnalysis:
@@ -124,12 +119,6 @@ class GameAnalysis:
     luck: float
     off_list_policy: str = ""
     weights: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the analysis as the CLI's JSON object (``moves`` a list of objects)."""
-        data = dict(self.__dict__)
-        data["moves"] = [move.to_json() for move in self.moves]
-        return data
 
 
 def _source_mark(source: str) -> str:

@@ -25,9 +25,21 @@ guesswork.client.play.share_history).
 With no ``--policy``, ``play`` and ``suggest`` say which policy they chose and
 why (client.policy_choice.Choice): ``play`` at its start, ``suggest`` on
 stderr before its answer (its stdout stays the answer alone) and under
-``--json`` as ``policy_reason``. ``policies`` and ``play`` say whether a
+``--json`` as ``policyReason``. ``policies`` and ``play`` say whether a
 Wordle policy is guaranteed within the game's six guesses
 (client.policy_info.guarantee).
+
+``--json`` prints the answer's gRPC message in the proto's JSON mapping, the
+JSON the HTTP edge answers (client.messages.json_text): lowerCamelCase keys,
+enums by name (``"source": "SOURCE_STORED"``), a field at its default (0,
+"", false, empty) left out. The command line adds only what the message
+lacks: ``suggest`` the ``policy`` that answered (and ``policyReason``);
+``analyze`` its ``policy`` as ``--policy`` takes it (the message's is
+``policies/NAME``) and ``weights`` even when empty; ``policies`` prints one
+``Policy`` message per policy with the listing's own keys
+(client.messages.policy_json) and ``guarantee``. ``bee top`` prints a
+TopHoneycombs response, ``bee score`` a ScoreHoneycomb response and ``bee
+hints`` that response's ``grid`` and ``twoLetterStarts``.
 
 Every command asks a client.core.Guesswork: ``--server`` a
 client.remote.RemoteClient, ``--store`` the in-process one handed to
@@ -54,6 +66,16 @@ from .core import DEFAULT_ALTERNATIVES, MAX_ALTERNATIVES, Guesswork
 from .errors import GuessworkError, UsageError, reason_of
 from .games import MAX_LENGTH, MIN_LENGTH
 from .letters import LANGUAGES
+from .messages import (
+    analysis_message,
+    boards_suggestion_message,
+    honeycomb_message,
+    json_object,
+    json_text,
+    policy_json,
+    suggestion_message,
+    top_message,
+)
 from .multiboard import MAX_BOARDS, VARIANTS
 from .play import play, share_history
 from .play_boards import play_boards
@@ -68,10 +90,12 @@ from .text import plural, shown
 # The interactive helper, analysis tables and pictures are imported by the
 # commands that use them: a one-shot suggestion loads none of them.
 if TYPE_CHECKING:
+    from .core import HoneycombReport
     from .multiboard import BoardsSuggestion
-    from .spelling_bee import Hints
 
 PROG = "guesswork"
+#: The keys of a ScoreHoneycomb response's JSON that ``bee hints --json`` prints.
+HINT_KEYS = ("grid", "twoLetterStarts")
 History = list[tuple[str, str]]
 
 
@@ -134,16 +158,16 @@ def _suggest(backend: Guesswork, args: argparse.Namespace) -> int:
         boards = [parse_history(text) for text in args.board]
         several = backend.suggest_boards(args.policy, boards, args.alternatives)
         if args.json:
-            print(json.dumps({**several.to_json(), "policy": args.policy}))
+            print(json_text(boards_suggestion_message(several), {"policy": args.policy}))
         else:
             print(describe_boards(several))
         return 0
     answer = backend.suggest(args.policy, parse_history(args.history), args.alternatives)
     # The policy that answered: the one named, or the one today's game picked, and
     # why it was picked (no reason for a named one).
-    reason = {} if args.policy_reason is None else {"policy_reason": args.policy_reason}
+    reason = {} if args.policy_reason is None else {"policyReason": args.policy_reason}
     if args.json:
-        print(json.dumps({**answer.to_json(), "policy": args.policy, **reason}))
+        print(json_text(suggestion_message(answer), {"policy": args.policy, **reason}))
         return 0
     if args.policy_reason is not None:
         # On stderr, before the answer: scripts read the answer alone on stdout.
@@ -155,7 +179,7 @@ def _suggest(backend: Guesswork, args: argparse.Namespace) -> int:
 def _policies(backend: Guesswork, args: argparse.Namespace) -> int:
     infos = backend.policies()
     if args.json:
-        rows = [{**info.to_json(), "guarantee": guarantee(info)} for info in infos]
+        rows = [{**policy_json(info), "guarantee": guarantee(info)} for info in infos]
         print(json.dumps(rows, indent=2))
         return 0
     for info in infos:
@@ -186,7 +210,13 @@ def _analyze(backend: Guesswork, args: argparse.Namespace) -> int:
     analysis = backend.analyze(args.policy, history, args.answer or "")
     if args.plot:
         save_analysis_plot(analysis, args.plot)
-    print(json.dumps(analysis.to_json()) if args.json else "\n".join(analysis_table(analysis)))
+    if args.json:
+        # The policy's name as --policy takes it (the message's is policies/NAME), and
+        # the weights even when none (the message leaves an empty one out).
+        kept = {"policy": analysis.policy, "weights": analysis.weights}
+        print(json_text(analysis_message(analysis), kept))
+    else:
+        print("\n".join(analysis_table(analysis)))
     if args.plot:
         # Said after the table; on stderr under --json, whose stdout is one JSON object.
         told = sys.stderr if args.json else sys.stdout
@@ -201,7 +231,7 @@ def _bee(backend: Guesswork, args: argparse.Namespace) -> int:
         say(f"bee: the best honeycombs of {args.words}")
         table = backend.top_honeycombs(args.words, args.allow_s, args.n)
         if args.json:
-            print(json.dumps([row.to_json() for row in table.top], indent=2))
+            print(json_text(top_message(table), indent=2))
             return 0
         for row in table.top:
             score, words = plural(row.score, "point"), plural(row.words, "word")
@@ -211,10 +241,10 @@ def _bee(backend: Guesswork, args: argparse.Namespace) -> int:
     say(f"bee: scoring {args.letters.upper()}/{args.center.upper()} over {args.words}")
     report = backend.score_honeycomb(args.letters, args.center, args.words, args.allow_s)
     if args.bee_command == "hints":
-        _print_hints(report.hints, args.json)
+        _print_hints(report, args.json)
         return 0
     if args.json:
-        print(json.dumps(report.to_json(), indent=2))
+        print(json_text(honeycomb_message(report), indent=2))
         return 0
     comb = report.honeycomb
     print(
@@ -226,11 +256,14 @@ def _bee(backend: Guesswork, args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_hints(hints: Hints, as_json: bool) -> None:
-    """Print a honeycomb's hint tables: JSON, or the grid players know and the starts."""
+def _print_hints(report: HoneycombReport, as_json: bool) -> None:
+    """Print a honeycomb's hint tables: JSON (its ScoreHoneycomb response's ``grid``
+    and ``twoLetterStarts``), or the grid players know and the starts."""
     if as_json:
-        print(json.dumps(hints.to_json(), indent=2))
+        answer = json_object(honeycomb_message(report))
+        print(json.dumps({key: answer[key] for key in HINT_KEYS if key in answer}, indent=2))
         return
+    hints = report.hints
     lengths = sorted({n for row in hints.grid.values() for n in row})
     print("     " + "".join(f"{n:>4}" for n in lengths) + "   all")
     for letter, row in hints.grid.items():

@@ -16,14 +16,16 @@ reply text) pairs in play order, and plain options; each result is a frozen
 dataclass, made where it is computed (:class:`~client.suggestion.Suggestion`,
 :class:`~client.analysis.GameAnalysis`, :class:`~client.policy_info.PolicyInfo`,
 :class:`~client.spelling_bee.BeeTable`) or here. client.messages maps each to
-and from protobuf, once for both ends; each has its ``to_json``.
+and from protobuf, once for both ends, and prints a result as JSON through its
+message (client.messages.json_text: the proto's JSON mapping, HTTP's and
+``--json``'s alike).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from .analysis import GameAnalysis
@@ -58,10 +60,6 @@ class GuessScore:
     #: The guess is the target.
     solved: bool
 
-    def to_json(self) -> dict[str, Any]:
-        """Return the score as a JSON-ready dict."""
-        return dict(self.__dict__)
-
 
 @dataclass(frozen=True)
 class GuessCheck:
@@ -72,10 +70,6 @@ class GuessCheck:
     reason: str
     #: Targets still possible before the guess.
     remaining: int
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the check as a JSON-ready dict."""
-        return dict(self.__dict__)
 
 
 @dataclass(frozen=True)
@@ -88,10 +82,6 @@ class EvilAnswer:
     remaining: int
     #: The reply is the winning one (one target was left, and it was guessed).
     solved: bool
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the answer as a JSON-ready dict."""
-        return dict(self.__dict__)
 
 
 @dataclass(frozen=True)
@@ -106,19 +96,6 @@ class HoneycombReport:
     #: NYT rank name -> points needed, lowest first.
     ranks: dict[str, int]
     hints: Hints
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the report as a JSON-ready dict: the summary's fields, then ``ranks``
-        and ``hints`` (the word and pangram counts under ``words``/``pangrams`` are
-        the lists' lengths)."""
-        return {
-            "letters": self.honeycomb.letters,
-            "center": self.honeycomb.center,
-            "score": self.honeycomb.score,
-            "words": len(self.words),
-            "pangrams": len(self.pangrams),
-            "ranks": dict(self.ranks),
-        }
 
 
 class Guesswork(Protocol):

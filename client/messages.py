@@ -8,11 +8,22 @@ reads responses back into the same values. A field added to a value or a
 message is mapped here, once. The contract's own conventions live here too:
 resource names carry ``policies/``, an absent text or number is "" or 0 where
 the value says None.
+
+It is also the one JSON (:func:`json_object`, :func:`json_text`): every answer
+that is a message is printed as its proto3 JSON mapping, as the HTTP edge
+(service.web_answers) answers it, by the command line's ``--json`` too; the
+command line adds only what the message lacks (:func:`policy_json`, and the
+keys client.cli names).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
+from typing import Any
+
+from google.protobuf import json_format
+from google.protobuf.message import Message
 
 from ..protos.guesswork.v1 import guesswork_pb2 as pb
 from .analysis import EXACT, GREEDY_ESTIMATE, TREE, GameAnalysis, MoveAnalysis
@@ -40,6 +51,52 @@ VALUE_SOURCE_VALUES = {
 RULE_VALUES = {RULE_CONSISTENT: pb.HARD_RULE_CONSISTENT, RULE_NYT: pb.HARD_RULE_NYT}
 #: The prefix of a policy's resource name.
 POLICIES = "policies/"
+
+
+def json_object(message: Message) -> dict[str, Any]:
+    """Return ``message``'s proto3 JSON mapping, the one JSON every answer is printed in
+    (HTTP's body, the command line's ``--json``): lowerCamelCase keys, enums by name
+    (``SOURCE_STORED``), a field at its default (0, "", false, empty) left out unless
+    it tracks presence (``optional``), and each map's entries in the order of their
+    keys (the mapping leaves that order open, and protobuf's hash tables give a new
+    one in every process)."""
+    value: dict[str, Any] = json_format.MessageToDict(message)
+    _sort_maps(message, value)
+    return value
+
+
+def _sort_maps(message: Message, value: dict[str, Any]) -> None:
+    """Put the entries of every map field of ``message`` (its JSON mapping ``value``,
+    changed in place) in the order of their keys, in nested messages too."""
+    for field in message.DESCRIPTOR.fields:
+        kind = field.message_type
+        if field.json_name not in value or kind is None or kind.full_name.startswith("google."):
+            continue  # a scalar, absent, or a well-known type with a JSON form of its own
+        held = getattr(message, field.name)
+        if kind.GetOptions().map_entry:
+            entries = value[field.json_name]
+            ordered = {}
+            for key in sorted(held):
+                text = ("true" if key else "false") if isinstance(key, bool) else str(key)
+                ordered[text] = entries[text]
+                if isinstance(held[key], Message):
+                    _sort_maps(held[key], ordered[text])
+            value[field.json_name] = ordered
+        elif field.is_repeated:
+            for item, item_value in zip(held, value[field.json_name], strict=True):
+                _sort_maps(item, item_value)
+        else:
+            _sort_maps(held, value[field.json_name])
+
+
+def json_text(
+    message: Message, extra: Mapping[str, object] | None = None, indent: int | None = None
+) -> str:
+    """Return ``message``'s JSON mapping (:func:`json_object`) as text, with ``extra``'s
+    keys after its own (a key it has keeps its place and takes ``extra``'s value),
+    indented by ``indent`` spaces (None: one line, as HTTP answers). With no
+    ``extra`` and no indent it is the HTTP body byte for byte."""
+    return json.dumps({**json_object(message), **(extra or {})}, indent=indent)
 
 
 def _inverse(mapping: Mapping[str, int]) -> dict[int, str]:
@@ -101,6 +158,26 @@ def policy_message(info: PolicyInfo) -> pb.Policy:
         weights=info.weights or "",
         uniform_mean=info.uniform_mean or 0.0,
     )
+
+
+def policy_json(info: PolicyInfo) -> dict[str, Any]:
+    """Return a policy's summary as the listings print it (``guesswork policies
+    --json``, ``guesswork-build list --json``): its ``Policy`` message's JSON mapping
+    (:func:`json_object`), with the keys the listings have always had where the
+    message spells them otherwise: ``name``, the policy's name as ``--policy`` takes
+    it (the message's is the resource name ``policies/NAME``); ``targets`` and
+    ``guesses``, the lists' names (also the message's ``targetsList`` and
+    ``guessesList``); ``weights`` on every row, null where the targets are alike
+    (the message leaves an empty one out); and ``language``, which the message
+    lacks (client.letters.list_language; "" for a list that names none)."""
+    return {
+        **json_object(policy_message(info)),
+        "name": info.name,
+        "targets": info.targets,
+        "guesses": info.guesses,
+        "weights": info.weights,
+        "language": info.language,
+    }
 
 
 def policy_info(message: pb.Policy) -> PolicyInfo:
@@ -251,21 +328,44 @@ def evil_answer(message: pb.EvilReplyResponse) -> EvilAnswer:
     return EvilAnswer(message.reply, message.reply_code, message.remaining, message.solved)
 
 
+def _move_message(move: MoveAnalysis) -> pb.MoveAnalysis:
+    return pb.MoveAnalysis(
+        turn=move.turn,
+        guess=move.guess,
+        reply=move.reply,
+        legal=move.legal,
+        remaining_before=move.remaining_before,
+        remaining_after=move.remaining_after,
+        best_guess=move.best_guess,
+        best_expected=move.best_expected,
+        best_source=VALUE_SOURCE_VALUES[move.best_source],
+        expected=move.expected,
+        source=VALUE_SOURCE_VALUES[move.source],
+        skill=move.skill,
+        luck=move.luck,
+        expected_remaining=move.expected_remaining,
+        best_expected_remaining=move.best_expected_remaining,
+        best_remaining=move.best_remaining,  # a presence-aware field: None leaves it absent
+    )
+
+
 def analysis_message(analysis: GameAnalysis) -> pb.AnalyzeGameResponse:
     """Return a game's analysis as an AnalyzeGame response."""
-    moves = []
-    for move in analysis.moves:
-        fields = move.to_json()
-        fields["source"] = VALUE_SOURCE_VALUES[move.source]
-        fields["best_source"] = VALUE_SOURCE_VALUES[move.best_source]
-        if move.best_remaining is None:
-            del fields["best_remaining"]  # a presence-aware field: absent, not 0
-        moves.append(pb.MoveAnalysis(**fields))
-    totals = analysis.to_json()
-    totals.update(policy=POLICIES + analysis.policy, moves=moves)
-    if analysis.off_list_policy:
-        totals["off_list_policy"] = POLICIES + analysis.off_list_policy
-    return pb.AnalyzeGameResponse(**totals)
+    return pb.AnalyzeGameResponse(
+        policy=POLICIES + analysis.policy,
+        mode=analysis.mode,
+        answer=analysis.answer,
+        solved=analysis.solved,
+        moves=[_move_message(move) for move in analysis.moves],
+        expected_start=analysis.expected_start,
+        expected_left=analysis.expected_left,
+        lost_to_choices=analysis.lost_to_choices,
+        gained_by_luck=analysis.gained_by_luck,
+        skill=analysis.skill,
+        luck=analysis.luck,
+        off_list_policy=POLICIES + analysis.off_list_policy if analysis.off_list_policy else "",
+        weights=analysis.weights,
+    )
 
 
 def game_analysis(message: pb.AnalyzeGameResponse) -> GameAnalysis:
@@ -310,7 +410,13 @@ def game_analysis(message: pb.AnalyzeGameResponse) -> GameAnalysis:
 
 
 def _honeycomb_message(summary: HoneycombSummary) -> pb.HoneycombSummary:
-    return pb.HoneycombSummary(**summary.to_json())
+    return pb.HoneycombSummary(
+        letters=summary.letters,
+        center=summary.center,
+        score=summary.score,
+        words=summary.words,
+        pangrams=summary.pangrams,
+    )
 
 
 def _honeycomb(message: pb.HoneycombSummary) -> HoneycombSummary:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from .errors import BadRequestError
 from .games import Game, Wordle
@@ -202,10 +201,6 @@ class BoardState:
     #: The board's secret has been guessed.
     solved: bool
 
-    def to_json(self) -> dict[str, Any]:
-        """Return the board as a JSON-ready dict."""
-        return {"remaining": self.remaining, "solved": self.solved}
-
 
 @dataclass(frozen=True)
 class BoardsSuggestion:
@@ -233,17 +228,3 @@ class BoardsSuggestion:
     guess_limit: int
     alternative_values: tuple[float, ...] = ()
     alternative_metric: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the suggestion as the CLI's JSON object."""
-        return {
-            "guess": self.guess,
-            "boards": [board.to_json() for board in self.boards],
-            "solved": self.solved,
-            "alternatives": list(self.alternatives),
-            "alternative_values": list(self.alternative_values),
-            "alternative_metric": self.alternative_metric,
-            "source": self.source,
-            "turn": self.turn,
-            "guess_limit": self.guess_limit,
-        }

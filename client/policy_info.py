@@ -6,7 +6,8 @@ reads no policy; a policy's own summary is derived from its data
 (client.policy_format.info_of) and must equal the manifest's when the policy
 is read. The gRPC ``Policy`` message is this summary field for field
 (client.messages maps the two), and ``guesswork policies --json`` prints
-:meth:`PolicyInfo.to_json`.
+that message's JSON (client.messages.policy_json); :meth:`PolicyInfo.to_json`
+is the manifest's stored form only.
 
 :func:`guarantee` says whether a policy wins within its game's guess limit
 (Wordle's six) for every target: the one phrase the listing, ``play`` and the
@@ -68,8 +69,10 @@ class PolicyInfo:
     uniform_mean: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """Return the summary as a JSON-ready dict (the histogram as an object,
-        ``{"GUESSES": TARGETS}``)."""
+        """Return the summary as a catalog manifest stores it (client.catalog_manifest;
+        the histogram as an object, ``{"GUESSES": TARGETS}``): a stored format, kept as
+        it is so that catalogs stay byte for byte; answers print the ``Policy``
+        message's JSON instead (client.messages.policy_json)."""
         value = dict(self.__dict__)
         value["histogram"] = {str(guesses): count for guesses, count in self.histogram}
         return value

@@ -12,8 +12,7 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field
 
 from .errors import InvalidHoneycombError
 from .text import shown
@@ -168,15 +167,6 @@ class Hints:
     #: two-letter start -> number of words.
     two_letter: dict[str, int]
 
-    def to_json(self) -> dict[str, dict[str, dict[str, int]] | dict[str, int]]:
-        """Return the tables as JSON-ready values (lengths as strings)."""
-        return {
-            "grid": {
-                letter: {str(n): c for n, c in row.items()} for letter, row in self.grid.items()
-            },
-            "two_letter": dict(self.two_letter),
-        }
-
 
 def hints(result: HoneycombScore) -> Hints:
     """Return the hint tables: words by first letter and length, and two-letter starts."""
@@ -202,10 +192,6 @@ class HoneycombSummary:
     words: int
     pangrams: int
 
-    def to_json(self) -> dict[str, Any]:
-        """Return the summary as a JSON-ready dict (a top table's stored row)."""
-        return dict(self.__dict__)
-
 
 @dataclass(frozen=True)
 class BeeTable:
@@ -226,7 +212,7 @@ class BeeTable:
     def payload(self) -> str:
         """Return the canonical JSON stored in the catalog."""
         return json.dumps(
-            {"counts": self.counts, "top": [row.to_json() for row in self.top]},
+            {"counts": self.counts, "top": [asdict(row) for row in self.top]},
             sort_keys=True,
             separators=(",", ":"),
         )

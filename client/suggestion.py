@@ -4,7 +4,6 @@ client and the command line."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 STORED = "stored"
 LIVE = "live"
@@ -69,18 +68,3 @@ class Suggestion:
     candidate_weights: tuple[float, ...] = ()
     guaranteed_within: int | None = None
     expected_guesses: float | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the suggestion as the CLI's JSON object (as it was before candidates,
-        guaranteed_within and expected_guesses, which the command line does not ask
-        for or show)."""
-        return {
-            "guess": self.guess,
-            "remaining": self.remaining,
-            "solved": self.solved,
-            "alternatives": list(self.alternatives),
-            "alternative_values": list(self.alternative_values),
-            "alternative_metric": self.alternative_metric,
-            "source": self.source,
-            "turn": self.turn,
-        }

@@ -18,11 +18,11 @@ import logging
 from typing import Any
 
 import grpc
-from google.protobuf import json_format
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from starlette.responses import Response
 
+from ..client.messages import json_text
 from .connect_codec import COMPRESSIONS, ConnectRefusalError
 from .errors import DOMAIN, LogLimiter, describe
 
@@ -97,8 +97,7 @@ def message_response(raw: bytes, codec: str, response_type: type[Message]) -> Re
     """Return a call's answer: ``raw`` (the serialized response) in ``codec``."""
     if codec == "proto":
         return Response(raw, 200, ACCEPTED, "application/proto")
-    response = response_type.FromString(raw)
-    body = json_format.MessageToJson(response, indent=None).encode()
+    body = json_text(response_type.FromString(raw)).encode()  # --json's JSON too
     return Response(body, 200, ACCEPTED, JSON)
 
 

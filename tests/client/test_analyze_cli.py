@@ -59,27 +59,32 @@ def test_json_has_every_move_and_total(capsys: pytest.CaptureFixture[str]) -> No
     )
     assert status == 0
     analysis = json.loads(out)
+    # The AnalyzeGame response's JSON as HTTP answers it (a field at its default,
+    # here ``solved`` and ``offListPolicy``, left out), with ``policy`` as --policy
+    # takes it and ``weights`` even when empty.
     assert {
         "policy",
         "mode",
         "answer",
-        "solved",
         "moves",
-        "expected_start",
-        "expected_left",
-        "lost_to_choices",
-        "gained_by_luck",
+        "expectedStart",
+        "expectedLeft",
+        "lostToChoices",
+        "gainedByLuck",
         "skill",
         "luck",
-        "off_list_policy",
         "weights",
     } == set(analysis)
-    assert (analysis["off_list_policy"], analysis["weights"]) == ("", "")
-    assert (analysis["answer"], analysis["solved"], len(analysis["moves"])) == ("MOUNT", False, 2)
+    assert (analysis["policy"], analysis["weights"]) == (JOTTO, "")
+    assert (analysis["answer"], len(analysis["moves"])) == ("MOUNT", 2)
     move = analysis["moves"][0]
     assert move["guess"] == "SOUTH" and move["reply"] == "3" and move["legal"] is True
-    assert move["best_remaining"] is not None and move["remaining_before"] == 1391
-    assert move["source"] in ("exact", "tree", "greedy-estimate")
+    assert "bestRemaining" in move and move["remainingBefore"] == 1391
+    assert move["source"] in (
+        "VALUE_SOURCE_EXACT",
+        "VALUE_SOURCE_TREE",
+        "VALUE_SOURCE_GREEDY_ESTIMATE",
+    )
 
 
 def test_a_share_text_with_its_guesses_is_a_history(capsys: pytest.CaptureFixture[str]) -> None:

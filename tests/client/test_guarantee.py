@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from guesswork.__main__ import run
+from guesswork.client.messages import policy_json
 from guesswork.client.play import start_lines
 from guesswork.client.policy_info import WORDLE_GUESS_LIMIT, PolicyInfo, guarantee
 from guesswork.service.local import LocalGuesswork
@@ -75,8 +76,12 @@ def test_the_listing_says_each_wordle_policys_guarantee(
     assert rows[WITHIN]["guarantee"] == "guaranteed within 6"
     assert rows[PAST]["guarantee"] == guarantee(summaries[PAST])
     assert rows["jotto-2309-normal-max"]["guarantee"] is None
-    # Every summary key stays, the guarantee added beside them.
-    assert all(set(row) == {*summaries[name].to_json(), "guarantee"} for name, row in rows.items())
+    # Each row is the policy's listing JSON (client.messages.policy_json), the guarantee
+    # added beside it.
+    assert all(
+        row == {**policy_json(summaries[name]), "guarantee": row["guarantee"]}
+        for name, row in rows.items()
+    )
 
 
 def test_plays_start_says_the_chosen_policys_guarantee(summaries: dict[str, PolicyInfo]) -> None:

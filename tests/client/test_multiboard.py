@@ -145,8 +145,10 @@ def test_suggest_boards_json(capsys: pytest.CaptureFixture[str]) -> None:
     answer = json.loads(capsys.readouterr().out)
     assert status == 0
     assert answer["policy"] == "wordle-3158-g14855-normal-optimal"
-    assert [set(board) for board in answer["boards"]] == [{"remaining", "solved"}] * 2
-    assert answer["guess"] and answer["guess_limit"] == 7 and answer["turn"] == 1
+    # The SuggestBoards response's JSON, as HTTP answers it: an unsolved board's
+    # ``solved`` (false) is left out.
+    assert [set(board) for board in answer["boards"]] == [{"remaining"}] * 2
+    assert answer["guess"] and answer["guessLimit"] == 7 and answer["turn"] == 1
 
 
 @pytest.mark.parametrize(

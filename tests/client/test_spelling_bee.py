@@ -97,4 +97,3 @@ def test_hint_tables() -> None:
     tables = hints(result)
     assert tables.grid == {"A": {5: 1}, "E": {5: 1}, "G": {4: 1, 5: 1}, "M": {4: 1, 5: 1}}
     assert tables.two_letter == {"AG": 1, "EM": 1, "GA": 2, "MA": 1, "ME": 1}
-    assert tables.to_json()["grid"]["G"] == {"4": 1, "5": 1}

@@ -62,7 +62,7 @@ def test_a_live_answer_is_said_on_stderr_before_it_and_stdout_is_unchanged() -> 
 def test_json_stays_one_object_with_the_live_status_line_on_stderr() -> None:
     stderr, stdout = said_and_quiet("suggest", "--policy", POLICY, "--history", OFF_TREE, "--json")
     answer = json.loads(stdout)
-    assert answer["source"] == "live"
+    assert answer["source"] == "SOURCE_LIVE"
     assert stderr.startswith(f"computing the next guess live over {answer['remaining']:,} ")
 
 

@@ -148,10 +148,14 @@ def test_snafu_is_played_through_play_and_analysed(backend: LocalGuesswork) -> N
     analysed = guesswork("analyze", "--policy", OLD_GAME, "--history", text, "--json")
     assert analysed.returncode == 0, analysed.stderr
     result = json.loads(analysed.stdout)
-    assert (result["policy"], result["off_list_policy"]) == (EVERY_WORD, OLD_GAME)
+    assert (result["policy"], result["offListPolicy"]) == (EVERY_WORD, "policies/" + OLD_GAME)
     assert (result["weights"], result["answer"], result["solved"]) == ("wordfreq", "SNAFU", True)
     assert len(result["moves"]) == len(history)
-    assert all(0 <= move["skill"] <= 100 and 0 <= move["luck"] <= 100 for move in result["moves"])
+    # A skill or luck of 0 is left out, as the JSON mapping leaves out every default.
+    assert all(
+        0 <= move.get("skill", 0) <= 100 and 0 <= move.get("luck", 0) <= 100
+        for move in result["moves"]
+    )
     table = guesswork("analyze", "--policy", OLD_GAME, "--history", text)
     assert f"the secret is outside {OLD_GAME}'s answer list" in table.stdout
     assert "weighted by the prior wordfreq" in table.stdout
@@ -254,30 +258,30 @@ def test_the_days_policy_is_the_default_on_its_day(
     answer = suggested(capsys, "--date", "2025-06-01")
     assert answer["policy"] == with_day["normal"]
     assert (
-        answer["policy_reason"]
+        answer["policyReason"]
         == "the policy, built for 2025-06-01 under that day's answer calendar"
     )
     hard = suggested(capsys, "--date", "2025-06-01", "--hard")
     assert hard["policy"] == with_day["nyt-hard"] and "built for 2025-06-01" in str(
-        hard["policy_reason"]
+        hard["policyReason"]
     )
     # Another day, and today (not DAY), have none: today's lists' policy, and why.
     backend = LocalGuesswork.open(None)
     other = suggested(capsys, "--date", "2025-06-02")
     assert other["policy"] == best_held(backend, TODAY_POLICIES)
-    assert other["policy_reason"] == (
+    assert other["policyReason"] == (
         "no policy built for 2025-06-02 (`guesswork-build today --date 2025-06-02` builds one); "
         + TODAY_DESCRIPTIONS[str(other["policy"])]
     )
     assert datetime.date.today() != DAY
     today = suggested(capsys)
     assert today["policy"] == best_held(backend, TODAY_POLICIES)
-    assert str(today["policy_reason"]).startswith(
+    assert str(today["policyReason"]).startswith(
         f"no policy built for {datetime.date.today()} (`guesswork-build today` builds one); "
     )
     # A named policy has no reason: it was not chosen.
     named = suggested(capsys, "--policy", OLD_GAME)
-    assert named["policy"] == OLD_GAME and "policy_reason" not in named
+    assert named["policy"] == OLD_GAME and "policyReason" not in named
 
 
 def test_suggest_says_why_on_stderr_and_play_at_its_start(
@@ -314,7 +318,7 @@ def test_the_choice_is_the_same_against_a_server(
             server.stop(0, drain=0)
         normal = calendar_policy(opened.list(), DAY)
     assert normal is not None and answer["policy"] == normal
-    assert "built for 2025-06-01" in str(answer["policy_reason"])
+    assert "built for 2025-06-01" in str(answer["policyReason"])
 
 
 def test_the_days_policy_prefers_an_optimum_then_the_name(with_day: dict[str, str]) -> None:

@@ -11,6 +11,7 @@ import pytest
 from guesswork.__main__ import run
 from guesswork.client.catalog import Catalog
 from guesswork.client.errors import ContradictoryHistoryError
+from guesswork.client.messages import json_object
 from guesswork.client.remote import RemoteClient
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
@@ -19,11 +20,6 @@ from tests.service.test_contract import details
 
 SALET = "wordle-2315-g12972-normal-optimal-first-salet"
 NYT = "wordle-2315-g12972-nyt-hard-neg-entropy"
-SOURCES = {
-    pb.VALUE_SOURCE_EXACT: "exact",
-    pb.VALUE_SOURCE_TREE: "tree",
-    pb.VALUE_SOURCE_GREEDY_ESTIMATE: "greedy-estimate",
-}
 
 
 def turns(catalog: Catalog, policy: str, answer: str, guesses: list[str]) -> list[pb.Turn]:
@@ -32,17 +28,10 @@ def turns(catalog: Catalog, policy: str, answer: str, guesses: list[str]) -> lis
 
 
 def as_json(response: pb.AnalyzeGameResponse) -> dict[str, object]:
-    """Return the response as the CLI's --json object."""
-    moves = []
-    for move in response.moves:
-        fields = {f.name: getattr(move, f.name) for f in move.DESCRIPTOR.fields}
-        fields["source"], fields["best_source"] = SOURCES[move.source], SOURCES[move.best_source]
-        if not move.HasField("best_remaining"):
-            fields["best_remaining"] = None
-        moves.append(fields)
-    totals = {f.name: getattr(response, f.name) for f in response.DESCRIPTOR.fields}
-    totals.update(policy=response.policy.removeprefix("policies/"), moves=moves)
-    return totals
+    """Return the response as the CLI's --json object: its JSON mapping as HTTP answers
+    it, with the policy's name as --policy takes it and the weights even when empty."""
+    policy = response.policy.removeprefix("policies/")
+    return {**json_object(response), "policy": policy, "weights": response.weights}
 
 
 @pytest.mark.parametrize(

@@ -167,15 +167,21 @@ def test_cli_bee_is_the_same_from_server_and_store(
             outputs.append(json.loads(capsys.readouterr().out))
     assert outputs[:3] == outputs[3:]
     top, top_s, score = outputs[:3]
-    assert top[0] == {
+    # The TopHoneycombs and ScoreHoneycomb responses' JSON, as HTTP answers them.
+    assert top["honeycombs"][0] == {
         "letters": "AEGINRT",
         "center": "R",
         "score": 3898,
         "words": 537,
         "pangrams": 50,
     }
-    assert top_s[0]["score"] == 8681
-    assert (score["score"], score["words"], score["pangrams"], score["ranks"]["Queen Bee"]) == (
+    assert top["counts"]["validWords"] == 44_585
+    assert top_s["honeycombs"][0]["score"] == 8681
+    comb, ranks = (
+        score["honeycomb"],
+        {rank["name"]: rank.get("points", 0) for rank in score["ranks"]},
+    )
+    assert (comb["score"], len(score["words"]), len(score["pangrams"]), ranks["Queen Bee"]) == (
         3898,
         537,
         50,

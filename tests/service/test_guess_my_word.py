@@ -175,4 +175,4 @@ def test_cli_suggest_is_the_same_from_server_and_store(
             )
             outputs.append(json.loads(capsys.readouterr().out))
     assert outputs[:3] == outputs[3:]
-    assert outputs[0]["guess"] == "not" and outputs[2]["source"] == "live"
+    assert outputs[0]["guess"] == "not" and outputs[2]["source"] == "SOURCE_LIVE"
