@@ -66,16 +66,6 @@ from .core import DEFAULT_ALTERNATIVES, MAX_ALTERNATIVES, Guesswork
 from .errors import GuessworkError, UsageError, reason_of
 from .games import MAX_LENGTH, MIN_LENGTH
 from .letters import LANGUAGES
-from .messages import (
-    analysis_message,
-    boards_suggestion_message,
-    honeycomb_message,
-    json_object,
-    json_text,
-    policy_json,
-    suggestion_message,
-    top_message,
-)
 from .multiboard import MAX_BOARDS, VARIANTS
 from .play import play, share_history
 from .play_boards import play_boards
@@ -158,6 +148,8 @@ def _suggest(backend: Guesswork, args: argparse.Namespace) -> int:
         boards = [parse_history(text) for text in args.board]
         several = backend.suggest_boards(args.policy, boards, args.alternatives)
         if args.json:
+            from .messages import boards_suggestion_message, json_text
+
             print(json_text(boards_suggestion_message(several), {"policy": args.policy}))
         else:
             print(describe_boards(several))
@@ -167,6 +159,8 @@ def _suggest(backend: Guesswork, args: argparse.Namespace) -> int:
     # why it was picked (no reason for a named one).
     reason = {} if args.policy_reason is None else {"policyReason": args.policy_reason}
     if args.json:
+        from .messages import json_text, suggestion_message
+
         print(json_text(suggestion_message(answer), {"policy": args.policy, **reason}))
         return 0
     if args.policy_reason is not None:
@@ -179,6 +173,8 @@ def _suggest(backend: Guesswork, args: argparse.Namespace) -> int:
 def _policies(backend: Guesswork, args: argparse.Namespace) -> int:
     infos = backend.policies()
     if args.json:
+        from .messages import policy_json
+
         rows = [{**policy_json(info), "guarantee": guarantee(info)} for info in infos]
         print(json.dumps(rows, indent=2))
         return 0
@@ -214,6 +210,8 @@ def _analyze(backend: Guesswork, args: argparse.Namespace) -> int:
         # The policy's name as --policy takes it (the message's is policies/NAME), and
         # the weights even when none (the message leaves an empty one out).
         kept = {"policy": analysis.policy, "weights": analysis.weights}
+        from .messages import analysis_message, json_text
+
         print(json_text(analysis_message(analysis), kept))
     else:
         print("\n".join(analysis_table(analysis)))
@@ -231,6 +229,8 @@ def _bee(backend: Guesswork, args: argparse.Namespace) -> int:
         say(f"bee: the best honeycombs of {args.words}")
         table = backend.top_honeycombs(args.words, args.allow_s, args.n)
         if args.json:
+            from .messages import json_text, top_message
+
             print(json_text(top_message(table), indent=2))
             return 0
         for row in table.top:
@@ -244,6 +244,8 @@ def _bee(backend: Guesswork, args: argparse.Namespace) -> int:
         _print_hints(report, args.json)
         return 0
     if args.json:
+        from .messages import honeycomb_message, json_text
+
         print(json_text(honeycomb_message(report), indent=2))
         return 0
     comb = report.honeycomb
@@ -260,6 +262,8 @@ def _print_hints(report: HoneycombReport, as_json: bool) -> None:
     """Print a honeycomb's hint tables: JSON (its ScoreHoneycomb response's ``grid``
     and ``twoLetterStarts``), or the grid players know and the starts."""
     if as_json:
+        from .messages import honeycomb_message, json_object
+
         answer = json_object(honeycomb_message(report))
         print(json.dumps({key: answer[key] for key in HINT_KEYS if key in answer}, indent=2))
         return

@@ -47,6 +47,8 @@ BOUNDARIES: dict[str, str] = {
     "answer, analysis, honeycomb search or proof only",
     "guesswork.service.local": "the in-process service behind the guesswork command: "
     "--server calls never load it",
+    "guesswork.client.messages": "protobuf: the guesswork command's --json answers "
+    "(the proto's JSON mapping); a plain answer never loads it",
     "guesswork.client.remote": "gRPC (grpc, protobuf): the guesswork command loads "
     "it for --server only",
     "guesswork.service.server": "gRPC (grpc, protobuf): the parent of "
