@@ -9,7 +9,8 @@ histories that leave a stored tree, and for those that leave the answer list
 Finished games are analysed by builder.analysis over the same lookups; a game
 whose secret is none of the policy's targets is analysed under the catalog's
 policy of the same game and mode whose targets are every word live answers
-take for possible there, a weighted one first (:meth:`LiveCatalogLookup.off_list_policy`).
+take for possible there, a weighted one first: the lookup core's one rule for
+off-list answers (:meth:`~guesswork.client.lookup.CatalogLookup.off_list_policy`).
 
 Expensive live work (a multi-board ranking, a honeycomb search: seconds, where
 an off-tree answer takes milliseconds) has a cost limit checked before any
@@ -189,8 +190,6 @@ class LiveCatalogLookup(CatalogLookup):
         self.gate = gate
         self._analyzer: GameAnalyzer | None = None
         self._lock = threading.Lock()
-        #: Each policy's off-list policy (off_list_policy), found on first use.
-        self._off_list: dict[str, PolicyLookup | None] = {}
 
     def check_served(self, policy: Policy) -> None:
         """Check what reading a policy does not, before serving it, as ``import`` does, so
@@ -294,43 +293,3 @@ class LiveCatalogLookup(CatalogLookup):
             except (ContradictoryHistoryError, UnknownWordError):
                 raise error from None  # no allowed word fits either: the request's fault
         return dataclasses.replace(analysis, off_list_policy=lookup.name)
-
-    def off_list_policy(self, lookup: PolicyLookup) -> PolicyLookup | None:
-        """Return the policy that values a game whose secret left ``lookup``'s answer list:
-        of the same game and mode, with every word live answers take for a possible
-        secret there (:attr:`PolicyLookup.open_words`) among its targets;
-        a weighted one (a prior) first, then the fewest targets, then by name. None if
-        the catalog has none.
-        """
-        policy = lookup.policy
-        with self._lock:
-            if policy.name in self._off_list:
-                return self._off_list[policy.name]
-        needed = frozenset(lookup.open_words)
-        # The summaries rule out most policies unread; the few left are read and
-        # compared whole (the game's every parameter, the target words).
-        candidates = [
-            self.policy(info.name)
-            for info in self.catalog.list()
-            if info.name != policy.name
-            and (info.game, info.length, info.mode)
-            == (policy.game.id, policy.game.length, policy.data.mode)
-            and info.count >= len(needed)
-        ]
-        fits = [
-            other
-            for other in candidates
-            if other.game == policy.game and needed.issubset(other.policy.targets)
-        ]
-        chosen = min(
-            fits,
-            key=lambda other: (
-                other.policy.data.prior is None,
-                other.policy.data.targets.count,
-                other.name,
-            ),
-            default=None,
-        )
-        with self._lock:
-            self._off_list[policy.name] = chosen
-        return chosen
