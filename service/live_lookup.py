@@ -3,7 +3,7 @@
 It knows nothing about gRPC (service.server maps its errors to status codes)
 and holds no lookup logic of its own: every policy, Guess My Word's trees
 included, is answered by :class:`guesswork.client.lookup.CatalogLookup` (the
-probe's walk, stored alternatives), with :class:`GreedyLiveSolver` for the
+probe's walk, stored alternatives), with the builder's GreedyLiveSolver for the
 histories that leave a stored tree, and for those that leave the answer list
 (ranked over the policy's guess list as possible secrets; see client.lookup).
 Finished games are analysed by builder.analysis over the same lookups; a game
@@ -12,12 +12,10 @@ policy of the same game and mode whose targets are every word live answers
 take for possible there, a weighted one first: the lookup core's one rule for
 off-list answers (:meth:`~guesswork.client.lookup.CatalogLookup.off_list_policy`).
 
-Expensive live work (a multi-board ranking, a honeycomb search: seconds, where
-an off-tree answer takes milliseconds) has a cost limit checked before any
-work (:data:`~guesswork.client.multiboard.MAX_BOARD_CELLS`: COST_LIMIT beyond
-it) and passes an :class:`ExpensiveLane` before the live gate: such calls hold
-at most ``--max-live`` - 1 of the gate's places (one at least), so another
-client's off-tree answer always finds a place while they run.
+Every live answer runs through the live gate: the lookups' live solver is
+:class:`~guesswork.service.live_gate.GatedLiveSolver` (the builder's, made on
+first use, a multi-board ranking through the gate's expensive lane after its
+cost limit); an analysis runs through the gate too.
 """
 
 from __future__ import annotations
@@ -26,166 +24,36 @@ import contextlib
 import dataclasses
 import logging
 import threading
-import weakref
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..client.analysis import GameAnalysis
 from ..client.catalog import SHIPPED, Catalog
 from ..client.core import DEFAULT_ALTERNATIVES
 from ..client.errors import (
     ContradictoryHistoryError,
-    CostLimitError,
     GuessworkError,
     PolicyFormatError,
-    ServiceUnavailableError,
     UnknownWordError,
 )
 from ..client.games import GuessMyWord
-from ..client.live_solver import Ranking
 from ..client.lookup import CatalogLookup, PolicyLookup
-from ..client.multiboard import MAX_BOARD_CELLS
 from ..client.probe import Policy
 from ..client.trust import is_proven
-from .live_gate import CALL_ACTIVE, POLL_SECONDS, UNLIMITED, LiveGate
-
-T = TypeVar("T")
+from .live_gate import UNLIMITED, GatedLiveSolver, LiveGate
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from ..builder.analysis import GameAnalyzer
-    from ..builder.live import GreedyLiveSolver
-
-
-class ExpensiveLane:
-    """Admits expensive live computations to a live gate: at most ``limit`` - 1 of its
-    places at once (one at least; no lane for an unlimited gate), so they never hold
-    every place. Thread-safe. :func:`expensive_lane` gives a gate's one lane."""
-
-    def __init__(self, gate: LiveGate) -> None:
-        self.gate = gate
-        places = max(1, gate.limit - 1) if gate.limit else None
-        self._places = threading.BoundedSemaphore(places) if places else None
-        #: Expensive computations waiting for the lane now (what tests watch).
-        self.waiting = 0
-        self._lock = threading.Lock()
-
-    def run(self, work: Callable[[], T]) -> T:
-        """Return ``work()``, computed with a place in the lane, then in the gate
-        (LiveGate.run: on the gate's threads, at lower CPU priority).
-
-        Raises:
-            ServiceUnavailableError: the call ended while waiting (nothing computed).
-            CallEndedError: the call ended while computing (LiveGate.admitted).
-        """
-        if self._places is None:
-            return self.gate.run(work)
-        active = CALL_ACTIVE.get()
-        with self._lock:
-            self.waiting += 1
-        try:
-            while not self._places.acquire(timeout=POLL_SECONDS):
-                if active is not None and not active():
-                    raise ServiceUnavailableError(
-                        "the call ended while waiting for an expensive live answer"
-                    )
-        finally:
-            with self._lock:
-                self.waiting -= 1
-        try:
-            return self.gate.run(work)
-        finally:
-            self._places.release()
-
-
-_lanes: weakref.WeakKeyDictionary[LiveGate, ExpensiveLane] = weakref.WeakKeyDictionary()
-_lanes_lock = threading.Lock()
-
-
-def expensive_lane(gate: LiveGate) -> ExpensiveLane:
-    """Return ``gate``'s expensive lane (one per gate, made on first use), shared by
-    every kind of expensive computation the gate admits."""
-    with _lanes_lock:
-        lane = _lanes.get(gate)
-        if lane is None:
-            lane = _lanes[gate] = ExpensiveLane(gate)
-        return lane
 
 
 __all__ = ["DEFAULT_ALTERNATIVES", "LiveCatalogLookup", "PolicyLookup"]
-
-
-class LiveOnDemand:
-    """The builder's live solver (builder.live.GreedyLiveSolver), imported and made on the
-    first live answer: a stored answer never loads the builder or its compiled kernels."""
-
-    def __init__(self, gate: LiveGate = UNLIMITED) -> None:
-        self._solver: GreedyLiveSolver | None = None
-        self._lock = threading.Lock()
-        self.gate = gate
-
-    def solver(self) -> GreedyLiveSolver:
-        """Return the live solver, making it on first use."""
-        with self._lock:
-            if self._solver is None:
-                from ..builder.live import GreedyLiveSolver
-
-                self._solver = GreedyLiveSolver()
-            return self._solver
-
-    def rank(
-        self,
-        policy: Policy,
-        remaining: np.ndarray,
-        count: int,
-        history: Sequence[tuple[str, int]] = (),
-    ) -> Ranking:
-        """Return up to ``count`` vocabulary indices, best first (see client.lookup.LiveSolver)."""
-        solver = self.solver()
-        return self.gate.run(lambda: solver.rank(policy, remaining, count, history))
-
-    def rank_words(
-        self,
-        policy: Policy,
-        words: tuple[str, ...],
-        possible: np.ndarray,
-        count: int,
-        history: Sequence[tuple[str, int]] = (),
-    ) -> Ranking:
-        """Return up to ``count`` indices into ``words``, best first (client.lookup.LiveSolver)."""
-        solver = self.solver()
-        return self.gate.run(lambda: solver.rank_words(policy, words, possible, count, history))
-
-    def rank_boards(self, policy: Policy, boards: Sequence[np.ndarray], count: int) -> Ranking:
-        """Return up to ``count`` vocabulary indices for a multi-board position, best
-        first (client.lookup.LiveSolver.rank_boards), through the expensive lane.
-
-        Raises:
-            CostLimitError: it would compute more than MAX_BOARD_CELLS reply cells
-                (checked before any work or waiting).
-        """
-        from ..builder.multiboard import joint_cost
-
-        solver = self.solver()
-        step = solver.board_values(policy)[0]
-        to_vocabulary = solver.prepared(policy)[2]
-        cost = joint_cost(step, [to_vocabulary[board] for board in boards])
-        if cost > MAX_BOARD_CELLS:
-            raise CostLimitError(
-                f"this position would cost {cost:,} reply cells (guesses x targets left on "
-                f"its distinct boards), over the limit of {MAX_BOARD_CELLS:,}: play a "
-                "guess on some boards first, or ask a policy of fewer words",
-                metadata={"limit": MAX_BOARD_CELLS, "cost": cost, "unit": "reply_cells"},
-            )
-        return expensive_lane(self.gate).run(lambda: solver.rank_boards(policy, boards, count))
 
 
 class LiveCatalogLookup(CatalogLookup):
     """Answers for every policy of a catalog, off-tree histories answered live."""
 
     def __init__(self, catalog: Catalog, gate: LiveGate = UNLIMITED) -> None:
-        super().__init__(catalog, LiveOnDemand(gate))
+        super().__init__(catalog, GatedLiveSolver(gate))
         #: Admits the live computations (service.live_gate).
         self.gate = gate
         self._analyzer: GameAnalyzer | None = None
