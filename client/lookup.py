@@ -556,7 +556,7 @@ class CatalogLookup:
 
     def check_served(self, policy: Policy) -> None:
         """Check, once, what a policy read adds to the checks made when reading it, before
-        any answer of it is served; here nothing (service.live_lookup checks certificates).
+        any answer of it is served; here nothing (service.local checks certificates).
 
         Raises:
             PolicyFormatError: the policy fails the check.

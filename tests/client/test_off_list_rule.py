@@ -4,7 +4,7 @@ Live answers take a policy's open words (its vocabulary widened by
 CatalogLookup.wider_list) for the possible secrets once no target fits; game
 analysis values such a game under CatalogLookup.off_list_policy, the policy
 whose targets hold those same words. Both live in client.lookup: the service
-had a second "find a wider list" rule of its own (service.live_lookup).
+had a second "find a wider list" rule of its own.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import pytest
 
 from guesswork.client.catalog import open_catalog
 from guesswork.client.lookup import CatalogLookup
-from guesswork.service.live_lookup import LiveCatalogLookup
 from guesswork.service.local import LocalGuesswork
 
 WEIGHTED = "wordle-14855-weighted-wordfreq-{}-neg-entropy"
@@ -52,8 +51,8 @@ def test_the_off_list_policy_holds_every_open_word(
 
 def test_the_service_answers_with_the_lookup_cores_rule() -> None:
     answers = LocalGuesswork(open_catalog())
-    assert LiveCatalogLookup.off_list_policy is CatalogLookup.off_list_policy
-    assert LiveCatalogLookup.wider_list is CatalogLookup.wider_list
+    assert LocalGuesswork.off_list_policy is CatalogLookup.off_list_policy
+    assert LocalGuesswork.wider_list is CatalogLookup.wider_list
     # An analysis whose answer left the list is valued under it (SNAFU: allowed,
     # not one of the 2,309 answers).
     history = [("crane", "⬛⬛🟩🟨⬛"), ("snafu", "🟩🟩🟩🟩🟩")]

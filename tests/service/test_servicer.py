@@ -9,6 +9,7 @@ import inspect
 from pathlib import Path
 
 from guesswork.client.catalog import Catalog
+from guesswork.client.lookup import CatalogLookup
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.service.local import LocalGuesswork
 from guesswork.service.options import ServerOptions
@@ -30,7 +31,7 @@ def test_each_method_takes_its_request_alone(catalog: Catalog) -> None:
 
 
 def test_the_transport_independent_pipeline_imports_no_grpc() -> None:
-    for module in ("service/servicer.py", "service/calls.py"):
+    for module in ("service/servicer.py", "service/calls.py", "service/local.py"):
         tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
         imported = [
             alias.name
@@ -39,3 +40,12 @@ def test_the_transport_independent_pipeline_imports_no_grpc() -> None:
             for alias in node.names
         ] + [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
         assert not [name for name in imported if name.split(".")[0] == "grpc"], module
+
+
+def test_the_core_in_process_is_the_catalogs_lookups(catalog: Catalog) -> None:
+    """LocalGuesswork answers as the lookup core itself, not through a layer that forwards
+    each call to another object (LiveCatalogLookup, merged into it, was one)."""
+    answers = LocalGuesswork(catalog)
+    assert isinstance(answers, CatalogLookup) and answers.lookups is answers
+    assert answers.suggest("wordle-2309-normal-neg-entropy").guess == "RAISE"
+    assert answers.policy("wordle-2309-normal-neg-entropy").live is not None

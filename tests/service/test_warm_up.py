@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from guesswork.client.catalog import open_catalog
 from guesswork.service.live_gate import GatedLiveSolver
-from guesswork.service.live_lookup import LiveCatalogLookup
+from guesswork.service.local import LocalGuesswork
 
 
 def test_stored_answers_need_no_live_solver_and_warming_covers_every_kind() -> None:
     with open_catalog() as catalog:
-        lookups = LiveCatalogLookup(catalog)
+        lookups = LocalGuesswork(catalog)
         live = lookups._live
         assert isinstance(live, GatedLiveSolver)
         stored = lookups.policy("wordle-2309-normal-neg-entropy").suggest([])
