@@ -209,7 +209,7 @@ class LiveAnswerUnavailableError(PolicyError, KeyError):
     """The history left the stored tree and no live solver was given to answer it.
 
     Embedding code that has only ``guesswork.client`` can catch this (a
-    ``KeyError``) and fall back; ``guesswork.service.live_lookup`` supplies a solver.
+    ``KeyError``) and fall back; ``guesswork.service.local`` supplies a solver.
     """
 
     reason = "LIVE_ANSWER_UNAVAILABLE"

@@ -9,7 +9,9 @@ generated protobuf code excluded):
 * the largest modules (the size report ``docs/development.rst`` keeps);
 * with ``--trace``: the modules of ours an HTTP suggestion passes through, counted
   on a real server (gRPC and HTTP on free loopback ports, the shipped catalog),
-  every thread profiled during one off-tree SuggestGuess after a warm-up call.
+  every thread profiled during one off-tree SuggestGuess after a warm-up call;
+  and the calls it makes from one of our modules into another, or into ours from
+  outside (a thread pool, the event loop): the hops between layers.
 
 Usage: python scripts/structure_report.py [--trace] [--top N]
 """
@@ -92,9 +94,10 @@ def static_figures(top: int) -> None:
         print(f"  {size:5d} {name}")
 
 
-def traced_modules() -> list[str]:
+def traced_modules() -> tuple[list[str], int]:
     """Return the modules of ours whose functions run during one HTTP SuggestGuess
-    answered live, on a real server over the shipped catalog."""
+    answered live, on a real server over the shipped catalog, and how many calls
+    entered a module of ours from another module (ours or not)."""
     sys.path.insert(0, str(ROOT))
     import http.client
     import json
@@ -103,6 +106,7 @@ def traced_modules() -> list[str]:
     from guesswork.service.server import ServerOptions, start_server
 
     seen: set[str] = set()
+    hops = [0]
     recording = threading.Event()
 
     def profile(frame: FrameType, event: str, arg: Any) -> None:
@@ -110,6 +114,15 @@ def traced_modules() -> list[str]:
             name = frame.f_globals.get("__name__", "")
             if isinstance(name, str) and name.startswith("guesswork."):
                 seen.add(name)
+                # The nearest caller of ours (a library's frames in between, such as
+                # a thread pool's, do not count as a module of ours).
+                caller = frame.f_back
+                while caller is not None and not str(
+                    caller.f_globals.get("__name__", "")
+                ).startswith("guesswork."):
+                    caller = caller.f_back
+                if caller is None or caller.f_globals.get("__name__") != name:
+                    hops[0] += 1
 
     threading.setprofile(profile)  # threads the server starts from here on
     sys.setprofile(profile)
@@ -142,7 +155,7 @@ def traced_modules() -> list[str]:
         sys.setprofile(None)
         threading.setprofile(None)
         started.stop(0, drain=0)
-    return sorted(seen)
+    return sorted(seen), hops[0]
 
 
 def main() -> None:
@@ -152,8 +165,9 @@ def main() -> None:
     args = parser.parse_args()
     static_figures(args.top)
     if args.trace:
-        passed = traced_modules()
+        passed, hops = traced_modules()
         print(f"modules an HTTP suggestion passes: {len(passed)}")
+        print(f"calls into a module of ours from another: {hops}")
         for name in passed:
             print(f"  {name}")
 

@@ -4,7 +4,7 @@ Top-honeycomb requests are answered from the catalog's stored tables when they
 hold enough rows, and otherwise searched live (the builder's branch and bound)
 over the catalog's word list: once per list and S rule, for MAX_COUNT rows,
 every count then answered from that table; the search passes the live gate's
-expensive lane (service.live_lookup.ExpensiveLane). Scores of arbitrary honeycombs are computed
+expensive lane (service.live_gate.LiveGate.run). Scores of arbitrary honeycombs are computed
 from the list's valid words. Finished answers are cached once, at the
 service's edge (service.cache).
 """
@@ -25,7 +25,6 @@ from ..client.spelling_bee import (
     valid_words,
 )
 from .live_gate import UNLIMITED, LiveGate
-from .live_lookup import expensive_lane
 
 #: Most honeycombs a top table ranks on request, its cost limit: the one live search
 #: per list ranks this many (about 0.4 s of one core over enable1,
@@ -78,7 +77,7 @@ class BeeAnswers:
         with self._lock:
             searched = self._searched.get(key)
         if searched is None:
-            searched = expensive_lane(self.gate).run(lambda: self._search(name, allow_s))
+            searched = self.gate.run(lambda: self._search(name, allow_s), expensive=True)
         return dataclasses.replace(searched, top=searched.top[:count])
 
     def _search(self, name: str, allow_s: bool) -> BeeTable:

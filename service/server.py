@@ -19,7 +19,7 @@ of queueing them: over ``--max-concurrent`` (metadata ``scope`` "server"), or
 over the client address's share of it (``--max-per-peer``, by default half;
 ``scope`` "peer"; service.admission).
 Health checking reports NOT_SERVING until the catalog is open and live answers
-are warm (service.live_lookup.LiveCatalogLookup.warm_up: stored answers are served meanwhile),
+are warm (service.local.LocalGuesswork.warm_up: stored answers are served meanwhile),
 and again from the moment shutdown begins; a stop during warm-up drains like
 any other. Server reflection is always on.
 A catalog republished while serving is picked up by service.reload (on
@@ -177,7 +177,7 @@ class GuessworkServer:
     def start(self) -> None:
         """Start serving: health is NOT_SERVING until the catalog (given, or opened from
         the options: :func:`open_served`) is open and live answers are warm
-        (LiveCatalogLookup.warm_up), then SERVING; stored answers are served meanwhile.
+        (LocalGuesswork.warm_up), then SERVING; stored answers are served meanwhile.
         A catalog opened from the options is watched and reloaded when republished
         (``options.reload_interval``, and :meth:`reload`); a Catalog given is served
         as it is. A :meth:`stop` during warm-up (SIGTERM) makes this return at once,
@@ -197,9 +197,7 @@ class GuessworkServer:
             answers = LocalGuesswork(loaded, self.servicer.live)
             self.servicer.load(answers)
             # A republished catalog may hold kinds not warmed yet: warmed while serving.
-            threading.Thread(
-                target=answers.lookups.warm_up, name="guesswork-warm", daemon=True
-            ).start()
+            threading.Thread(target=answers.warm_up, name="guesswork-warm", daemon=True).start()
 
         if self._catalog is None:
             # Made before the first open: a publish landing during it is noticed.
@@ -240,7 +238,7 @@ class GuessworkServer:
 
     def _warm_up(self, answers: LocalGuesswork) -> None:
         try:
-            answers.lookups.warm_up()
+            answers.warm_up()
         except Exception:  # a bug: warming is an optimisation, live answers still compute
             log.exception("warming live answers failed")
 

@@ -1,24 +1,24 @@
-"""The gRPC servicer: the application core's adapter to the ``guesswork.v1`` contract.
+"""The servicer: the application core's adapter to the ``guesswork.v1`` contract.
 
 Each method parses its request into the arguments of client.core's
 Guesswork, asks the :class:`~guesswork.service.local.LocalGuesswork` loaded
 now, and writes the answer as its response; both mappings are
-client.messages'. What every call gets on the way in and out (the
-concurrency and size limits, parsing, the response cache, errors as status
-codes) is the transport's, in service.server.
+client.messages'. A method takes the request alone: the pipeline that calls
+it (service.calls) is the same for every transport and has no transport's
+context; what a call gets on the way in and out (the concurrency and size
+limits, parsing, the response cache, errors as status codes) is the
+transports', in service.server (gRPC: the one place a grpc.ServicerContext
+is seen) and service.web (HTTP).
 """
 
 from __future__ import annotations
 
 import threading
 
-import grpc
-
 from ..client import messages
 from ..client.core import DEFAULT_ALTERNATIVES, DEFAULT_HONEYCOMBS
 from ..client.errors import ServiceUnavailableError
 from ..protos.guesswork.v1 import guesswork_pb2 as pb
-from ..protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
 from .admission import PeerShares
 from .cache import ResponseCache
 from .errors import LogLimiter
@@ -27,8 +27,10 @@ from .local import LocalGuesswork
 from .options import ServerOptions
 
 
-class GuessworkServicer(pb_grpc.GuessworkServicer):
-    """Answers each call with the catalog loaded now (see :meth:`load`)."""
+class GuessworkServicer:
+    """Answers each call with the catalog loaded now (see :meth:`load`): one method per
+    method of the contract, named as there, each taking its request message and
+    returning its response message."""
 
     def __init__(self, options: ServerOptions) -> None:
         #: What answers now, replaced as one value so that a call sees one catalog.
@@ -68,21 +70,16 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):
             raise ServiceUnavailableError("the catalog is still loading; retry shortly")
         return loaded
 
-    def ListPolicies(  # noqa: N802 (the contract's method names)
-        self, request: pb.ListPoliciesRequest, context: grpc.ServicerContext
-    ) -> pb.ListPoliciesResponse:
+    # Named as the contract's methods are (hence N802).
+    def ListPolicies(self, request: pb.ListPoliciesRequest) -> pb.ListPoliciesResponse:  # noqa: N802
         infos = self.answers.policies(request.game)
         return pb.ListPoliciesResponse(policies=[messages.policy_message(i) for i in infos])
 
-    def GetPolicy(  # noqa: N802
-        self, request: pb.GetPolicyRequest, context: grpc.ServicerContext
-    ) -> pb.GetPolicyResponse:
+    def GetPolicy(self, request: pb.GetPolicyRequest) -> pb.GetPolicyResponse:  # noqa: N802
         info = self.answers.policy_info(request.name)
         return pb.GetPolicyResponse(policy=messages.policy_message(info))
 
-    def SuggestGuess(  # noqa: N802
-        self, request: pb.SuggestGuessRequest, context: grpc.ServicerContext
-    ) -> pb.SuggestGuessResponse:
+    def SuggestGuess(self, request: pb.SuggestGuessRequest) -> pb.SuggestGuessResponse:  # noqa: N802
         alternatives = (
             request.max_alternatives
             if request.HasField("max_alternatives")
@@ -94,9 +91,7 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):
         answer = self.answers.suggest(request.policy, history, alternatives, candidates)
         return messages.suggestion_message(answer)
 
-    def SuggestBoards(  # noqa: N802
-        self, request: pb.SuggestBoardsRequest, context: grpc.ServicerContext
-    ) -> pb.SuggestBoardsResponse:
+    def SuggestBoards(self, request: pb.SuggestBoardsRequest) -> pb.SuggestBoardsResponse:  # noqa: N802
         alternatives = (
             request.max_alternatives
             if request.HasField("max_alternatives")
@@ -107,50 +102,36 @@ class GuessworkServicer(pb_grpc.GuessworkServicer):
         )
         return messages.boards_suggestion_message(answer)
 
-    def ScoreGuess(  # noqa: N802
-        self, request: pb.ScoreGuessRequest, context: grpc.ServicerContext
-    ) -> pb.ScoreGuessResponse:
+    def ScoreGuess(self, request: pb.ScoreGuessRequest) -> pb.ScoreGuessResponse:  # noqa: N802
         score = self.answers.score(request.policy, request.guess, request.target)
         return messages.score_message(score)
 
-    def CheckGuess(  # noqa: N802
-        self, request: pb.CheckGuessRequest, context: grpc.ServicerContext
-    ) -> pb.CheckGuessResponse:
+    def CheckGuess(self, request: pb.CheckGuessRequest) -> pb.CheckGuessResponse:  # noqa: N802
         history, rule = messages.history(request.history), messages.rule(request.rule)
         return messages.check_message(
             self.answers.check(request.policy, history, request.guess, rule)
         )
 
-    def EvilReply(  # noqa: N802
-        self, request: pb.EvilReplyRequest, context: grpc.ServicerContext
-    ) -> pb.EvilReplyResponse:
+    def EvilReply(self, request: pb.EvilReplyRequest) -> pb.EvilReplyResponse:  # noqa: N802
         history = messages.history(request.history)
         return messages.evil_message(
             self.answers.evil_reply(request.policy, history, request.guess)
         )
 
-    def AnalyzeGame(  # noqa: N802
-        self, request: pb.AnalyzeGameRequest, context: grpc.ServicerContext
-    ) -> pb.AnalyzeGameResponse:
+    def AnalyzeGame(self, request: pb.AnalyzeGameRequest) -> pb.AnalyzeGameResponse:  # noqa: N802
         history = messages.history(request.history)
         analysis = self.answers.analyze(request.policy, history, request.answer)
         return messages.analysis_message(analysis)
 
-    def Ping(  # noqa: N802
-        self, request: pb.PingRequest, context: grpc.ServicerContext
-    ) -> pb.PingResponse:
+    def Ping(self, request: pb.PingRequest) -> pb.PingResponse:  # noqa: N802
         return pb.PingResponse()
 
-    def TopHoneycombs(  # noqa: N802
-        self, request: pb.TopHoneycombsRequest, context: grpc.ServicerContext
-    ) -> pb.TopHoneycombsResponse:
+    def TopHoneycombs(self, request: pb.TopHoneycombsRequest) -> pb.TopHoneycombsResponse:  # noqa: N802
         count = request.count or DEFAULT_HONEYCOMBS
         table = self.answers.top_honeycombs(request.word_list, request.allow_s, count)
         return messages.top_message(table)
 
-    def ScoreHoneycomb(  # noqa: N802
-        self, request: pb.ScoreHoneycombRequest, context: grpc.ServicerContext
-    ) -> pb.ScoreHoneycombResponse:
+    def ScoreHoneycomb(self, request: pb.ScoreHoneycombRequest) -> pb.ScoreHoneycombResponse:  # noqa: N802
         report = self.answers.score_honeycomb(
             request.letters, request.center, request.word_list, request.allow_s
         )

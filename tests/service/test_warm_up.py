@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from guesswork.client.catalog import open_catalog
-from guesswork.service.live_lookup import LiveCatalogLookup, LiveOnDemand
+from guesswork.service.live_gate import GatedLiveSolver
+from guesswork.service.local import LocalGuesswork
 
 
 def test_stored_answers_need_no_live_solver_and_warming_covers_every_kind() -> None:
     with open_catalog() as catalog:
-        lookups = LiveCatalogLookup(catalog)
+        lookups = LocalGuesswork(catalog)
         live = lookups._live
-        assert isinstance(live, LiveOnDemand)
+        assert isinstance(live, GatedLiveSolver)
         stored = lookups.policy("wordle-2309-normal-neg-entropy").suggest([])
         assert (stored.guess, stored.source) == ("RAISE", "stored")
         assert live._solver is None  # the builder was not needed
