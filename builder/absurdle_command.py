@@ -10,14 +10,13 @@ one word). Options of the tree searches that do not apply to a line
 
 from __future__ import annotations
 
-import argparse
-
 from ..client.errors import UsageError
 from ..client.progress import say
 from ..client.rules import HARD, NYT_HARD
 from .absurdle import MAX_GUESSES, absurdle_optimum
 from .absurdle_policy import AbsurdleSpec, build_absurdle_policy
-from .catalog_commands import Outcome, check_publish, store_built
+from .catalog_writes import check_publish, store_built
+from .command_types import OptimizeOptions, Outcome
 from .policies import OptimalSpec
 
 #: Options of optimize that a line does not take, and the reason given.
@@ -35,7 +34,7 @@ _REFUSED = {
 }
 
 
-def optimize_absurdle(args: argparse.Namespace) -> Outcome:
+def optimize_absurdle(options: OptimizeOptions) -> Outcome:
     """Find and prove the shortest line that beats Absurdle; report it.
 
     Raises:
@@ -45,44 +44,46 @@ def optimize_absurdle(args: argparse.Namespace) -> Outcome:
             list loaders.
     """
     for attribute, option in _REFUSED.items():
-        value = getattr(args, attribute, None)
+        value = getattr(options, attribute)
         if value not in (None, False) and not (attribute == "objective" and value == "total"):
             raise UsageError(f"{option} does not apply to --game absurdle (its play is one line)")
-    if args.mode == HARD:
+    if options.mode == HARD:
         raise UsageError("Absurdle's hard mode is the NYT rule: use --mode nyt-hard")
-    storing = bool(args.publish or args.output)
-    if storing and args.challenge:
+    target = options.target
+    storing = bool(target.publish or target.output)
+    if storing and options.challenge:
         raise UsageError(
             "a challenge line ends on one word and is not stored: drop --publish and --output"
         )
-    length = 5 if args.length is None else args.length
-    spec = OptimalSpec("wordle", length=length, targets=args.targets, guesses=args.guesses)
+    length = 5 if options.length is None else options.length
+    spec = OptimalSpec("wordle", length=length, targets=options.targets, guesses=options.guesses)
     game = spec.check()
     say("absurdle: reading the word lists")
     targets, guesses = spec.lists(game)
-    hard = args.mode == NYT_HARD
+    hard = options.mode == NYT_HARD
     policy_spec = AbsurdleSpec(
         length=length,
-        targets=args.targets,
-        guesses=args.guesses,
-        mode=args.mode,
-        first_guess=args.first_guess,
+        targets=options.targets,
+        guesses=options.guesses,
+        mode=options.mode,
+        first_guess=options.first_guess,
     )
-    location = check_publish(args, args.name or policy_spec.name()) if storing else ""
+    location = check_publish(target, target.naming.name or policy_spec.name()) if storing else ""
     size = f"{len(targets):,} targets x {len(guesses):,} guesses"
     say(f"absurdle: searching for the shortest line that beats it ({size})")
     line = absurdle_optimum(
         game,
         targets,
         guesses,
-        first_guess=args.first_guess,
+        first_guess=options.first_guess,
         hard=hard,
-        challenge=args.challenge,
-        max_guesses=args.max_guesses or MAX_GUESSES,
+        challenge=options.challenge,
+        max_guesses=options.max_guesses or MAX_GUESSES,
     )
     # The policy's name (what --publish stores), a challenge line's marked as such.
-    name = args.name or (
-        policy_spec.name() + (f"-challenge-{args.challenge.lower()}" if args.challenge else "")
+    name = target.naming.name or (
+        policy_spec.name()
+        + (f"-challenge-{options.challenge.lower()}" if options.challenge else "")
     )
     info = {
         "name": name,
@@ -91,8 +92,8 @@ def optimize_absurdle(args: argparse.Namespace) -> Outcome:
         "targets": targets.name,
         "guesses": guesses.name,
         "first_guess": line.guesses[0],
-        "fixed_first_guess": args.first_guess.upper() if args.first_guess else None,
-        "challenge": args.challenge.upper() if args.challenge else None,
+        "fixed_first_guess": options.first_guess.upper() if options.first_guess else None,
+        "challenge": options.challenge.upper() if options.challenge else None,
         # The guesses the guesser can guarantee: the line's length.
         "worst": line.worst,
         "lower_bound": line.lower_bound,
@@ -101,10 +102,10 @@ def optimize_absurdle(args: argparse.Namespace) -> Outcome:
         "sets_searched": line.sets_searched,
         "seconds": round(line.seconds, 3),
     }
-    given = f", given first guess {info['fixed_first_guess']}" if args.first_guess else ""
+    given = f", given first guess {info['fixed_first_guess']}" if options.first_guess else ""
     lines = [
         f"{name}: {line.worst} guesses beat Absurdle"
-        + (f", ending on {info['challenge']}" if args.challenge else "")
+        + (f", ending on {info['challenge']}" if options.challenge else "")
         + f"{given}; proven: no line of {line.worst - 1} does ({line.seconds:.2f} s)",
         "  ".join(
             f"{guess} {reply}" for guess, reply in zip(line.guesses, line.replies, strict=True)
@@ -112,5 +113,5 @@ def optimize_absurdle(args: argparse.Namespace) -> Outcome:
     ]
     if storing:
         built = build_absurdle_policy(policy_spec, line)
-        store_built(args, built, location, info, lines)
+        store_built(target, built, location, info, lines)
     return Outcome(info, lines)

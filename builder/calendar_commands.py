@@ -12,8 +12,8 @@ may be added later) and reported.
 
 from __future__ import annotations
 
-import argparse
 import datetime
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,24 +30,32 @@ from .calendar import (
     user_calendar_path,
     user_days,
 )
-from .catalog_commands import Outcome
+from .command_types import Outcome
 from .errors import CalendarError
 from .files import replace_file
 
 
-def history(args: argparse.Namespace) -> Outcome:
-    """Run ``history show`` or ``history add FILE...`` (``args.action``, ``args.files``).
+@dataclass(frozen=True)
+class HistoryOptions:
+    """``history``'s options: ``show`` or ``add`` (``action``) and add's files."""
+
+    action: str
+    files: tuple[str, ...]
+
+
+def history(options: HistoryOptions) -> Outcome:
+    """Run ``history show`` or ``history add FILE...`` (``options.action``, ``options.files``).
 
     Raises:
         UsageError: ``add`` without a FILE, or ``show`` with one.
         CalendarError: a file or the user's calendar is missing, unreadable or bad,
             a date conflicts, or the user's calendar cannot be written.
     """
-    if args.action == "add":
-        if not args.files:
+    if options.action == "add":
+        if not options.files:
             raise UsageError("history add needs FILE... (calendar CSVs or NYT per-day JSON)")
-        return _add([Path(name) for name in args.files])
-    if args.files:
+        return _add([Path(name) for name in options.files])
+    if options.files:
         raise UsageError("history show takes no FILE (see history add FILE...)")
     return _show()
 

@@ -1,13 +1,13 @@
 """The catalog-keeping commands of guesswork-build: list, verify, export,
-import, remove, upgrade, lists and cache, with the helpers every publishing command
-shares (where to write, name clashes, renaming) and their :class:`Outcome`.
+import, remove, upgrade, lists and cache, each with its options' dataclass.
 
-builder.commands holds the commands that build policies and the command table.
+builder.commands holds the commands that build policies; builder.catalog_writes
+the checks every publishing command shares (where to write, name clashes,
+renaming); builder.cli builds each command's options and runs it.
 """
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -16,35 +16,22 @@ from ..client import trust
 from ..client.catalog import (
     SHIPPED_CATALOG,
     Catalog,
-    is_shipped,
     open_catalog,
     open_policy_file,
     open_store,
-    user_catalog,
 )
-from ..client.errors import (
-    InconsistentPolicyError,
-    PolicyFormatError,
-    PolicyNotFoundError,
-    UsageError,
-)
+from ..client.errors import InconsistentPolicyError, PolicyNotFoundError, UsageError
 from ..client.games import Wordle
 from ..client.messages import policy_json
-from ..client.policy_format import encode_core
 from ..client.progress import Progress, say
 from ..client.text import plural
 from ..client.trust import remember
 from . import caches, matrix_cache
-from .files import replace_file
+from .catalog_writes import check_name_free, renamed, write_location, write_policy_file
+from .command_types import Naming, Outcome
 from .list_registry import register
 from .proof import derivation_faults, proof_faults
-from .publish import (
-    StoredPolicy,
-    export_bytes,
-    kept_bee_tables,
-    merged,
-    publish_catalog,
-)
+from .publish import StoredPolicy, export_bytes, kept_bee_tables, merged, publish_catalog
 from .publish_lock import publishing
 from .upgrade import upgrade_catalog
 from .verify import verify_certificate, verify_policy
@@ -52,19 +39,21 @@ from .wordlists import SHIPPED, registered_lists, shipped_words
 
 if TYPE_CHECKING:
     from ..client.probe import Policy
-    from .policies import BuiltPolicy
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """What a command prints: JSON data, or text lines; and its exit status."""
+class ListsOptions:
+    """``lists``' options: ``show`` or ``update`` (``action``) and update's files,
+    ``--kind``, ``--as-of`` and ``--name``."""
 
-    data: Any
-    lines: list[str]
-    status: int = 0
+    action: str
+    files: tuple[str, ...]
+    kind: str | None
+    as_of: str | None
+    name: str | None
 
 
-def lists(args: argparse.Namespace) -> Outcome:
+def lists(options: ListsOptions) -> Outcome:
     """Show the shipped and registered word lists, or register newer ones (``update``).
 
     Raises:
@@ -72,14 +61,14 @@ def lists(args: argparse.Namespace) -> Outcome:
             with any of them.
         WordListError: a file cannot be registered (builder.list_registry.register).
     """
-    if args.action == "update":
-        if not args.files or args.kind is None or args.as_of is None:
+    if options.action == "update":
+        if not options.files or options.kind is None or options.as_of is None:
             raise UsageError("lists update needs FILE..., --kind answers|guesses and --as-of DATE")
-        if args.name is not None and len(args.files) > 1:
+        if options.name is not None and len(options.files) > 1:
             raise UsageError("--name names one list: give one FILE with it")
         lines, rows = [], []
-        for path in args.files:
-            entry, new = register(path, args.kind, args.as_of, Wordle(), args.name)
+        for path in options.files:
+            entry, new = register(path, options.kind, options.as_of, Wordle(), options.name)
             rows.append({**asdict(entry), "new": new})
             lines.append(
                 f"{'registered' if new else 'already known:'} {entry.name}: "
@@ -87,7 +76,7 @@ def lists(args: argparse.Namespace) -> Outcome:
                 f"{f'as of {entry.as_of}' if entry.as_of else '(shipped)'}, sha256 {entry.sha256}"
             )
         return Outcome(rows, lines)
-    if args.files or args.kind or args.as_of or args.name:
+    if options.files or options.kind or options.as_of or options.name:
         raise UsageError("lists show takes no FILE, --kind, --as-of or --name (see lists update)")
     say("lists: reading every word list")
     rows = [
@@ -120,110 +109,18 @@ def lists(args: argparse.Namespace) -> Outcome:
     return Outcome(rows, lines)
 
 
-def _write_location(args: argparse.Namespace) -> str:
-    """Return the catalog a command writes: ``--catalog``, else the user catalog.
+@dataclass(frozen=True)
+class ListPoliciesOptions:
+    """``list``'s options: the catalog (None: the user's over the shipped one)."""
 
-    Raises:
-        UsageError: no ``--catalog`` and $GUESSWORK_CATALOG names the shipped
-            catalog, which only an explicit ``--catalog`` may write.
-    """
-    if args.catalog is not None:
-        return str(args.catalog)
-    user = user_catalog()
-    if is_shipped(user):
-        raise UsageError(
-            f"$GUESSWORK_CATALOG names the shipped catalog {SHIPPED_CATALOG}, which is written "
-            f"only when named with --catalog (as `make catalog` does); point it at a file of "
-            f"your own"
-        )
-    return str(user)
+    catalog: str | None
 
 
-def _check_name_free(catalog: Catalog | None, location: str, name: str, overwrite: bool) -> None:
-    """Refuse to overwrite a policy silently (two lists with one file stem, stdin builds),
-    or to hide a shipped policy silently (a user catalog's policy answers in its place).
-
-    Raises:
-        UsageError: ``name`` is already in the catalog, or is a shipped policy's and
-            the catalog is the user's (layered over the shipped one), and ``overwrite``
-            is False.
-    """
-    if overwrite:
-        return
-    if catalog is not None and name in catalog.names():
-        raise UsageError(
-            f"policy {name!r} is already in {location}: give this one another name with "
-            f"--name NAME, or pass --replace to overwrite it"
-        )
-    # The user's own catalog is layered over the shipped one wherever a catalog is not
-    # named; a catalog named with --catalog is the caller's own business.
-    if str(location) == str(user_catalog()):
-        with open_catalog(SHIPPED_CATALOG) as shipped:
-            if name in shipped.names():
-                raise UsageError(
-                    f"policy {name!r} is a shipped policy's name, and yours would answer in "
-                    f"its place: give this one another name with --name NAME, or pass "
-                    f"--replace to answer with yours"
-                )
-
-
-def _renamed(stored: StoredPolicy, name: str | None) -> StoredPolicy:
-    """Return ``stored`` under ``name`` (the name is part of the core, so it is re-encoded)."""
-    if name is None or name == stored.data.name:
-        return stored
-    data = replace(stored.data, name=name)
-    # Only the name differs from what was built or proven: so does the proof.
-    return StoredPolicy(encode_core(data), data, stored.words, stored.proven)
-
-
-def check_publish(args: argparse.Namespace, name: str) -> str:
-    """Return the catalog ``--publish`` writes to ("" without it), after checking that
-    ``name`` is free there (before a search, so that a taken name fails at once).
-
-    Raises:
-        UsageError: the name is taken (without ``--replace``), or no catalog can be written.
-    """
-    location = _write_location(args) if args.publish else ""
-    if args.publish:
-        with publishing(location) as catalog:
-            _check_name_free(catalog, location, name, args.replace)
-    return location
-
-
-def store_built(
-    args: argparse.Namespace,
-    built: BuiltPolicy,
-    location: str,
-    info: dict[str, Any],
-    lines: list[str],
-) -> None:
-    """Publish ``built`` to ``location`` (``--publish``) and write it to ``--output``,
-    as asked; add what was written to the report's ``info`` and ``lines``.
-
-    Raises:
-        UsageError: the name was taken meanwhile; OSError: the file cannot be written.
-    """
-    stored = StoredPolicy.from_data(built.data, built.tree.targets.words, built.tree.guesses.words)
-    stored = _renamed(stored, args.name)
-    name = stored.data.name
-    if args.publish:
-        with publishing(location) as catalog:  # read again: another publish may have landed
-            _check_name_free(catalog, location, name, args.replace)
-            path = publish_catalog(location, merged(catalog, [stored]), kept_bee_tables(catalog))
-        info["catalog"] = str(path)
-        lines.append(f"stored {name} in {path}")
-    if args.output:
-        path = Path(args.output)
-        _write_atomically(path, export_bytes(stored))
-        info["file"] = str(path)
-        lines.append(f"wrote {path}")
-
-
-def list_policies(args: argparse.Namespace) -> Outcome:
+def list_policies(options: ListPoliciesOptions) -> Outcome:
     """List the catalog's policies; ``--json``: each as ``guesswork policies --json``
     lists it (client.messages.policy_json), with ``hides`` on a user policy named as
     a shipped one."""
-    with open_store(args.catalog) as catalog:
+    with open_store(options.catalog) as catalog:
         # A user policy named as a shipped one answers in its place: said on its row.
         listed = [(info, catalog.hides(info.name)) for info in catalog.list()]
     rows = [
@@ -239,7 +136,19 @@ def list_policies(args: argparse.Namespace) -> Outcome:
     return Outcome(rows, lines)
 
 
-def verify(args: argparse.Namespace) -> Outcome:
+@dataclass(frozen=True)
+class VerifyOptions:
+    """``verify``'s options: the catalog, ``--prove``, the ``--policy`` names (none:
+    every policy), and where ``--prove``'s searches run (``--workers``, ``--scheduler``)."""
+
+    catalog: str | None
+    prove: bool
+    policy: tuple[str, ...]
+    workers: int
+    scheduler: str | None
+
+
+def verify(options: VerifyOptions) -> Outcome:
     """Check the whole catalog (every row, the file's seal: Catalog.check_all) and prove
     every stored policy (or those named by ``--policy``, after only their own checks):
     every edge replayed and everything it claims derived again (builder.proof), whatever
@@ -251,11 +160,13 @@ def verify(args: argparse.Namespace) -> Outcome:
     """
 
     # Not proven on reading: each policy is proven below, and a fault is a FAULT line.
-    with open_store(args.catalog, prove=False) as catalog:
-        if not args.policy:
+    with open_store(options.catalog, prove=False) as catalog:
+        if not options.policy:
             say("verify: checking every row of the catalog")
             catalog.check_all()
-        chosen = [catalog.policy(name) for name in args.policy] if args.policy else list(catalog)
+        chosen = (
+            [catalog.policy(name) for name in options.policy] if options.policy else list(catalog)
+        )
         progress = Progress("verify", unit="policy")  # minutes for a whole catalog
         progress.say(f"proving {plural(len(chosen), 'policy')}, one by one")
         results: list[dict[str, Any]] = []
@@ -263,7 +174,7 @@ def verify(args: argparse.Namespace) -> Outcome:
             progress.update(len(results), len(chosen), progress.elapsed(), f"now {p.name}")
             faults = verify_policy(p) or derivation_faults(p)
             faults = faults or verify_certificate(
-                p, prove=args.prove, workers=args.workers, scheduler=args.scheduler
+                p, prove=options.prove, workers=options.workers, scheduler=options.scheduler
             )
             results.append({"name": p.name, "faults": faults})
         progress.update(len(results), len(chosen), progress.elapsed(), "done")
@@ -296,77 +207,114 @@ def _least_worst_claim(policy: Policy) -> str | None:
     return f"worst case {record['worst']}, the least of any tree {among}"
 
 
-def export(args: argparse.Namespace) -> Outcome:
+@dataclass(frozen=True)
+class ExportOptions:
+    """``export``'s options: the catalog, the policy's name and the file (None:
+    ``NAME.gwp``)."""
+
+    catalog: str | None
+    name: str
+    output: str | None
+
+
+def export(options: ExportOptions) -> Outcome:
     """Write one policy as a standalone policy file (atomically)."""
-    say(f"export: reading {args.name}")
-    with open_store(args.catalog) as catalog:
-        data = export_bytes(catalog.policy(args.name))
-    path = Path(args.output or f"{args.name}.gwp")
-    _write_atomically(path, data)
+    say(f"export: reading {options.name}")
+    with open_store(options.catalog) as catalog:
+        data = export_bytes(catalog.policy(options.name))
+    path = Path(options.output or f"{options.name}.gwp")
+    write_policy_file(path, data)
     return Outcome(
-        {"name": args.name, "file": str(path), "bytes": len(data)},
-        [f"exported {args.name} to {path} ({len(data):,} bytes)"],
+        {"name": options.name, "file": str(path), "bytes": len(data)},
+        [f"exported {options.name} to {path} ({len(data):,} bytes)"],
     )
 
 
-def import_policy(args: argparse.Namespace) -> Outcome:
+@dataclass(frozen=True)
+class ImportOptions:
+    """``import``'s options: the catalog written (None: the user's), the policy file,
+    and its name there."""
+
+    catalog: str | None
+    file: str
+    naming: Naming
+
+
+def import_policy(options: ImportOptions) -> Outcome:
     """Prove a policy file completely (builder.proof, whatever the proof record says),
     then publish the catalog with it added, and record its proof (client.trust)."""
 
-    with open_policy_file(args.file, prove=False) as single:
+    with open_policy_file(options.file, prove=False) as single:
         (policy,) = list(single)
         say(f"import: proving {policy.name} (every edge replayed)")
         faults = proof_faults(policy)
         if faults:
-            raise InconsistentPolicyError(f"{args.file}: policy {policy.name!r}: {faults[0]}")
+            raise InconsistentPolicyError(f"{options.file}: policy {policy.name!r}: {faults[0]}")
         remember(policy.content_hash)
-        location = _write_location(args)
-        name = args.name or policy.name
+        location = write_location(options.catalog)
+        name = options.naming.name or policy.name
         proven = replace(StoredPolicy.from_policy(policy), proven=True)
-        additions = [_renamed(proven, args.name)]
+        additions = [renamed(proven, options.naming.name)]
         with publishing(location) as catalog:
-            _check_name_free(catalog, location, name, args.replace)
+            check_name_free(catalog, location, name, options.naming.replace)
             path = publish_catalog(location, merged(catalog, additions), kept_bee_tables(catalog))
     return Outcome({"name": name, "catalog": str(path)}, [f"imported {name} into {path}"])
 
 
-def remove(args: argparse.Namespace) -> Outcome:
+@dataclass(frozen=True)
+class RemoveOptions:
+    """``remove``'s options: the catalog written (None: the user's) and the policy."""
+
+    catalog: str | None
+    name: str
+
+
+def remove(options: RemoveOptions) -> Outcome:
     """Remove one policy from the user catalog (or ``--catalog``) and publish the rest.
 
     Raises:
         PolicyNotFoundError: the catalog has no such policy; the message says
             when the name is a shipped policy, which ``remove`` never changes.
     """
-    location = _write_location(args)
+    location = write_location(options.catalog)
     with publishing(location) as catalog:
-        if catalog is None or catalog.get_policy(args.name) is None:
-            _not_there(args, location, catalog)
-        kept = [StoredPolicy.from_policy(p) for p in catalog if p.name != args.name]
-        say(f"remove: writing {location} without {args.name}")
+        if catalog is None or catalog.get_policy(options.name) is None:
+            _not_there(options, location, catalog)
+        kept = [StoredPolicy.from_policy(p) for p in catalog if p.name != options.name]
+        say(f"remove: writing {location} without {options.name}")
         path = publish_catalog(location, kept, kept_bee_tables(catalog))
-    return Outcome({"name": args.name, "catalog": str(path)}, [f"removed {args.name} from {path}"])
+    return Outcome(
+        {"name": options.name, "catalog": str(path)}, [f"removed {options.name} from {path}"]
+    )
 
 
-def _not_there(args: argparse.Namespace, location: str, catalog: Catalog | None) -> NoReturn:
+def _not_there(options: RemoveOptions, location: str, catalog: Catalog | None) -> NoReturn:
     """Raise the error for ``remove`` of a policy that ``catalog`` does not hold.
 
     Raises:
         PolicyNotFoundError: always; saying so when the name is a shipped policy.
     """
-    if args.catalog is None:
+    if options.catalog is None:
         with open_catalog(SHIPPED_CATALOG) as shipped:
-            if shipped.get_policy(args.name) is not None:
+            if shipped.get_policy(options.name) is not None:
                 raise PolicyNotFoundError(
-                    f"{args.name!r} is a shipped policy, not one of the user catalog "
+                    f"{options.name!r} is a shipped policy, not one of the user catalog "
                     f"({location}); remove changes only the user catalog"
                 )
     held = "does not exist yet" if catalog is None else f"has {plural(len(catalog), 'policy')}"
-    raise PolicyNotFoundError(f"no policy {args.name!r} in {location} (it {held})")
+    raise PolicyNotFoundError(f"no policy {options.name!r} in {location} (it {held})")
 
 
-def upgrade(args: argparse.Namespace) -> Outcome:
+@dataclass(frozen=True)
+class UpgradeOptions:
+    """``upgrade``'s options: the catalog rewritten (None: the user's)."""
+
+    catalog: str | None
+
+
+def upgrade(options: UpgradeOptions) -> Outcome:
     """Rewrite the user catalog (or ``--catalog``) in this version's schema (builder.upgrade)."""
-    location = _write_location(args)
+    location = write_location(options.catalog)
     say(f"upgrade: reading and rewriting {location}")
     done = upgrade_catalog(location)
     data = {
@@ -387,11 +335,22 @@ def upgrade(args: argparse.Namespace) -> Outcome:
     return Outcome(data, [line])
 
 
-def cache(args: argparse.Namespace) -> Outcome:
+@dataclass(frozen=True)
+class CacheOptions:
+    """``cache``'s options: ``info`` or ``clean`` (``cache_command``) and clean's
+    ``--matrices``, ``--proofs`` (neither: both caches) and ``--older-than``."""
+
+    cache_command: str
+    matrices: bool
+    proofs: bool
+    older_than: float | None
+
+
+def cache(options: CacheOptions) -> Outcome:
     """Show (``info``) or empty (``clean``) the caches this project keeps (builder.caches):
     the reply matrices and the proof record."""
     size = matrix_cache.format_bytes
-    if args.cache_command == "info":
+    if options.cache_command == "info":
         say(f"cache: reading {matrix_cache.cache_dir()}")
         data = matrix_cache.describe()
         data["proofs"] = proofs = caches.describe_proofs()
@@ -424,16 +383,16 @@ def cache(args: argparse.Namespace) -> Outcome:
             )
         return Outcome(data, lines)
     # No cache named: every cache is cleared.
-    chosen = [name for name in caches.CACHES if getattr(args, name)] or list(caches.CACHES)
+    chosen = [name for name in caches.CACHES if getattr(options, name)] or list(caches.CACHES)
     say(f"cache: removing the {' and '.join(chosen)} cached in {matrix_cache.cache_dir()}")
-    removed = matrix_cache.clean(older_than_days=args.older_than) if "matrices" in chosen else []
-    records = caches.clean_proofs(older_than_days=args.older_than) if "proofs" in chosen else 0
+    removed = matrix_cache.clean(older_than_days=options.older_than) if "matrices" in chosen else []
+    records = caches.clean_proofs(older_than_days=options.older_than) if "proofs" in chosen else 0
     freed = sum(entry.bytes for entry in removed)
     outcome = {
         "directory": str(matrix_cache.cache_dir()),
         "removed_files": len(removed),
         "freed_bytes": freed,
-        "older_than_days": args.older_than,
+        "older_than_days": options.older_than,
         "cleared": chosen,
         "proofs": {"directory": str(trust.proof_root()), "removed_files": records},
     }
@@ -445,15 +404,3 @@ def cache(args: argparse.Namespace) -> Outcome:
         again = " (those policies are proven again on their next use)" if records else ""
         lines.append(f"removed {plural(records, 'proof record')} from {trust.proof_root()}{again}")
     return Outcome(outcome, lines)
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Write a policy file with :func:`replace_file`.
-
-    Raises:
-        PolicyFormatError: the file cannot be written.
-    """
-    try:
-        replace_file(path, data)
-    except OSError as error:
-        raise PolicyFormatError(f"{path}: cannot write ({error.strerror})") from None

@@ -1,20 +1,29 @@
-"""The shipped catalog's policies: every spec ``build-all`` (``make catalog``) builds.
+"""The shipped catalog's contents, as data: every spec ``build-all`` (``make catalog``)
+builds, and :data:`SHIPPED_CONTENTS`, the whole catalog that
+builder.catalog_build.build_catalog builds from them.
 
-``CATALOG_SPECS`` is the shipped catalog in build order: the policies behind
-the seed tables of REFERENCE.md, the full-guess-list trees (normal and NYT
+``CATALOG_SPECS`` is the shipped catalog's policies in build order: the policies
+behind the seed tables of REFERENCE.md, the full-guess-list trees (normal and NYT
 hard mode; today's lists and the 2022 game's), the weighted ones, every word
 length over enable1, the languages, and the optimised trees. ``SLOW_SPECS``
 are those the catalog test (and ``build-all --reuse``) take from a catalog
 file after checking them instead of building them again
-(builder.any_spec.reuse_policy).
+(builder.any_spec.reuse_policy). Besides the policies the catalog holds the
+Guess My Word trees (builder.guess_my_word.DEFAULT_WORD_TREES) and the
+honeycomb tables (builder.spelling_bee.DEFAULT_BEE_TABLES).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..client.rules import NYT_HARD
 from .absurdle_policy import AbsurdleSpec
 from .any_spec import AnySpec
+from .guess_my_word import DEFAULT_WORD_TREES
 from .policies import OptimalSpec, PolicySpec
+from .spelling_bee import DEFAULT_BEE_TABLES
+from .word_trees import Variant
 
 
 def _seed_table_specs() -> list[PolicySpec]:
@@ -263,4 +272,32 @@ SLOW_SPECS: tuple[AnySpec, ...] = (
     *TODAY_OPTIMAL_SPECS,
     *TODAY_HARD_OPTIMAL_SPECS,
     *GLOBAL_OPTIMAL_SPECS,
+)
+
+
+@dataclass(frozen=True)
+class CatalogContents:
+    """Everything a built catalog holds, in build order (what
+    builder.catalog_build.build_catalog builds)."""
+
+    #: Its policies' specs, in build order.
+    policies: tuple[AnySpec, ...]
+    #: The specs (of ``policies``) a build may take from a catalog file after checking
+    #: them (``build-all --reuse``) instead of building them again.
+    reusable: tuple[AnySpec, ...]
+    #: The policies (by name) that also store multi-board openings.
+    board_openings: tuple[str, ...]
+    #: The honeycomb tables: (word list, whether S is allowed), built after the policies.
+    honeycomb_tables: tuple[tuple[str, bool], ...]
+    #: The Guess My Word trees over the shipped list: (strategy, variant), built last.
+    word_trees: tuple[tuple[str, Variant], ...]
+
+
+#: The shipped catalog (policies/catalog.sqlite): ``build-all`` builds it.
+SHIPPED_CONTENTS = CatalogContents(
+    policies=CATALOG_SPECS,
+    reusable=SLOW_SPECS,
+    board_openings=BOARD_OPENING_POLICIES,
+    honeycomb_tables=DEFAULT_BEE_TABLES,
+    word_trees=DEFAULT_WORD_TREES,
 )

@@ -3,27 +3,58 @@
 Data goes to standard output (``--json`` for machines), progress and errors to
 standard error. A bad option, list or file ends the command with one line
 ``guesswork-build: error: ...`` and exit status 2 (usage) or 1 (input or a
-failed check). The commands themselves are in builder.commands.
+failed check).
+
+This module is the edge: it parses the command line (the options are in
+builder.cli_options), builds the command's frozen dataclass of options from
+it (:func:`options_from`) and runs the command (:data:`COMMANDS`), which
+returns an Outcome to print. No command sees argparse. The commands are in
+builder.commands (building), builder.catalog_commands (keeping the catalog),
+builder.search_commands (optimize), builder.today_commands (today, backtest),
+builder.calendar_commands (history), builder.multiboard_command (boards) and
+builder.report.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
+import typing
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from guesswork import __version__, install_hint
 
 from ..client.cli import report_error
 from ..client.errors import GuessworkError, UsageError
-from .calendar_commands import history
-from .catalog_commands import Outcome
+from .calendar_commands import HistoryOptions, history
+from .catalog_commands import (
+    CacheOptions,
+    ExportOptions,
+    ImportOptions,
+    ListPoliciesOptions,
+    ListsOptions,
+    RemoveOptions,
+    UpgradeOptions,
+    VerifyOptions,
+    cache,
+    export,
+    import_policy,
+    list_policies,
+    lists,
+    remove,
+    upgrade,
+    verify,
+)
 from .cli_options import (
     Parser,
     add_backtest_options,
+    add_boards_options,
     add_cache_command,
     add_common,
     add_letter_options,
@@ -35,12 +66,34 @@ from .cli_options import (
     add_tree_options,
     positive,
 )
-from .commands import COMMANDS
+from .command_types import OptimizeOptions, Outcome
+from .commands import (
+    BuildAllOptions,
+    BuildOptions,
+    EvaluateOptions,
+    FirstGuessesOptions,
+    GmwListOptions,
+    PriorsOptions,
+    WordlistOptions,
+    build,
+    build_all,
+    evaluate,
+    first_guesses,
+    gmw_list,
+    priors,
+    wordlist,
+)
 from .errors import SpecError
 from .metrics import METRICS
-from .multiboard_command import add_boards_options, boards
+from .multiboard_command import BoardsOptions, boards
+from .report import ReportOptions, report
 from .search_commands import optimize
-from .today_commands import run_backtest, today
+from .today_commands import BacktestOptions, TodayOptions, run_backtest, today
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+Options = TypeVar("Options", bound="DataclassInstance")
 
 PROG = "guesswork-build"
 
@@ -226,18 +279,64 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _command(name: str) -> Callable[[argparse.Namespace], Outcome]:
-    """Return the function that runs subcommand ``name`` (builder.commands.COMMANDS,
-    and the commands that have modules of their own)."""
-    if name == "optimize":
-        return optimize
-    if name in ("today", "backtest"):
-        return today if name == "today" else run_backtest
-    if name == "history":
-        return history
-    if name == "boards":
-        return boards
-    return COMMANDS[name]
+def options_from(kind: type[Options], args: argparse.Namespace) -> Options:
+    """Return the options ``kind`` (a frozen dataclass) read from the parsed command line
+    ``args``: each field from the option of its name (a repeated option's list as a
+    tuple), a field whose type is itself such a dataclass (an option group of
+    builder.command_types) read from the same ``args``.
+
+    Raises:
+        AttributeError: a field names no option of the command (a mistake in the
+            code, which tests/builder/test_cli_options.py catches for every command).
+    """
+    hints = typing.get_type_hints(kind)
+    values: dict[str, Any] = {}
+    for field in dataclasses.fields(kind):
+        hint = hints[field.name]
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+            values[field.name] = options_from(hint, args)
+            continue
+        value = getattr(args, field.name)
+        values[field.name] = tuple(value) if isinstance(value, list) else value
+    return kind(**values)
+
+
+@dataclass(frozen=True)
+class Command(Generic[Options]):
+    """A subcommand: the dataclass of its options, and the function that runs it."""
+
+    options: type[Options]
+    run: Callable[[Options], Outcome]
+
+    def __call__(self, args: argparse.Namespace) -> Outcome:
+        """Run the command with its options read from ``args``; return its Outcome."""
+        return self.run(options_from(self.options, args))
+
+
+#: Every subcommand, by name: its options and the function that runs it.
+COMMANDS: dict[str, Command[Any]] = {
+    "evaluate": Command(EvaluateOptions, evaluate),
+    "first-guesses": Command(FirstGuessesOptions, first_guesses),
+    "lists": Command(ListsOptions, lists),
+    "history": Command(HistoryOptions, history),
+    "build": Command(BuildOptions, build),
+    "build-all": Command(BuildAllOptions, build_all),
+    "list": Command(ListPoliciesOptions, list_policies),
+    "verify": Command(VerifyOptions, verify),
+    "optimize": Command(OptimizeOptions, optimize),
+    "export": Command(ExportOptions, export),
+    "wordlist": Command(WordlistOptions, wordlist),
+    "gmw-list": Command(GmwListOptions, gmw_list),
+    "priors": Command(PriorsOptions, priors),
+    "today": Command(TodayOptions, today),
+    "backtest": Command(BacktestOptions, run_backtest),
+    "import": Command(ImportOptions, import_policy),
+    "remove": Command(RemoveOptions, remove),
+    "upgrade": Command(UpgradeOptions, upgrade),
+    "report": Command(ReportOptions, report),
+    "boards": Command(BoardsOptions, boards),
+    "cache": Command(CacheOptions, cache),
+}
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -251,7 +350,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     as_json = "--json" in arguments  # read before parsing: a usage error is JSON too
     try:
         args = build_parser().parse_args(arguments)
-        outcome = _command(args.command)(args)
+        outcome = COMMANDS[args.command](args)
         print(json.dumps(outcome.data, indent=2) if args.json else "\n".join(outcome.lines))
         sys.stdout.flush()
         return outcome.status

@@ -21,6 +21,7 @@ from ..client import cli as client_cli
 from ..client.errors import UsageError
 from ..client.games import GAMES, GuessMyWord
 from ..client.letters import LANGUAGES
+from ..client.multiboard import MAX_BOARDS, VARIANTS
 from ..client.rules import MODES
 from . import prior_making
 from .metrics import ARITHMETIC, DEFAULT_WINDOW, METRICS
@@ -533,6 +534,8 @@ def add_cache_command(sub: argparse._SubParsersAction[Parser]) -> None:
         "record holds.",
     )
     info.add_argument("--json", action="store_true", help="print JSON")
+    # clean's options, as info has them: none given (the command's options are one type).
+    info.set_defaults(matrices=False, proofs=False, older_than=None)
     clean = actions.add_parser(
         "clean",
         help="remove cached matrices and proof records",
@@ -556,3 +559,23 @@ def add_cache_command(sub: argparse._SubParsersAction[Parser]) -> None:
         help="only files not used for DAYS days (may be fractional)",
     )
     clean.add_argument("--json", action="store_true", help="print JSON")
+
+
+def add_boards_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``guesswork-build boards`` to ``parser``."""
+    parser.add_argument("--policy", required=True, help="a Wordle policy: its lists are played")
+    parser.add_argument(
+        "--boards",
+        required=True,
+        help=f"boards per game: 1 to {MAX_BOARDS}, or {', '.join(VARIANTS)}",
+    )
+    parser.add_argument("--limit", type=int, help="guess limit (default: the boards plus five)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
+        "--every-pair",
+        action="store_true",
+        help="two boards: every ordered pair of distinct secrets, counted exactly",
+    )
+    which.add_argument("--games", type=int, default=10_000, help="games in the sample (10000)")
+    parser.add_argument("--seed", type=int, default=0, help="the sample's seed (0)")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")

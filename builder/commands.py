@@ -1,46 +1,31 @@
-"""The ``guesswork-build`` commands: each takes parsed options and returns an Outcome.
+"""The ``guesswork-build`` commands that build: evaluate, first-guesses, build,
+build-all, gmw-list, wordlist and priors. Each takes its frozen dataclass of
+options (defined beside it, built by builder.cli) and returns an Outcome.
 
-An Outcome carries the JSON value (``--json``), the text lines otherwise, and
-the exit status. Commands raise GuessworkError (or UsageError) for bad input;
-builder.cli turns those into one-line messages.
+An Outcome (builder.command_types) carries the JSON value (``--json``), the text
+lines otherwise, and the exit status. Commands raise GuessworkError (or
+UsageError) for bad input; builder.cli turns those into one-line messages.
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import sys
 import time
-from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 
-from ..client.catalog import Catalog, open_catalog
+from ..client.catalog import open_catalog
 from ..client.errors import UsageError
 from ..client.games import Game, make_game
 from ..client.letters import KEEP_ACCENTS, LANGUAGES, rule_for
 from ..client.progress import Progress, progress_on, say
 from ..client.strategy import DEFAULT_RETRY_PERCENT
 from ..client.text import plural
-from .any_spec import AnySpec, build_any, reuse_policy
-from .catalog_commands import (
-    Outcome,
-    _check_name_free,
-    _renamed,
-    _write_location,
-    cache,
-    export,
-    import_policy,
-    list_policies,
-    lists,
-    remove,
-    upgrade,
-    verify,
-)
-from .catalog_specs import (
-    BOARD_OPENING_POLICIES,
-    CATALOG_SPECS,
-    SLOW_SPECS,
-)
+from .catalog_build import CatalogStep, HoneycombTablesDone, PolicyDone, build_catalog
+from .catalog_writes import check_name_free, renamed, write_location
+from .command_types import DayOptions, ListOptions, Naming, Outcome, TreeOptions
 from .errors import PriorError
 from .evaluate import (
     FIRST_GUESS_METRICS,
@@ -53,7 +38,6 @@ from .files import replace_file
 from .gmw_list import DEFAULT_OUTPUT as GMW_LIST_FILE
 from .gmw_list import write_list as write_gmw_list
 from .guess_my_word import (
-    DEFAULT_WORD_TREES,
     adjacent_merge,
     binary_search,
     confidence_interval_95,
@@ -63,70 +47,66 @@ from .guess_my_word import (
     optimal_alphabetic,
     optimal_bst,
     sample_guesses,
-    word_tree_policy,
 )
 from .language_lists import list_name
 from .language_lists import write_list as write_language_list
-from .least_worst import with_least_worst
-from .multiboard_openings import with_board_openings
-from .policies import (
-    OptimalSpec,
-    PolicySpec,
-    build_policy,
-    load_list,
-)
+from .policies import PolicySpec, build_policy, load_list
 from .prior_making import DEFAULT_NAME, generate_prior
-from .publish import (
-    StoredBeeTable,
-    StoredPolicy,
-    kept_bee_tables,
-    merged,
-    publish_catalog,
-)
+from .publish import StoredPolicy, kept_bee_tables, merged, publish_catalog
 from .publish_lock import publishing
-from .report import report
-from .search_commands import optimize
-from .spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
 from .today_commands import calendar_priors
 from .weighted_lists import load_weighted_list, shipped_weighted_list
 from .word_trees import Variant
 from .wordlists import WordList, load_wordlist
 
 
-def spec_from_args(args: argparse.Namespace) -> PolicySpec:
+def tree_spec(tree: TreeOptions) -> PolicySpec:
     """Return the policy spec the tree options describe.
 
     Raises:
         UsageError: ``--retry-percent`` with a metric other than approx_entropy.
     """
-    if args.retry_percent is not None and args.metric != "approx_entropy":
+    if tree.retry_percent is not None and tree.metric != "approx_entropy":
         raise UsageError("--retry-percent applies to --metric approx_entropy only")
+    lists = tree.lists
     return PolicySpec(
-        game=args.game,
-        length=args.length,
-        targets=args.targets,
-        guesses=args.guesses,
-        mode=args.mode,
-        metric=args.metric,
-        window=args.window,
-        jotto_order=args.jotto_order,
-        arithmetic=args.arithmetic,
-        seed=args.seed,
-        retry_percent=(DEFAULT_RETRY_PERCENT if args.retry_percent is None else args.retry_percent),
-        language=args.language,
-        fold_accents=args.fold_accents,
-        weights=args.weights,
+        game=lists.game,
+        length=lists.length,
+        targets=lists.targets,
+        guesses=lists.guesses,
+        mode=tree.mode,
+        metric=tree.metric,
+        window=tree.window,
+        jotto_order=lists.jotto_order,
+        arithmetic=lists.arithmetic,
+        seed=tree.seed,
+        retry_percent=(DEFAULT_RETRY_PERCENT if tree.retry_percent is None else tree.retry_percent),
+        language=lists.language,
+        fold_accents=lists.fold_accents,
+        weights=tree.weights,
     )
 
 
-def evaluate(args: argparse.Namespace) -> Outcome:
+@dataclass(frozen=True)
+class EvaluateOptions:
+    """``evaluate``'s options: the tree's, and Guess My Word's ``--strategy``,
+    ``--variant`` and ``--samples``."""
+
+    tree: TreeOptions
+    strategy: str | None
+    variant: str | None
+    samples: int
+    quiet: bool
+
+
+def evaluate(options: EvaluateOptions) -> Outcome:
     """Build the tree the options describe and report its scores."""
-    if args.game == "guess-my-word":
-        return evaluate_guess_my_word(args)
-    if args.strategy or args.variant:
+    if options.tree.lists.game == "guess-my-word":
+        return evaluate_guess_my_word(options)
+    if options.strategy or options.variant:
         raise UsageError("--strategy and --variant apply to --game guess-my-word only")
-    spec = spec_from_args(args)
-    progress = Progress(f"{spec.game} {spec.mode} {spec.metric}", enabled=not args.quiet)
+    spec = tree_spec(options.tree)
+    progress = Progress(f"{spec.game} {spec.mode} {spec.metric}", enabled=not options.quiet)
     try:
         # Reported, never stored: no alternatives to rank (half the time of a big tree).
         built = build_policy(spec, progress=progress, alternatives=False)
@@ -192,13 +172,14 @@ def evaluate(args: argparse.Namespace) -> Outcome:
     return Outcome(report, lines)
 
 
-def evaluate_guess_my_word(args: argparse.Namespace) -> Outcome:
+def evaluate_guess_my_word(options: EvaluateOptions) -> Outcome:
     """Build a Guess My Word tree and report its exact and sampled expected guesses."""
-    strategy = args.strategy or "optimal"
-    variant: Variant = "live" if args.variant == "live" else "deduce"
-    shipped = args.targets in (None, "wordle-answers-2309")  # the evaluate default
+    strategy = options.strategy or "optimal"
+    variant: Variant = "live" if options.variant == "live" else "deduce"
+    targets = options.tree.lists.targets
+    shipped = targets in (None, "wordle-answers-2309")  # the evaluate default
     started = time.perf_counter()  # the list read too, as every build's seconds
-    weights = shipped_weighted_list() if shipped else load_weighted_list(args.targets)
+    weights = shipped_weighted_list() if shipped else load_weighted_list(targets)
     if strategy == "binary":
         tree = binary_search(weights, variant)
     elif strategy == "adjacent-merge":
@@ -208,12 +189,12 @@ def evaluate_guess_my_word(args: argparse.Namespace) -> Outcome:
     seconds = time.perf_counter() - started
     mean = expected_guesses(tree, weights, variant)
     counts = guess_counts(tree, variant)
-    sampled = sample_guesses(tree, weights, variant, args.samples, args.seed)
+    sampled = sample_guesses(tree, weights, variant, options.samples, options.tree.seed)
     sample_mean, low, high = confidence_interval_95(sampled)
     report = {
         "game": "guess-my-word",
         "targets": len(weights.words),
-        "targets_list": "common-words" if shipped else args.targets,
+        "targets_list": "common-words" if shipped else targets,
         "strategy": strategy,
         "variant": variant,
         "first_guess": tree.first_guess,
@@ -221,7 +202,7 @@ def evaluate_guess_my_word(args: argparse.Namespace) -> Outcome:
         "entropy": entropy(weights),
         "worst": int(counts.max()),
         "best": int(counts.min()),
-        "sampled": {"samples": args.samples, "mean": sample_mean, "low": low, "high": high},
+        "sampled": {"samples": options.samples, "mean": sample_mean, "low": low, "high": high},
         "seconds": round(seconds, 4),
     }
     lines = [
@@ -229,42 +210,47 @@ def evaluate_guess_my_word(args: argparse.Namespace) -> Outcome:
         f'first guess: "{tree.first_guess}"',
         f"expected guesses {mean:.3f} (entropy {report['entropy']:.3f} bits), worst "
         f"{report['worst']}, best {report['best']}",
-        f"sampled over {args.samples:,} games: {sample_mean:.3f} (95% interval {low:.3f} to "
+        f"sampled over {options.samples:,} games: {sample_mean:.3f} (95% interval {low:.3f} to "
         f"{high:.3f})",
     ]
     return Outcome(report, lines)
 
 
-def default_word_tree(strategy: str, variant: Variant) -> StoredPolicy:
-    """Return a shipped Guess My Word tree as a policy with its words, ready to publish."""
-    weights = shipped_weighted_list()
-    data = word_tree_policy(weights, strategy, variant)
-    return StoredPolicy.from_data(data, weights.words, weights.words)
-
-
-def _lists_for(args: argparse.Namespace) -> tuple[Game, WordList, WordList]:
-    if args.guesses == "-" and args.targets == "-":
+def _lists_for(options: ListOptions) -> tuple[Game, WordList, WordList]:
+    if options.guesses == "-" and options.targets == "-":
         raise UsageError("standard input can supply only one of --targets and --guesses")
-    game = make_game(args.game, args.length)
-    rule = rule_for(args.language, args.fold_accents)
-    targets = load_list(args.targets, game, args.jotto_order, rule)
-    if args.guesses is None or args.guesses == args.targets:
+    game = make_game(options.game, options.length)
+    rule = rule_for(options.language, options.fold_accents)
+    targets = load_list(options.targets, game, options.jotto_order, rule)
+    if options.guesses is None or options.guesses == options.targets:
         return game, targets, targets
-    return game, targets, load_list(args.guesses, game, args.jotto_order, rule)
+    return game, targets, load_list(options.guesses, game, options.jotto_order, rule)
 
 
-def first_guesses(args: argparse.Namespace) -> Outcome:
+@dataclass(frozen=True)
+class FirstGuessesOptions:
+    """``first-guesses``' options: the lists, the ``--metric`` ranked by (none: the
+    default three) and ``--top``."""
+
+    lists: ListOptions
+    metric: tuple[str, ...] | None
+    top: int
+
+
+def first_guesses(options: FirstGuessesOptions) -> Outcome:
     """Rank every guess by each metric, best and worst."""
-    game, targets, guesses = _lists_for(args)
+    game, targets, guesses = _lists_for(options.lists)
     say(f"first-guesses: the replies of {len(guesses):,} guesses x {len(targets):,} targets")
-    arithmetic = PolicySpec(jotto_order=args.jotto_order, arithmetic=args.arithmetic)
+    arithmetic = PolicySpec(
+        jotto_order=options.lists.jotto_order, arithmetic=options.lists.arithmetic
+    )
     tables: dict[str, object] = {}
     lines = []
-    for metric in args.metric or FIRST_GUESS_METRICS:
+    for metric in options.metric or FIRST_GUESS_METRICS:
         ranked = first_guess_values(
             game, targets, guesses, metric, arithmetic.resolved_arithmetic()
         )
-        best, worst = ranked[: args.top], ranked[-args.top :]
+        best, worst = ranked[: options.top], ranked[-options.top :]
         tables[metric] = {
             "best": [{"word": w, "value": v} for v, w in best],
             "worst": [{"word": w, "value": v} for v, w in worst],
@@ -292,22 +278,34 @@ def _stored(spec: PolicySpec, progress: Progress | None = None) -> tuple[StoredP
     return StoredPolicy.from_data(built.data, tree.targets.words, tree.guesses.words), built.seconds
 
 
-def build(args: argparse.Namespace) -> Outcome:
+@dataclass(frozen=True)
+class BuildOptions:
+    """``build``'s options: the catalog written (None: the user's), the tree's
+    options and the policy's name there."""
+
+    catalog: str | None
+    tree: TreeOptions
+    naming: Naming
+    quiet: bool
+
+
+def build(options: BuildOptions) -> Outcome:
     """Build one policy and publish the catalog with it added (replaced only with --replace)."""
-    spec = spec_from_args(args)
+    spec = tree_spec(options.tree)
     spec.check()
-    location = _write_location(args)
+    name, replacing = options.naming.name, options.naming.replace
+    location = write_location(options.catalog)
     with publishing(location) as catalog:  # fail before the build if the name is taken
-        _check_name_free(catalog, location, args.name or spec.name(), args.replace)
-    progress = Progress(args.name or spec.name(), enabled=not args.quiet)
+        check_name_free(catalog, location, name or spec.name(), replacing)
+    progress = Progress(name or spec.name(), enabled=not options.quiet)
     try:
         stored, seconds = _stored(spec, progress)
     finally:
         progress.close()
-    stored = _renamed(stored, args.name)
+    stored = renamed(stored, name)
     progress.say(f"adding it to {location}")
     with publishing(location) as catalog:  # read again: another publish may have landed
-        _check_name_free(catalog, location, stored.data.name, args.replace)
+        check_name_free(catalog, location, stored.data.name, replacing)
         path = publish_catalog(location, merged(catalog, [stored]), kept_bee_tables(catalog))
     info = {
         "name": stored.data.name,
@@ -324,113 +322,82 @@ def build(args: argparse.Namespace) -> Outcome:
     return Outcome(info, [line])
 
 
-def _reused(
-    sources: list[Catalog],
-    spec: AnySpec,
-    workers: int = 1,
-    checkpoints: Path | None = None,
-    quiet: bool = True,
-) -> tuple[StoredPolicy, str] | None:
-    """Return a slow spec's policy from the first ``--reuse`` catalog that has it
-    (checked by :func:`reuse_policy`) and how it was taken ("reused", or "reused,
-    tie-break added"), or None to build it.
+@dataclass(frozen=True)
+class BuildAllOptions:
+    """``build-all``'s options: the catalog file written (required), the ``--reuse``
+    catalogs, the tie-breaks' ``--checkpoints`` folder and the searches' ``--workers``."""
 
-    A ``least_worst`` spec's plain least-total tree (stored before its spec asked
-    for the tie-break) is reused with the tie-break proven and added
-    (builder.least_worst: one capped search, on ``workers`` processes, its
-    checkpoint in ``checkpoints`` if given, its progress on standard error unless
-    ``quiet``), not searched again.
-
-    Raises:
-        SpecError: a catalog has the policy but it is not what the spec builds.
-    """
-    if spec not in SLOW_SPECS:
-        return None
-    for catalog in sources:
-        if spec.name() not in catalog.names():
-            continue
-        if isinstance(spec, OptimalSpec) and spec.least_worst:
-            certificate = catalog.policy(spec.name()).data.certificate or {}
-            if certificate.get("objective") == "total":
-                plain = reuse_policy(catalog, dataclasses.replace(spec, least_worst=False))
-                checkpoint = None if checkpoints is None else checkpoints / f"{spec.name()}.ckpt"
-                progress = Progress(f"{spec.name()}: tie-break", enabled=not quiet)
-                try:
-                    proven = with_least_worst(
-                        plain, spec, workers=workers, checkpoint=checkpoint, progress=progress
-                    )
-                finally:
-                    progress.close()
-                return proven, "reused, tie-break added"
-        return reuse_policy(catalog, spec), "reused"
-    return None
+    catalog: str | None
+    quiet: bool
+    reuse: tuple[str, ...]
+    checkpoints: Path | None
+    workers: int
 
 
-def build_all(args: argparse.Namespace) -> Outcome:
-    """Build every default policy into a fresh catalog and publish it.
+def build_all(options: BuildAllOptions) -> Outcome:
+    """Build the shipped catalog's contents (builder.catalog_specs.SHIPPED_CONTENTS) into
+    a fresh catalog and publish it (builder.catalog_build.build_catalog); say each
+    policy built on standard error unless ``--quiet``.
 
     Raises:
         UsageError: no ``--catalog``: a whole catalog replaces its file, so the
             file is never implied (the user's would lose its policies).
     """
-    if args.catalog is None:
+    if options.catalog is None:
         raise UsageError(
             "build-all writes a whole new catalog: name the file with --catalog "
             "(`make catalog` uses --catalog policies/catalog.sqlite)"
         )
     # What it reports on stderr is progress: off under --quiet or GUESSWORK_PROGRESS=0.
-    quiet = not progress_on(args.quiet)
-    sources = [open_catalog(location) for location in args.reuse]
-    stored_policies, rows = [], []
-    for number, spec in enumerate(CATALOG_SPECS, start=1):
-        # Minutes each for a search; a reused policy is checked, seconds.
-        say(f"build-all: [{number}/{len(CATALOG_SPECS)}] {spec.name()}", quiet=quiet)
-        started = time.perf_counter()
-        taken = _reused(sources, spec, args.workers, args.checkpoints, quiet)
-        if taken is None:
-            built, how = build_any(spec, workers=args.workers), "built"
-            tree = built.tree
-            stored = StoredPolicy.from_data(built.data, tree.targets.words, tree.guesses.words)
-        else:
-            stored, how = taken
-        # A reused policy's openings were recomputed and compared by reuse_policy's verify.
-        if stored.data.name in BOARD_OPENING_POLICIES and stored.data.openings is None:
-            stored = with_board_openings(stored)
-        seconds = time.perf_counter() - started
-        stored_policies.append(stored)
-        rows.append({"name": stored.data.name, "seconds": round(seconds, 4), "how": how})
-        if not quiet:
-            print(
-                f"[{number}/{len(CATALOG_SPECS)}] {stored.data.name} {how} {seconds:.2f} s",
-                file=sys.stderr,
+    quiet = not progress_on(options.quiet)
+
+    def tell(step: CatalogStep) -> None:
+        if quiet:
+            return
+        if isinstance(step, PolicyDone):
+            line = (
+                f"[{step.number}/{step.total}] {step.entry.name} {step.entry.how} "
+                f"{step.entry.seconds:.2f} s"
             )
-    say("build-all: the honeycomb tables", quiet=quiet)
-    bees = [StoredBeeTable(*build_bee_table(name, allow_s)) for name, allow_s in DEFAULT_BEE_TABLES]
-    if not quiet:
-        print(f"honeycomb tables: {', '.join(bee.table.key for bee in bees)}", file=sys.stderr)
-    say("build-all: the Guess My Word trees", quiet=quiet)
-    for strategy, variant in DEFAULT_WORD_TREES:
-        started = time.perf_counter()
-        stored = default_word_tree(strategy, variant)
-        stored_policies.append(stored)
-        rows.append({"name": stored.data.name, "seconds": round(time.perf_counter() - started, 4)})
-    if not quiet:
-        print(f"Guess My Word trees: {len(DEFAULT_WORD_TREES)}", file=sys.stderr)
-    say(f"build-all: publishing {args.catalog}", quiet=quiet)
-    path = publish_catalog(args.catalog, stored_policies, bees)
+        elif isinstance(step, HoneycombTablesDone):
+            line = f"honeycomb tables: {', '.join(step.keys)}"
+        else:
+            line = f"Guess My Word trees: {step.count}"
+        print(line, file=sys.stderr)
+
+    with ExitStack() as stack:
+        sources = [stack.enter_context(open_catalog(location)) for location in options.reuse]
+        done = build_catalog(
+            options.catalog,
+            reuse=sources,
+            workers=options.workers,
+            checkpoints=options.checkpoints,
+            quiet=quiet,
+            on_step=tell,
+        )
+    rows = [entry.to_json() for entry in done.entries]
     lines = [f"{row['name']:<48} {row['seconds']:>8.2f} s {row.get('how', '')}" for row in rows]
     lines.append(
-        f"published {plural(len(rows), 'policy')} ({len(DEFAULT_WORD_TREES)} of them Guess My Word "
-        f"trees) and {len(bees)} honeycomb tables to {path}"
+        f"published {plural(len(rows), 'policy')} ({done.word_trees} of them Guess My Word "
+        f"trees) and {done.honeycomb_tables} honeycomb tables to {done.path}"
     )
-    return Outcome({"catalog": str(path), "policies": rows}, lines)
+    return Outcome({"catalog": str(done.path), "policies": rows}, lines)
 
 
-def gmw_list(args: argparse.Namespace) -> Outcome:
+@dataclass(frozen=True)
+class GmwListOptions:
+    """``gmw-list``'s options: the wordfreq words considered and the file (None: the
+    shipped list)."""
+
+    top: int
+    output: str | None
+
+
+def gmw_list(options: GmwListOptions) -> Outcome:
     """Regenerate the shipped Guess My Word list from wordfreq."""
-    output = Path(args.output) if args.output else GMW_LIST_FILE
+    output = Path(options.output) if options.output else GMW_LIST_FILE
     say("gmw-list: reading wordfreq's English word frequencies")
-    count, digest = write_gmw_list(args.top, output)
+    count, digest = write_gmw_list(options.top, output)
     line = (
         f"wrote {output}: {plural(count, 'word')}, sha256 {digest} "
         "(register it in builder/weighted_lists.py)"
@@ -438,17 +405,31 @@ def gmw_list(args: argparse.Namespace) -> Outcome:
     return Outcome({"file": str(output), "words": count, "sha256": digest}, [line])
 
 
-def wordlist(args: argparse.Namespace) -> Outcome:
+@dataclass(frozen=True)
+class WordlistOptions:
+    """``wordlist``'s options: the language, its letter rule, the word length, how many
+    words, and the file (None: standard output)."""
+
+    language: str
+    fold_accents: bool | None
+    length: int
+    top: int
+    output: str | None
+
+
+def wordlist(options: WordlistOptions) -> Outcome:
     """Write a language's most frequent words of one length (builder.language_lists)."""
-    rule = rule_for(args.language, args.fold_accents)
-    output = Path(args.output) if args.output else None
-    say(f"wordlist: reading wordfreq's word frequencies ({args.language})")
-    text, count, digest = write_language_list(args.language, args.length, args.top, rule, output)
-    name = list_name(args.language, args.length, args.top)
+    rule = rule_for(options.language, options.fold_accents)
+    output = Path(options.output) if options.output else None
+    say(f"wordlist: reading wordfreq's word frequencies ({options.language})")
+    text, count, digest = write_language_list(
+        options.language, options.length, options.top, rule, output
+    )
+    name = list_name(options.language, options.length, options.top)
     info = {
         "name": name,
-        "language": args.language,
-        "file": args.output,
+        "language": options.language,
+        "file": options.output,
         "words": count,
         "sha256": digest,
     }
@@ -457,25 +438,44 @@ def wordlist(args: argparse.Namespace) -> Outcome:
     return Outcome(info, [f"wrote {output}: {plural(count, 'word')} ({name}), sha256 {digest}"])
 
 
-def priors(args: argparse.Namespace) -> Outcome:
+@dataclass(frozen=True)
+class PriorsOptions:
+    """``priors``' options: the words, their length, the file (None: standard output),
+    wordfreq's language and the sigmoid's parameters; or ``--calendar``: the day's
+    calendar prior instead."""
+
+    words: str
+    length: int
+    output: str | None
+    language: str
+    width: float
+    common: int
+    plural_factor: float
+    past_factor: float
+    scale: int
+    calendar: bool
+    day: DayOptions
+
+
+def priors(options: PriorsOptions) -> Outcome:
     """Write the answer likelihoods of a word list (builder.priors): to ``--output``,
     named after its stem, or to standard output."""
-    if args.calendar:
-        return calendar_priors(args)
-    if args.date is not None or args.history is not None:
+    if options.calendar:
+        return calendar_priors(options.day, options.output)
+    if options.day.date is not None or options.day.history is not None:
         raise UsageError("--date and --history make a calendar prior: add --calendar")
-    rule = rule_for(args.language) if args.language in LANGUAGES else KEEP_ACCENTS
-    words = load_wordlist(args.words, make_game("wordle", args.length), rule)
-    output = Path(args.output) if args.output else None
+    rule = rule_for(options.language) if options.language in LANGUAGES else KEEP_ACCENTS
+    words = load_wordlist(options.words, make_game("wordle", options.length), rule)
+    output = Path(options.output) if options.output else None
     say(f"priors: weighing {len(words.words):,} words by wordfreq's frequencies")
     prior = generate_prior(
         words.words,
-        language=args.language,
-        width=args.width,
-        n_common=args.common,
-        plural_factor=args.plural_factor,
-        past_factor=args.past_factor,
-        scale=args.scale,
+        language=options.language,
+        width=options.width,
+        n_common=options.common,
+        plural_factor=options.plural_factor,
+        past_factor=options.past_factor,
+        scale=options.scale,
         name=output.stem if output else DEFAULT_NAME,
     )
     prior = dataclasses.replace(prior, params={**prior.params, "words": words.name})
@@ -485,7 +485,7 @@ def priors(args: argparse.Namespace) -> Outcome:
         "name": prior.name,
         "words_list": words.name,
         "words": len(prior),
-        "output": args.output,
+        "output": options.output,
         "sha256": prior.sha256,
         "total_weight": prior.total,
         "top": [{"word": word, "weight": weight} for word, weight in top],
@@ -507,24 +507,3 @@ def priors(args: argparse.Namespace) -> Outcome:
         "most likely: " + ", ".join(f"{word} {weight:,}" for word, weight in top),
     ]
     return Outcome(info, lines)
-
-
-COMMANDS: dict[str, Callable[[argparse.Namespace], Outcome]] = {
-    "optimize": optimize,
-    "evaluate": evaluate,
-    "first-guesses": first_guesses,
-    "lists": lists,
-    "build": build,
-    "build-all": build_all,
-    "list": list_policies,
-    "verify": verify,
-    "export": export,
-    "import": import_policy,
-    "remove": remove,
-    "upgrade": upgrade,
-    "gmw-list": gmw_list,
-    "wordlist": wordlist,
-    "priors": priors,
-    "cache": cache,
-    "report": report,
-}

@@ -11,42 +11,35 @@ baseline's.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..client.catalog import open_store
 from ..client.errors import UsageError
 from ..client.multiboard import MAX_BOARDS, VARIANTS
 from ..client.progress import progress_on, say
 from ..client.text import plural
-from .catalog_commands import Outcome
+from .command_types import Outcome
 from .multiboard_eval import JOINT, ONE_AT_A_TIME, BoardsEvaluator, BoardsScore
 
-# The parser of every command imports this module for add_boards_options: the
-# evaluator (the greedy step), the catalog and the games are imported by the
-# command itself, so that an optimize run imports only what a proof needs.
 
+@dataclass(frozen=True)
+class BoardsOptions:
+    """``boards``' options: the catalog read (None: the user's over the shipped one),
+    the Wordle policy, the boards (a count or a variant's name), the guess limit
+    (None: the boards plus five), and the games: ``--every-pair``, or ``--games``
+    drawn with ``--seed``."""
 
-def add_boards_options(parser: argparse.ArgumentParser) -> None:
-    """Add the options of ``guesswork-build boards`` to ``parser``."""
-    parser.add_argument("--policy", required=True, help="a Wordle policy: its lists are played")
-    parser.add_argument(
-        "--boards",
-        required=True,
-        help=f"boards per game: 1 to {MAX_BOARDS}, or {', '.join(VARIANTS)}",
-    )
-    parser.add_argument("--limit", type=int, help="guess limit (default: the boards plus five)")
-    which = parser.add_mutually_exclusive_group()
-    which.add_argument(
-        "--every-pair",
-        action="store_true",
-        help="two boards: every ordered pair of distinct secrets, counted exactly",
-    )
-    which.add_argument("--games", type=int, default=10_000, help="games in the sample (10000)")
-    parser.add_argument("--seed", type=int, default=0, help="the sample's seed (0)")
-    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    catalog: str | None
+    policy: str
+    boards: str
+    limit: int | None
+    every_pair: bool
+    games: int
+    seed: int
+    quiet: bool
 
 
 def board_count(text: str) -> int:
@@ -64,7 +57,7 @@ def board_count(text: str) -> int:
     )
 
 
-def boards(args: argparse.Namespace) -> Outcome:
+def boards(options: BoardsOptions) -> Outcome:
     """Evaluate both strategies on the same games; report them side by side.
 
     Raises:
@@ -72,16 +65,16 @@ def boards(args: argparse.Namespace) -> Outcome:
             boards; a policy that is not Wordle's.
         PolicyNotFoundError, PolicyFormatError: as the catalog raises them.
     """
-    count = board_count(args.boards)
-    quiet = not progress_on(args.quiet)  # its stderr lines are progress (client.progress)
-    if args.limit is not None and not count <= args.limit <= 200:
-        raise UsageError(f"--limit must be {count} (the boards) to 200, not {args.limit}")
-    if args.every_pair and count != 2:
+    count = board_count(options.boards)
+    quiet = not progress_on(options.quiet)  # its stderr lines are progress (client.progress)
+    if options.limit is not None and not count <= options.limit <= 200:
+        raise UsageError(f"--limit must be {count} (the boards) to 200, not {options.limit}")
+    if options.every_pair and count != 2:
         raise UsageError(f"--every-pair counts two-board games, not {count}-board ones")
-    if not args.every_pair and not 1 <= args.games <= 10_000_000:
-        raise UsageError(f"--games must be 1 to 10000000, not {args.games}")
-    with open_store(args.catalog) as catalog:
-        policy = catalog.policy(args.policy.removeprefix("policies/"))
+    if not options.every_pair and not 1 <= options.games <= 10_000_000:
+        raise UsageError(f"--games must be 1 to 10000000, not {options.games}")
+    with open_store(options.catalog) as catalog:
+        policy = catalog.policy(options.policy.removeprefix("policies/"))
     if not policy.game.multi_board:
         raise UsageError(f"{policy.name} is {policy.game.id}'s: multi-board games are Wordle's")
     # The whole reply matrix first: seconds on the longest lists.
@@ -90,31 +83,31 @@ def boards(args: argparse.Namespace) -> Outcome:
         "targets, then each strategy's games",
         quiet=quiet,
     )
-    evaluator = BoardsEvaluator(policy, count, args.limit)
+    evaluator = BoardsEvaluator(policy, count, options.limit)
     scores: list[BoardsScore] = []
     seconds: dict[str, float] = {}
     for strategy in (JOINT, ONE_AT_A_TIME):
         started = time.perf_counter()
-        if args.every_pair:
+        if options.every_pair:
             scores.append(evaluator.every_pair(strategy, _progress(strategy, quiet)))
         else:
-            scores.append(evaluator.sample(strategy, args.games, args.seed))
+            scores.append(evaluator.sample(strategy, options.games, options.seed))
         seconds[strategy] = time.perf_counter() - started
         if not quiet:
             print(f"{strategy}: {seconds[strategy]:.1f} s", file=sys.stderr)
     joint, baseline = scores
     games = (
         "every ordered pair of distinct secrets"
-        if args.every_pair
-        else (f"{plural(args.games, 'random game', grouped=True)} (seed {args.seed})")
+        if options.every_pair
+        else (f"{plural(options.games, 'random game', grouped=True)} (seed {options.seed})")
     )
     info = {
         "policy": policy.name,
         "boards": count,
         "guess_limit": evaluator.limit,
         "games": joint.games,
-        "every_pair": bool(args.every_pair),
-        "seed": None if args.every_pair else args.seed,
+        "every_pair": bool(options.every_pair),
+        "seed": None if options.every_pair else options.seed,
         "strategies": [score.to_json() for score in scores],
         "mean_ratio": joint.mean / baseline.mean,
         "seconds": {name: round(value, 1) for name, value in seconds.items()},

@@ -29,7 +29,7 @@ from ..client.plots import DPI, PlotError, pyplot
 from ..client.probe import Policy
 from ..client.progress import say
 from ..client.text import plural
-from .catalog_commands import Outcome
+from .command_types import Outcome
 from .files import replace_file
 from .optimal.certificate import node_masses
 from .verify import subtree_values
@@ -369,7 +369,17 @@ def write_report(policies: Sequence[Policy], output: str | Path) -> list[Picture
     return pictures
 
 
-def report(args: Any) -> Outcome:
+@dataclass(frozen=True)
+class ReportOptions:
+    """``report``'s options: the catalog read (None: the user's over the shipped one),
+    the policies drawn and the file written (.html or .png)."""
+
+    catalog: str | None
+    policy: tuple[str, ...]
+    output: str
+
+
+def report(options: ReportOptions) -> Outcome:
     """``guesswork-build report POLICY... --output FILE``: write the report of the policies
     named (from ``--catalog``, default the shipped and the user's).
 
@@ -378,14 +388,16 @@ def report(args: Any) -> Outcome:
         PolicyFormatError: the catalog cannot be read.
         PlotError: see :func:`write_report`.
     """
-    say(f"report: reading and drawing {plural(len(args.policy), 'policy')} into {args.output}")
-    with open_store(args.catalog) as catalog:
-        policies = [catalog.policy(name.removeprefix("policies/")) for name in args.policy]
-        pictures = write_report(policies, args.output)
+    say(
+        f"report: reading and drawing {plural(len(options.policy), 'policy')} into {options.output}"
+    )
+    with open_store(options.catalog) as catalog:
+        policies = [catalog.policy(name.removeprefix("policies/")) for name in options.policy]
+        pictures = write_report(policies, options.output)
     data = {
-        "output": str(args.output),
+        "output": str(options.output),
         "policies": [policy.name for policy in policies],
         "pictures": [picture.__dict__ for picture in pictures],
     }
     sizes = ", ".join(f"{p.name} {p.width}x{p.height}" for p in pictures)
-    return Outcome(data, [f"wrote {args.output}: {plural(len(policies), 'policy')}; {sizes}"])
+    return Outcome(data, [f"wrote {options.output}: {plural(len(policies), 'policy')}; {sizes}"])

@@ -1,15 +1,14 @@
 """``guesswork-build optimize``: the exact (or lookahead) search's command.
 
-It reads the search's options, runs builder.policies.build_optimal_policy (in
-process or on a Dask cluster, with a checkpoint, a bound store and a memo
-limit as asked), optionally stores the tree in a catalog, and reports the
-value, its proof and the search's figures (see builder.commands for the
-Outcome every command returns).
+It takes the search's options (builder.command_types.OptimizeOptions), runs
+builder.policies.build_optimal_policy (in process or on a Dask cluster, with a
+checkpoint, a bound store and a memo limit as asked), optionally stores the tree
+in a catalog, and reports the value, its proof and the search's figures (see
+builder.command_types for the Outcome every command returns).
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import time
 from pathlib import Path
@@ -19,7 +18,8 @@ from ..client.errors import UsageError
 from ..client.progress import Progress
 from ..client.text import plural
 from .absurdle_command import optimize_absurdle
-from .catalog_commands import Outcome, check_publish, store_built
+from .catalog_writes import check_publish, store_built
+from .command_types import OptimizeOptions, Outcome
 from .errors import NoTreeBelowCeilingError
 from .optimal import INFEASIBLE, SearchStats, search_workers
 from .optimal import cluster as search_engines
@@ -27,38 +27,38 @@ from .optimal.bound_store import BOUND_STORE_VARIABLE, BoundStore
 from .policies import OptimalSpec, build_optimal_policy
 
 
-def optimize(args: argparse.Namespace) -> Outcome:
+def optimize(options: OptimizeOptions) -> Outcome:
     """Search for an optimal, capped, minimax or lookahead tree; optionally store it
     (``--game absurdle``: the shortest line that beats Absurdle, see absurdle_command)."""
-    if args.game == "absurdle":
-        return optimize_absurdle(args)
-    if args.challenge is not None:
+    if options.game == "absurdle":
+        return optimize_absurdle(options)
+    if options.challenge is not None:
         raise UsageError("--challenge applies to --game absurdle only")
-    if args.ceiling is not None and args.objective != "total":
+    if options.ceiling is not None and options.objective != "total":
         # A tie-break runs its own ceilings (builder.optimal.tie_break); minimax has none.
         raise UsageError("--ceiling applies to --objective total only")
-    game_id = args.game
-    length = args.length
+    game_id = options.game
+    length = options.length
     if game_id == "mastermind":
-        length = args.pegs if args.pegs is not None else (4 if length is None else length)
-    elif args.pegs is not None or args.colours is not None:
+        length = options.pegs if options.pegs is not None else (4 if length is None else length)
+    elif options.pegs is not None or options.colours is not None:
         raise UsageError("--colors and --pegs apply to --game mastermind only")
     spec = OptimalSpec(
         game=game_id,
         length=5 if length is None else length,
-        targets=args.targets,
-        guesses=args.guesses,
-        mode=args.mode,
-        objective=args.objective,
-        max_guesses=args.max_guesses,
-        first_guess=args.first_guess,
-        beam=args.beam,
-        colours=args.colours,
-        jotto_order=args.jotto_order,
-        language=args.language,
-        fold_accents=args.fold_accents,
-        weights=args.weights,
-        lead_opener=args.lead_opener,
+        targets=options.targets,
+        guesses=options.guesses,
+        mode=options.mode,
+        objective=options.objective,
+        max_guesses=options.max_guesses,
+        first_guess=options.first_guess,
+        beam=options.beam,
+        colours=options.colours,
+        jotto_order=options.jotto_order,
+        language=options.language,
+        fold_accents=options.fold_accents,
+        weights=options.weights,
+        lead_opener=options.lead_opener,
     )
     spec.check()
     # By default only a large search over every first guess spreads over every
@@ -69,9 +69,9 @@ def optimize(args: argparse.Namespace) -> Outcome:
     # Root branches are searched largest first, so done/total would promise far too
     # much time left: their reports carry counts and time so far only.
     progress = Progress(
-        spec.name(), enabled=not args.quiet, unit="root branch", open_ended=True, estimate=False
+        spec.name(), enabled=not options.quiet, unit="root branch", open_ended=True, estimate=False
     )
-    workers = args.workers
+    workers = options.workers
     if workers is None:
         game = spec.check()
         progress.say("reading the word lists and their replies")
@@ -79,22 +79,22 @@ def optimize(args: argparse.Namespace) -> Outcome:
         every_first_guess = spec.first_guess is None and spec.beam is None
         cells = len(targets) * len(guesses)
         workers = search_workers(every_first_guess, cells, search_engines.dask_installed())
-    checkpoint = Path(args.checkpoint) if args.checkpoint else None
-    bound_store = args.bound_store or os.environ.get(BOUND_STORE_VARIABLE) or None
-    name = args.name or spec.name()
-    location = check_publish(args, name)
+    checkpoint = Path(options.checkpoint) if options.checkpoint else None
+    bound_store = options.bound_store or os.environ.get(BOUND_STORE_VARIABLE) or None
+    name = options.target.naming.name or spec.name()
+    location = check_publish(options.target, name)
     try:
         built, result = build_optimal_policy(
             spec,
-            ceiling=args.ceiling,
+            ceiling=options.ceiling,
             workers=workers,
             checkpoint=checkpoint,
             progress=progress,
             bound_store=bound_store,
-            memo_limit=args.memo_limit,
-            scheduler=args.scheduler,
+            memo_limit=options.memo_limit,
+            scheduler=options.scheduler,
             # Alternatives are only for a stored policy: a proof only reported skips them.
-            alternatives=bool(args.publish or args.output),
+            alternatives=bool(options.target.publish or options.target.output),
         )
     except NoTreeBelowCeilingError as below:
         # Not a failure: the ceiling is proven a lower bound, which is the answer asked.
@@ -121,7 +121,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
         "max_guesses": spec.max_guesses,
         "fixed_first_guess": spec.first_guess,
         # --ceiling: a tree below it was found (a refutation returns _refuted's report).
-        "ceiling": args.ceiling,
+        "ceiling": options.ceiling,
         "refuted": False,
         "seconds": round(seconds, 3),
         "search_seconds": round(outcome.seconds, 3),
@@ -134,7 +134,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
         "workers": outcome.workers,
         # Each process's memo: its limit, the most it held (largest process) and
         # the entries evicted to stay within it (all processes).
-        "memo_limit": args.memo_limit,
+        "memo_limit": options.memo_limit,
         "memo_peak_bytes": outcome.stats.memo_peak_bytes,
         "memo_peak_entries": outcome.stats.memo_peak_entries,
         "memo_evictions": outcome.stats.memo_evictions,
@@ -172,7 +172,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
         + (f" on {plural(outcome.workers, 'worker')}" if outcome.engine != "in-process" else "")
         + f"; memo peak {outcome.stats.memo_peak_bytes / (1 << 20):,.1f} MiB"
         + f" ({plural(outcome.stats.memo_evictions, 'entry', grouped=True)} evicted)"
-        + f", limit {'none' if args.memo_limit is None else f'{args.memo_limit >> 20:,} MiB'}"
+        + f", limit {'none' if options.memo_limit is None else f'{options.memo_limit >> 20:,} MiB'}"
     )
     if outcome.survivors is not None:
         lines.append(
@@ -185,7 +185,7 @@ def optimize(args: argparse.Namespace) -> Outcome:
             f"bound store {bound_store}: {info['store_hits']:,} of {info['store_lookups']:,} "
             f"sets found ({0.0 if rate is None else rate:.1%}); {info['store_rows']:,} rows"
         )
-    store_built(args, built, location, info, lines)
+    store_built(options.target, built, location, info, lines)
     return Outcome(info, lines)
 
 

@@ -4,9 +4,9 @@ under the answer calendar (builder.today, builder.backtest, builder.calendar_pri
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,8 @@ from ..client.progress import Progress, say
 from ..client.text import plural
 from .backtest import CalendarPlayer, DayPlayed, backtest, by_year, lost, summary
 from .calendar import AnswerCalendar, load_calendar
-from .catalog_commands import Outcome, check_publish, store_built
+from .catalog_writes import check_publish, store_built
+from .command_types import DayOptions, Naming, Outcome, PublishTarget
 from .live import GreedyLiveSolver
 from .policies import build_optimal_policy
 from .today import (
@@ -33,8 +34,9 @@ from .today import (
 )
 
 
-def _history(args: argparse.Namespace) -> Path | None:
-    return Path(args.history) if args.history else None
+def _history(history: str | None) -> Path | None:
+    """Return the ``--history`` calendar file (None: the calendar as installed)."""
+    return Path(history) if history else None
 
 
 def missing_days(calendar: AnswerCalendar, date: datetime.date) -> int:
@@ -56,32 +58,33 @@ def _stale_warning(calendar: AnswerCalendar, date: datetime.date) -> list[str]:
     ]
 
 
-def calendar_priors(args: argparse.Namespace) -> Outcome:
-    """Write day ``--date``'s calendar prior over today's lists to ``--output`` (or
+def calendar_priors(day: DayOptions, output: str | None) -> Outcome:
+    """Write day ``--date``'s calendar prior over today's lists to ``output`` (None:
     standard output): ``guesswork-build priors --calendar``.
 
     Raises:
-        UsageError: no ``--date``, or options of the word-frequency prior given.
+        UsageError: no ``--date``.
         CalendarError, PriorError: the calendar or the prior cannot be made.
     """
-    if args.date is None:
+    if day.date is None:
         raise UsageError("priors --calendar needs --date D (the day whose answer it weighs)")
-    calendar = load_calendar(_history(args))
-    prior = day_prior(args.date, calendar)
+    date = day.date
+    calendar = load_calendar(_history(day.history))
+    prior = day_prior(date, calendar)
     text = prior.to_text()
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
     info: dict[str, Any] = {
         "name": prior.name,
         "words": len(prior),
-        "output": args.output,
+        "output": output,
         "sha256": prior.sha256,
         "total_weight": prior.total,
         "top": [{"word": word, "weight": weight} for word, weight in prior.ranked()[:10]],
         "params": prior.params,
-        "missing_days": missing_days(calendar, args.date),
+        "missing_days": missing_days(calendar, date),
     }
-    if not args.output:
+    if not output:
         # The prior itself is the output: a report on stdout would corrupt it.
         return Outcome(info, [text.rstrip("\n")])
     rates = ", ".join(
@@ -91,25 +94,38 @@ def calendar_priors(args: argparse.Namespace) -> Outcome:
         info,
         [
             f"wrote {prior.name} ({len(prior):,} words, from {prior.params['history_days']:,} "
-            f"days before {args.date.isoformat()}) to {args.output}",
+            f"days before {date.isoformat()}) to {output}",
             f"{rates}; {prior.params['unused']:,} unused answers, {prior.params['used']:,} used",
-            *_stale_warning(calendar, args.date),
+            *_stale_warning(calendar, date),
         ],
     )
 
 
-def today(args: argparse.Namespace) -> Outcome:
+@dataclass(frozen=True)
+class TodayOptions:
+    """``today``'s options: the catalog written (None: the user's), the day (None:
+    today) and its calendar, the one mode built (None: both), the searches'
+    ``--workers``."""
+
+    catalog: str | None
+    day: DayOptions
+    mode: str | None
+    workers: int
+    quiet: bool
+
+
+def today(options: TodayOptions) -> Outcome:
     """Build day ``--date``'s policies (default: today) under its calendar prior into the
     user catalog (or ``--catalog``), one per mode.
 
     Raises:
         UsageError, CalendarError, PriorError, SearchError: as their messages say.
     """
-    date: datetime.date = args.date or datetime.date.today()
-    calendar = load_calendar(_history(args))
+    date: datetime.date = options.day.date or datetime.date.today()
+    calendar = load_calendar(_history(options.day.history))
     prior = day_prior(date, calendar)
     path = write_prior(prior, priors_home())
-    modes = MODES if args.mode is None else (args.mode,)
+    modes = MODES if options.mode is None else (options.mode,)
     built: list[dict[str, Any]] = []
     lines = [
         f"{prior.name}: {prior.params['history_days']:,} answers before {date.isoformat()} "
@@ -119,16 +135,20 @@ def today(args: argparse.Namespace) -> Outcome:
     for mode in modes:
         spec = calendar_spec(path, mode)
         name = spec.name()
-        publish = argparse.Namespace(
-            publish=True, catalog=args.catalog, replace=True, name=None, output=None
+        # Each day's policy replaces the one of the same name: a rerun updates it.
+        publish = PublishTarget(
+            catalog=options.catalog,
+            publish=True,
+            naming=Naming(name=None, replace=True),
+            output=None,
         )
         location = check_publish(publish, name)
         progress = Progress(
-            name, enabled=not args.quiet, unit="root branch", open_ended=True, estimate=False
+            name, enabled=not options.quiet, unit="root branch", open_ended=True, estimate=False
         )
         started = time.perf_counter()
         try:
-            policy, result = build_optimal_policy(spec, workers=args.workers, progress=progress)
+            policy, result = build_optimal_policy(spec, workers=options.workers, progress=progress)
         finally:
             progress.close()
         seconds = time.perf_counter() - started
@@ -174,7 +194,20 @@ def uniform_policy(catalog: Catalog, mode: str) -> str:
     return today_policy(catalog.list(), hard=mode == "nyt-hard")
 
 
-def run_backtest(args: argparse.Namespace) -> Outcome:
+@dataclass(frozen=True)
+class BacktestOptions:
+    """``backtest``'s options: the catalog read (None: the user's over the shipped
+    one), the first and last day, the mode and the calendar (``--history``)."""
+
+    catalog: str | None
+    first: datetime.date
+    last: datetime.date
+    mode: str
+    history: str | None
+    quiet: bool
+
+
+def run_backtest(options: BacktestOptions) -> Outcome:
     """Play every day from ``--from`` to ``--to`` with that day's calendar policy and
     with the uniform optimum of the same lists and mode (builder.backtest).
 
@@ -182,11 +215,10 @@ def run_backtest(args: argparse.Namespace) -> Outcome:
         UsageError: the days are out of order or not in the calendar.
         CalendarError, PolicyNotFoundError, SearchError: as their messages say.
     """
-    first: datetime.date = args.first
-    last: datetime.date = args.last
+    first, last = options.first, options.last
     if last < first:
         raise UsageError(f"--to {last.isoformat()} is before --from {first.isoformat()}")
-    calendar = load_calendar(_history(args))
+    calendar = load_calendar(_history(options.history))
     days = calendar.between(first, last)
     if not days:
         span = f"{calendar.first} to {calendar.last}" if len(calendar) else "no days"
@@ -196,14 +228,14 @@ def run_backtest(args: argparse.Namespace) -> Outcome:
         )
     # A search per day (its calendar policy's first moves): seconds each.
     playing = f"backtest: playing {plural(len(days), 'day')}, each under its own calendar prior"
-    say(playing, quiet=args.quiet)
-    catalog = open_layered() if args.catalog is None else open_store(args.catalog)
+    say(playing, quiet=options.quiet)
+    catalog = open_layered() if options.catalog is None else open_store(options.catalog)
     lookup = CatalogLookup(catalog, GreedyLiveSolver())
-    uniform = uniform_policy(catalog, args.mode)
+    uniform = uniform_policy(catalog, options.mode)
     lookup.policy(uniform)  # refused at once, not after the first day's search
     answers, guesses = todays_lists()
-    player = CalendarPlayer(answers, guesses, args.mode, CALENDAR_OPENER, beam=CALENDAR_BEAM)
-    progress = Progress(f"backtest {args.mode}", enabled=not args.quiet, unit="day")
+    player = CalendarPlayer(answers, guesses, options.mode, CALENDAR_OPENER, beam=CALENDAR_BEAM)
+    progress = Progress(f"backtest {options.mode}", enabled=not options.quiet, unit="day")
     started = time.perf_counter()
 
     def report(done: int, _day: DayPlayed) -> None:
@@ -219,7 +251,7 @@ def run_backtest(args: argparse.Namespace) -> Outcome:
     data: dict[str, Any] = {
         "from": first.isoformat(),
         "to": last.isoformat(),
-        "mode": args.mode,
+        "mode": options.mode,
         "policy": f"calendar prior of each day, lookahead {CALENDAR_BEAM}, cap 6, "
         f"first {CALENDAR_OPENER}",
         "uniform_policy": uniform,
@@ -245,7 +277,7 @@ def run_backtest(args: argparse.Namespace) -> Outcome:
             f"{row['lost']:>5} {row['uniform_lost']:>13}"
         )
     lines.append(
-        f"{args.mode}: calendar policy {whole['mean']:.4f} against {uniform} "
+        f"{options.mode}: calendar policy {whole['mean']:.4f} against {uniform} "
         f"{whole['uniform_mean']:.4f} on the same {len(results)} days; {seconds:.0f} s"
     )
     return Outcome(data, lines)

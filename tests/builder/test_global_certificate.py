@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from guesswork.builder.any_spec import reuse_policy
+from guesswork.builder.catalog_build import reused
 from guesswork.builder.catalog_specs import GLOBAL_OPTIMAL_SPECS
 from guesswork.builder.cli import run
 from guesswork.builder.errors import SearchError, SpecError
@@ -191,24 +192,20 @@ def test_a_lead_opener_changes_nothing_but_the_order(
 def test_build_all_adds_the_tie_break_to_a_reused_global_optimum(
     tmp_path: Path,
     built: BuiltPolicy,
-    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The shipped global optima were proven before their specs asked for the least
     worst case: `build-all --reuse` adds the tie-break (one capped search, its
     checkpoint under --checkpoints) instead of searching every opener again, and
     gives what the whole build gives; once added, the policy is reused as it is."""
-    from guesswork.builder import commands
-
     spec = dataclasses.replace(built.spec, least_worst=True)
     assert isinstance(spec, OptimalSpec) and spec.name() == built.data.name
-    monkeypatch.setattr(commands, "SLOW_SPECS", (spec,))
     plain = tmp_path / "plain.sqlite"
     publish_catalog(str(plain), [StoredPolicy.from_data(built.data, *lists_words())], [])
     proofs = tmp_path / "proofs"
     proofs.mkdir()
     with open_catalog(plain) as catalog:
-        taken = commands._reused([catalog], spec, 1, proofs)
+        taken = reused([catalog], spec, 1, proofs)
     assert taken is not None and taken[1] == "reused, tie-break added"
     upgraded = taken[0]
     cert = upgraded.data.certificate or {}
@@ -223,7 +220,7 @@ def test_build_all_adds_the_tie_break_to_a_reused_global_optimum(
     again = tmp_path / "again.sqlite"
     publish_catalog(str(again), [upgraded], [])
     with open_catalog(again) as catalog:
-        kept = commands._reused([catalog], spec, 1, None)
+        kept = reused([catalog], spec, 1, None)
     assert kept is not None and kept[1] == "reused"
     assert kept[0].content_hash == upgraded.content_hash
     # `verify` checks the record and says what it proves.

@@ -15,17 +15,20 @@ from pathlib import Path
 
 import pytest
 
-from guesswork.builder.any_spec import build_any, reuse_policy
+from guesswork.builder.catalog_build import (
+    CatalogStep,
+    PolicyDone,
+    build_catalog,
+)
 from guesswork.builder.catalog_specs import (
     CATALOG_SPECS,
+    SHIPPED_CONTENTS,
     SLOW_SPECS,
 )
 from guesswork.builder.cli import run
-from guesswork.builder.commands import default_word_tree
 from guesswork.builder.guess_my_word import DEFAULT_WORD_TREES
 from guesswork.builder.policies import PolicySpec, build_policy
-from guesswork.builder.publish import StoredBeeTable, StoredPolicy, export_bytes, publish_catalog
-from guesswork.builder.spelling_bee import DEFAULT_BEE_TABLES, build_bee_table
+from guesswork.builder.publish import StoredPolicy, export_bytes, publish_catalog
 from guesswork.client.catalog import (
     SHIPPED_CATALOG,
     Catalog,
@@ -70,35 +73,29 @@ def answers_of(catalog: Catalog) -> dict[str, list[list[str]]]:
 def test_build_all_reproduces_the_shipped_catalog_byte_for_byte(tmp_path: Path) -> None:
     """CI's reproducibility check, and the three-way round trip on every rebuilt policy.
 
-    Every policy is rebuilt but the slow ones (SLOW_SPECS: enable1's long words,
-    the global Wordle optima, minutes each): those are taken from the shipped
-    file as `build-all --reuse` takes them (reuse_policy: lists and strategy as
-    their specs name, every target replayed, certificates checked).
+    The catalog is built as `build-all --reuse policies/catalog.sqlite` builds it
+    (builder.catalog_build.build_catalog over the shipped contents): every policy
+    is rebuilt but the slow ones (SLOW_SPECS: enable1's long words, the global
+    Wordle optima, minutes each), which are taken from the shipped file (reuse_policy:
+    lists and strategy as their specs name, every target replayed, certificates
+    checked).
     """
-    built = {spec.name(): build_any(spec) for spec in CATALOG_SPECS if spec not in SLOW_SPECS}
-    with open_catalog(SHIPPED_CATALOG) as shipped:
-        kept = [reuse_policy(shipped, spec) for spec in SLOW_SPECS]
+    steps: list[CatalogStep] = []
     rebuilt = tmp_path / "catalog.sqlite"
-    bees = [StoredBeeTable(*build_bee_table(name, allow_s)) for name, allow_s in DEFAULT_BEE_TABLES]
-    word_trees = [default_word_tree(strategy, variant) for strategy, variant in DEFAULT_WORD_TREES]
-    publish_catalog(
-        str(rebuilt),
-        [
-            *(
-                StoredPolicy.from_data(b.data, b.tree.targets.words, b.tree.guesses.words)
-                for b in built.values()
-            ),
-            *kept,
-            *word_trees,
-        ],
-        bees,
-    )
+    with open_catalog(SHIPPED_CATALOG) as shipped:
+        done = build_catalog(str(rebuilt), SHIPPED_CONTENTS, reuse=[shipped], on_step=steps.append)
     assert rebuilt.read_bytes() == SHIPPED_CATALOG.read_bytes(), (
         "policies/catalog.sqlite is stale: run `make catalog` and commit it"
     )
+    policies = [step for step in steps if isinstance(step, PolicyDone)]
+    assert [step.entry.name for step in policies] == [spec.name() for spec in CATALOG_SPECS]
+    assert {step.entry.name for step in policies if step.entry.how == "reused"} == {
+        spec.name() for spec in SLOW_SPECS
+    }
+    built = {step.entry.name: step.built for step in policies if step.built is not None}
+    assert len(built) == len(CATALOG_SPECS) - len(SLOW_SPECS)
     with open_catalog(SHIPPED_CATALOG) as shipped:
-        names = [*built, *(stored.data.name for stored in kept), *(t.data.name for t in word_trees)]
-        assert sorted(names) == shipped.names()
+        assert sorted(entry.name for entry in done.entries) == shipped.names()
         for name, build in built.items():
             stored = shipped.policy(name)
             exported = tmp_path / f"{name}.gwp"
