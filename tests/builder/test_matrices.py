@@ -18,7 +18,7 @@ from guesswork.builder.matrices import (
     transposed,
 )
 from guesswork.builder.optimal import problem
-from guesswork.builder.wordlists import WordList, jotto_allowable, load_wordlist, mastermind_codes
+from guesswork.builder.wordlists import WordList, fixed_words, jotto_allowable, load_wordlist
 from guesswork.client.games import Game, Jotto, Mastermind, Wordle, mastermind_reply
 
 
@@ -115,18 +115,18 @@ def test_mastermind_matrix_matches_the_rule_on_random_codes(
 
 
 def test_mastermind_codes_list() -> None:
-    codes = mastermind_codes(Mastermind())
+    codes = fixed_words(Mastermind())
     assert codes.name == "mastermind-6x4"
     assert len(codes) == 1296 and codes.words[0] == "AAAA" and codes.words[-1] == "FFFF"
     assert list(codes.words) == sorted(codes.words)
-    assert mastermind_codes(Mastermind(5, 8)).name == "mastermind-8x5"
-    assert len(mastermind_codes(Mastermind(5, 8))) == 8**5
-    assert len(mastermind_codes(Mastermind(2, 26))) == 676
+    assert fixed_words(Mastermind(5, 8)).name == "mastermind-8x5"
+    assert len(fixed_words(Mastermind(5, 8))) == 8**5
+    assert len(fixed_words(Mastermind(2, 26))) == 676
 
 
 def test_classic_mastermind_matrix_and_knuths_first_guess() -> None:
     game = Mastermind()
-    codes = mastermind_codes(game)
+    codes = fixed_words(game)
     matrix = compute_reply_matrix(game, codes, codes)
     assert matrix.shape == (1296, 1296) and matrix.dtype == np.uint8
     assert (np.diag(matrix) == game.win_reply).all()
@@ -147,7 +147,7 @@ def test_classic_mastermind_matrix_and_knuths_first_guess() -> None:
 @pytest.mark.slow
 def test_classic_mastermind_matrix_matches_the_rule_exhaustively() -> None:
     game = Mastermind()
-    codes = mastermind_codes(game)
+    codes = fixed_words(game)
     matrix = compute_reply_matrix(game, codes, codes)
     k = game.length + 1
     for g, guess in enumerate(codes.words):

@@ -21,7 +21,7 @@ from guesswork.builder.optimal.bounds import INFEASIBLE, ScanKernel
 from guesswork.builder.optimal.problem import SearchOptions, make_problem
 from guesswork.builder.optimal.root import RootSearch
 from guesswork.builder.optimal.search import Search
-from guesswork.builder.wordlists import WordList, load_wordlist, mastermind_codes
+from guesswork.builder.wordlists import WordList, fixed_words, load_wordlist
 from guesswork.client.games import Mastermind, Wordle
 
 NO_CAPS = np.zeros(0, dtype=np.int64)
@@ -118,7 +118,7 @@ def test_the_lookahead_bound_by_counting_holds_past_the_linear_table() -> None:
     # Mastermind 6x4: 13 non-winning replies, so sets past 14 targets have classes
     # that cost more than 2m - 1: the count's bound must equal the full scan's.
     game = Mastermind()
-    codes = mastermind_codes(game)
+    codes = fixed_words(game)
     problem, _ = make_problem(game, codes, codes)
     fast, plain = Search(problem, SearchOptions()), Search(problem, SearchOptions())
     plain.linear = False
@@ -132,7 +132,7 @@ def test_the_lookahead_bound_by_counting_holds_past_the_linear_table() -> None:
 @pytest.fixture(scope="module")
 def mastermind_problem() -> tuple:
     game = Mastermind()
-    codes = mastermind_codes(game)
+    codes = fixed_words(game)
     return make_problem(game, codes, codes)
 
 
