@@ -56,9 +56,7 @@ from ..client.errors import (
 )
 from ..client.games import GuessMyWord
 from ..client.lookup import CatalogLookup, PolicyLookup
-from ..client.spelling_bee import BeeTable, HoneycombSummary, hints
 from ..client.trust import is_proven
-from .bee import BeeAnswers
 from .live_gate import UNLIMITED, GatedLiveSolver, LiveGate
 
 if TYPE_CHECKING:
@@ -67,7 +65,9 @@ if TYPE_CHECKING:
     from ..client.multiboard import BoardsSuggestion
     from ..client.policy_info import PolicyInfo
     from ..client.probe import Policy
+    from ..client.spelling_bee import BeeTable
     from ..client.suggestion import Suggestion
+    from .bee import BeeAnswers
 
 
 class LocalGuesswork(CatalogLookup):
@@ -241,6 +241,8 @@ class LocalGuesswork(CatalogLookup):
             WordListNotFoundError: no such list in the catalog.
         """
         result = self.bee.score(letters, center, word_list, allow_s)
+        from ..client.spelling_bee import HoneycombSummary, hints  # loaded with the bee
+
         summary = HoneycombSummary(
             result.honeycomb.letters,
             result.honeycomb.center,
@@ -265,7 +267,10 @@ class LocalGuesswork(CatalogLookup):
     @cached_property
     def bee(self) -> BeeAnswers:
         """The Spelling Bee answers, made on first use (service.bee loads the builder's
-        bee search, numpy, only when it first searches)."""
+        bee search, numpy, only when it first searches; the module itself is loaded
+        here, a named boundary: a Wordle answer never needs it)."""
+        from .bee import BeeAnswers
+
         return BeeAnswers(self.catalog, self.gate)
 
     def _analyze(

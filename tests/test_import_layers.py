@@ -47,6 +47,10 @@ BOUNDARIES: dict[str, str] = {
     "answer, analysis, honeycomb search or proof only",
     "guesswork.service.local": "the in-process service behind the guesswork command: "
     "--server calls never load it",
+    "guesswork.client.spelling_bee": "the Spelling Bee's tables and rules, loaded with "
+    "the first honeycomb table or bee call: a Wordle answer never reads one",
+    "guesswork.service.bee": "the service's Spelling Bee answers (see "
+    "guesswork.client.spelling_bee)",
     "guesswork.client.messages": "protobuf: the guesswork command's --json answers "
     "(the proto's JSON mapping); a plain answer never loads it",
     "guesswork.client.remote": "gRPC (grpc, protobuf): the guesswork command loads "

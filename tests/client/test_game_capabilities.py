@@ -194,7 +194,8 @@ IMPORTTIME = (sys.executable, "-X", "importtime", "-m", "guesswork")
 
 def test_the_stored_answer_imports_no_numpy_protobuf_or_builder() -> None:
     """A stored answer is a tree walk (issue #43: its start-up is the figure): numpy,
-    the builder (the live engine), and protobuf/gRPC (--json, --server) stay unloaded."""
+    the builder (the live engine), protobuf/gRPC (--json, --server) and the Spelling
+    Bee stay unloaded."""
     result = subprocess.run(
         [*IMPORTTIME, "suggest", "--policy", "wordle-2309-normal-neg-entropy", "--history", ""],
         env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -207,4 +208,5 @@ def test_the_stored_answer_imports_no_numpy_protobuf_or_builder() -> None:
     imported = [line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()]
     assert "guesswork.client.games" in imported
     heavy = ("numpy", "google", "grpc", "guesswork.builder", "sqlalchemy")
+    heavy += ("guesswork.client.spelling_bee", "guesswork.service.bee")
     assert [name for name in imported if name.startswith(heavy)] == []
