@@ -23,6 +23,8 @@ the global NYT-hard optimum is made of (issue #46): TARSE fixed, exact
 (11627, the best opener's value); and openers refuted against that ceiling
 (ours ``--ceiling 11627``, theirs ``-b11627``), which is nearly all of the
 global proof's work: SAPID and URENT (no tree within six guesses at all),
+DEALT (no tree within six either: its _ATED class, where every legal guess
+holds one free letter, needs the trap-family bound, builder/optimal/traps.py),
 GLOVE (just above: the peer stops at ``>= 11640``) and JAZZY (far above: its
 classes' one-level bounds already total 12111; the peer stops at ``>= 11628``).
 A refutation checks that both programs refute (ours ``refuted``, theirs
@@ -33,7 +35,7 @@ and runs only our side (so our figures are still printed). Never run by the
 tests: it takes minutes and a peer's source.
 
 ``--cases`` runs a subset (their keys, comma-separated: salet, salet-hard,
-beam10, tarse-hard, sapid, urent, glove, jazzy), for a busy machine;
+beam10, tarse-hard, sapid, urent, dealt, glove, jazzy), for a busy machine;
 ``--no-warm`` skips the untimed runs (run once with them first, so that our
 reply matrices are cached). CPU seconds, not wall time, are what compare on a
 shared machine.
@@ -136,6 +138,7 @@ PROOFS = (
     _refutation("sapid", "SAPID", "cannot win within 6"),
     _refutation("urent", "URENT", "cannot win within 6"),
     _refutation("glove", "GLOVE", "just above"),
+    _refutation("dealt", "DEALT", "a trap family, _ATED: cannot win within 6"),
     _refutation("jazzy", "JAZZY", "far above"),
 )
 

@@ -1,9 +1,10 @@
 """Refuting one opener under a cap and a ceiling, before its full search.
 
-A search under a ceiling and a cap (a tie-break's capped search, or one
-opener asked whether it beats a known value: ``optimize --ceiling``) mostly
-refutes. Two ways are tried before the opener's full capped search
-(:meth:`.root.RootSearch._evaluate_root`), cheapest first:
+A search under a cap with a value to beat (a tie-break's capped search, one
+opener asked whether it beats a known value: ``optimize --ceiling``, or the
+survivors of a search over every opener, which must beat the best opener so
+far) mostly refutes. Two ways are tried before the opener's full capped
+search (:meth:`.root.RootSearch._evaluate_root`), cheapest first:
 
 * :func:`capped_probe`: the capped search itself, each class of the opener
   smallest first, stopped after :data:`PROBE_EXPANSIONS` sets expanded. When

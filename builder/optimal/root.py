@@ -435,8 +435,11 @@ class RootSearch:
         static = search.combine(everything, bounds)
         if static >= best:
             return static, False
-        if self.options.ceiling is not None and self.options.max_guesses is not None:
-            # Cheapest first (see .refute): a short capped probe, then the uncapped search.
+        if self.options.max_guesses is not None and best < INFEASIBLE:
+            # Cheapest first (see .refute): a short capped probe, then the uncapped search,
+            # wherever there is a value to beat: a ceiling, or a search over every opener's
+            # best so far (its survivors: without these, NYT hard cap 6 on 3158 x 14855,
+            # SLANE was still open after 200 CPU seconds; with them refuted in 9).
             refuted = capped_probe(search, guess, everything, parts, states, bounds, best, below)
             if refuted is None:
                 refuted = self._uncapped_refutation(guess, everything, best)

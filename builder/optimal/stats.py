@@ -15,6 +15,7 @@ _COUNTERS = (
     "store_lookups",
     "store_hits",
     "memo_evictions",
+    "trap_cuts",
 )
 #: Per-process peaks: across processes the largest counts (see :meth:`SearchStats.add`).
 _PEAKS = ("memo_peak_bytes", "memo_peak_entries")
@@ -35,6 +36,8 @@ class SearchStats:
     store_hits: int = 0
     #: Memo entries evicted to stay within the memo limit (see :mod:`.memo`).
     memo_evictions: int = 0
+    #: Sets a trap family showed cannot finish within the cap (see :mod:`.traps`).
+    trap_cuts: int = 0
     #: The most (estimated) bytes and entries one process's memo held.
     memo_peak_bytes: int = 0
     memo_peak_entries: int = 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,6 +32,7 @@ from guesswork.builder.optimal import (
     refute,
 )
 from guesswork.builder.optimal import optimize as optimal_search
+from guesswork.builder.optimal.checkpoint import Checkpoint
 from guesswork.builder.optimal.refute import capped_probe
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.games import Wordle
@@ -190,3 +192,32 @@ def test_a_guess_s_class_states_in_one_call_equal_each_state_alone() -> None:
         ]
     with pytest.raises(ValueError, match="negative"):
         rule.children(b"", 0, np.array([-1], dtype=np.int64))
+
+
+@pytest.mark.parametrize(("seed", "cap"), [(0, 5), (2, 5)])
+def test_a_search_over_every_opener_refutes_its_survivors_by_the_probe_too(
+    seed: int, cap: int, tmp_path: Path
+) -> None:
+    # The survivors of the first pass must beat the best opener so far: each is probed
+    # within the cap, then searched without it, as under --ceiling, and one refuted so
+    # is recorded whole in the checkpoint (before, only a ceiling's search did this).
+    targets, guesses = trap_lists(seed)
+    truth = brute_force(targets, guesses, cap)
+    best = min(truth.values())
+    lead = min(w for w in truth if truth[w] == best)
+    lists = WordList.from_words("t", targets), WordList.from_words("g", guesses)
+    options = SearchOptions(nyt_hard=True, max_guesses=cap, lead_opener=lead)
+    path = tmp_path / "run.ckpt"
+    _, vocabulary = make_problem(WORDLE, *lists)
+    result = optimal_search(WORDLE, *lists, options, checkpoint=path)
+    assert result.certificate.value == best
+    assert result.outcome.survivors
+    everything = np.arange(len(targets), dtype=np.int32)
+    whole = Checkpoint.unit(0, everything, cap).split(":", 1)[1]
+    records = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    refuted = [r for r in records if r["unit"].endswith(":" + whole)]
+    assert refuted and all(r["guesses"] is None for r in refuted)
+    for record in refuted:
+        # Each whole refutation is sound: at least the best, at most the opener's value.
+        word = vocabulary.words[int(record["unit"].split(":")[0])]
+        assert best <= record["value"] and min(record["value"], INFEASIBLE) <= truth[word]
