@@ -91,20 +91,26 @@ print(time.perf_counter() - started, usage.ru_maxrss, status)
 """
 
 
+def printed(command: list[str], env: dict[str, str]) -> list[str]:
+    """Return the words ``command`` prints, run outside this checkout (raises
+    CalledProcessError if it fails)."""
+    return subprocess.run(
+        command,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        # Not this checkout: `python -c` would import its guesswork/ folder, not the
+        # environment's installed package.
+        cwd=tempfile.gettempdir(),
+    ).stdout.split()
+
+
 def measure(command: list[str], runs: int, env: dict[str, str]) -> tuple[float, float]:
     """Return the best wall seconds and the peak resident MB over ``runs`` runs of ``command``."""
     best, peak = float("inf"), 0.0
     for _ in range(runs):
-        out = subprocess.run(
-            [sys.executable, "-c", LAUNCHER, *command],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-            # Not this checkout: `python -c` would import its guesswork/ folder, not the
-            # environment's installed package.
-            cwd=tempfile.gettempdir(),
-        ).stdout.split()
+        out = printed([sys.executable, "-c", LAUNCHER, *command], env)
         elapsed, kib, status = float(out[0]), int(out[1]), int(out[2])
         if status != 0:
             raise SystemExit(f"{' '.join(command)} failed (status {status})")
@@ -118,14 +124,7 @@ def breakdown(python: str, runs: int, env: dict[str, str]) -> tuple[float, float
     fresh processes."""
     best = [float("inf")] * 3
     for _ in range(runs):
-        out = subprocess.run(
-            [python, "-c", BREAKDOWN],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=tempfile.gettempdir(),
-        ).stdout.split()
+        out = printed([python, "-c", BREAKDOWN], env)
         best = [min(b, float(part)) for b, part in zip(best, out, strict=True)]
     return best[0], best[1], best[2]
 
