@@ -77,6 +77,56 @@ def test_a_transcript_feeds_what_is_typed_at_the_prompt() -> None:
     assert steps[0].shown == ["Guess 1: SALET", "reply> \0", "Guess 2: THING"]
 
 
+#: How a measurement story reads: the machine and its load, a same-run comparison, a
+#: speed-up ratio, seconds on so many cores. Such figures belong on benchmarks.rst.
+MEASUREMENT = re.compile(
+    r"2-core machine|shared with other work|other work beside it|ran beside it"
+    r"|in the same run|\(same runs?[;)]"
+    r"|\d(\.\d+)? ?(s|ms|min) (on|of) (one|two)( shared)? cores?"
+    r"|\d(\.\d+)?x faster|\(\d+(\.\d+)?x[;),]",
+    re.IGNORECASE,
+)
+#: The pages that may tell them: the figures' own page, and the development page's
+#: account of the benchmarks and of the suite's own timings.
+MEASUREMENT_PAGES = ("benchmarks.rst", "development.rst")
+
+
+def measurement_stories(text: str) -> list[str]:
+    """Return each measurement story in ``text`` (its whitespace runs read as one
+    space, as a sentence wraps anywhere), with a few words either side."""
+    flat = " ".join(text.split())
+    return [flat[max(0, m.start() - 30) : m.end() + 10] for m in MEASUREMENT.finditer(flat)]
+
+
+def test_measurement_stories_are_told_on_the_benchmarks_page() -> None:
+    """A user-facing page states the claim and links its figures (issue #45): timings
+    on this machine, same-run ratios and their load stay on benchmarks.rst."""
+    stories = [
+        f"{page.name}: {story}"
+        for page in sorted(DOCS.glob("*.rst"))
+        if page.name not in MEASUREMENT_PAGES
+        for story in measurement_stories(page.read_text(encoding="utf-8"))
+    ]
+    assert stories == []
+    labels = re.findall(
+        r"^\.\. _(bench-[\w-]+):$", (DOCS / "benchmarks.rst").read_text("utf-8"), re.M
+    )
+    cited = "".join(
+        page.read_text(encoding="utf-8")
+        for page in DOCS.glob("*.rst")
+        if page.name != "benchmarks.rst"
+    )
+    # Every section of figures is cited by the page whose claim it backs.
+    assert len(labels) >= 20
+    assert [label for label in labels if not re.search(rf"[`<]{label}[`>]", cited)] == []
+
+
+def test_the_measurement_check_can_fail() -> None:
+    text = "proven in 56 s on one\n   core, (3.8x; compiled) and 82 s against 101 s in the same run"
+    assert len(measurement_stories(text)) == 3
+    assert measurement_stories("another FILE of the same run) is refused") == []
+
+
 def _option_anchors(parser: argparse.ArgumentParser, prog: str) -> set[str]:
     """Return the anchor Sphinx gives every option of ``parser`` and its subcommands
     (``guesswork-suggest-server`` for ``guesswork suggest --server``)."""
