@@ -9,7 +9,7 @@ opener (builder/optimal/tie_break.py). Two things make that quick:
   reaches the total + 1, which the uncapped search proves far faster;
 * within the cap, a set with one guess left after the current one (every class
   a single target: its least bound is ``2n - 1``, ``2n`` or infeasible) is bounded
-  from each guess's count of distinct replies (``SetValues.singletons_bound``)
+  from each guess's count of distinct replies (``Search.singletons_bound``)
   instead of a scan of every guess's classes.
 
 For each opener below, this refutes it within five guesses below the shipped

@@ -58,7 +58,7 @@ def main() -> None:
     for done, (guess, bound) in enumerate(zip(openers.tolist(), static.tolist(), strict=True), 1):
         if bound < BUDGET:
             _, _, bounds = search.class_bounds(guess, everything, BUDGET, NO_CAP - 1, (guess,))
-            level = search.combine(everything, bounds)
+            level = search.values.combine(everything, bounds)
             if level < BUDGET:
                 survivors.append((level, guess))
         if done % 1000 == 0:

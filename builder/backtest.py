@@ -131,7 +131,7 @@ class CalendarPlayer:
             depth -= 1
             if len(targets) == 0 or depth < 1:
                 return played + self._off_list(prior, answer, turns, PLAY_LIMIT - len(played))
-            state = search.child_state(state, index, targets)
+            state = search.values.child_state(state, index, targets)
             _, chosen = search.choice(targets, depth, state)
             guess = self.vocabulary.words[chosen]
         return played
@@ -188,12 +188,12 @@ class CalendarPlayer:
         search: Search, problem: Problem, vocabulary: WordList, turns: list[tuple[str, int]]
     ) -> bytes:
         """Return the NYT-hard constraint state after ``turns`` (``b""`` in normal mode)."""
-        if search.rule is None:
+        if search.values.rule is None:
             return b""
         position = vocabulary.index()
         state = b""
         for guess, code in turns:
-            state = search.rule.child(state, position[guess], code)
+            state = search.values.rule.child(state, position[guess], code)
         return state
 
 

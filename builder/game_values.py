@@ -54,7 +54,7 @@ from .matrices import letter_array, reply_block
 from .nyt_hard import NytRule, advance_state
 from .optimal import INFEASIBLE, Problem, Search, SearchOptions
 from .optimal.certificate import node_masses
-from .optimal.problem import NO_CAP, _non_winning_replies
+from .optimal.problem import NO_CAP, non_winning_replies
 from .optimal.stats import NodeScan
 from .verify import subtree_values
 
@@ -262,7 +262,7 @@ class GameValues:
             by_target=np.ascontiguousarray(matrix.T),
             target_guess=model.target_to_vocabulary[targets],
             win=model.game.win_reply,
-            replies=_non_winning_replies(model.game),
+            replies=non_winning_replies(model.game),
             search_guesses=len(model.letters),
             letters=model.letters if model.game.coloured_replies else None,
             weights=None if model.weights is None else model.weights[targets].astype(np.int64),

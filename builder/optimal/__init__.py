@@ -6,7 +6,9 @@
 * :mod:`.problem`: options, errors and the reply matrix a search works on;
 * :mod:`.bounds`: bound tables and the compiled scan that applies them;
 * :mod:`.symmetry`: Mastermind's colour and peg symmetries;
-* :mod:`.search`: the branch and bound over target sets;
+* :mod:`.set_values`: what a target set is worth without search (values,
+  floors, memo keys, constraint states);
+* :mod:`.search`: the branch and bound over target sets, its memo and look-ahead;
 * :mod:`.root`: the root's guesses and branches, :mod:`.workers` the
   processes that share them, :mod:`.checkpoint` the file that keeps them;
 * :mod:`.certificate`: certificates and the per-node figures they hold;

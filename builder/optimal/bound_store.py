@@ -17,7 +17,7 @@ It is taken from the numbers the search works on rather than from names, so
 every process derives it alone and anything that could change a value
 changes it: lookahead values (``beam``) are never mixed with optima, and
 different lists or games never share rows. A set's key is a 128-bit BLAKE2b
-digest of :meth:`Search.key <.search.Search.key>` (the set, and the depth and
+digest of :meth:`SetValues.key <.set_values.SetValues.key>` (the set, and the depth and
 NYT state where they count).
 
 **What is looked up.** Only sets of at least :data:`MIN_STORED` targets, in

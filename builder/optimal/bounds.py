@@ -70,6 +70,19 @@ def depth_bound_table(size: int, replies: int) -> np.ndarray:
     return table
 
 
+def objective_table(problem: Problem, minimax: bool) -> np.ndarray:
+    """Return the bound table of ``problem`` under the objective: :func:`depth_bound_table`
+    for minimax, else :func:`total_bound_table`, over every size up to its targets.
+
+    Returns:
+        An int64 array of ``problem.n_targets + 1`` entries.
+    """
+    size = problem.n_targets
+    if minimax:
+        return depth_bound_table(size, problem.replies)
+    return total_bound_table(size, problem.replies)
+
+
 def capacity(guesses_left: int, replies: int) -> int:
     """Return how many targets a tree of ``guesses_left`` levels can hold at most.
 
@@ -128,18 +141,20 @@ class ScanKernel:
     distinct: np.ndarray
 
     @classmethod
-    def for_problem(cls, problem: Problem, minimax: bool) -> ScanKernel:
+    def for_problem(
+        cls, problem: Problem, minimax: bool, table: np.ndarray | None = None
+    ) -> ScanKernel:
         """Return a kernel (bound table and output arrays) sized for ``problem``.
+
+        ``table``: the objective's bound table (:func:`objective_table`) if the
+        caller has it already, so that it is built once.
 
         Returns:
             A new kernel whose bound table matches the objective.
         """
         size = problem.n_targets
-        table = (
-            depth_bound_table(size, problem.replies)
-            if minimax
-            else total_bound_table(size, problem.replies)
-        )
+        if table is None:
+            table = objective_table(problem, minimax)
         rows = max(problem.search_guesses, size)
         sizes = np.arange(size + 1, dtype=np.float64)
         plogp_table = sizes * np.log(np.maximum(sizes, 1.0))

@@ -128,13 +128,13 @@ def build_tree(
     states: list[bytes] = []
 
     def choose(members: np.ndarray, depth: int, path: tuple[tuple[int, int], ...]) -> int:
-        states.append(search.path_state(path))  # called once per node, in node order
+        states.append(search.values.path_state(path))  # called once per node, in node order
         return search.choice(members, root_depth - depth + 1, states[-1])[1]
 
     layout = lay_out_tree(game, targets, guesses, vocabulary.words, search.problem.matrix, choose)
     tree = layout.tree
     left = [root_depth - depth + 1 for depth in tree.node_depth.tolist()]
-    values = node_values(tree, search.minimax, search.weights)
+    values = node_values(tree, search.values.minimax, search.values.weights)
     bounds = node_bounds_of(
         search.problem, search.options, layout.node_targets, left, search.static, states
     )

@@ -151,9 +151,9 @@ def node_bounds_of(
     out = np.zeros(len(node_targets), dtype=np.int64)
     for i, (targets, depth, state) in enumerate(zip(node_targets, depths, states, strict=True)):
         if len(targets) <= 2:
-            out[i] = plain.trivial_of(targets)
+            out[i] = plain.values.trivial_of(targets)
             continue
-        recorded = known.get(plain.key(targets, depth, state))
+        recorded = known.get(plain.values.key(targets, depth, state))
         if recorded is not None:
             out[i] = recorded
             continue

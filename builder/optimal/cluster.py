@@ -306,7 +306,7 @@ class ClusterRootSearch(RootSearch):
                 raise SearchError(f"the cluster sent no subtree for branch {unit}")
             if unit in found:
                 self.checkpoint.save(unit, record["value"], record["guesses"])
-            state = self.search.child_state(b"", guess, part)
+            state = self.search.values.child_state(b"", guess, part)
             install_subtree(self.search, part, depth - 1, iter(record["guesses"]), state)
 
     def _retighten(self) -> None:

@@ -489,7 +489,7 @@ def evaluate_guesses(
         if node.closed[position]:
             found_value = bound
         else:
-            key = search.partition_key(guess, targets, state)
+            key = search.values.partition_key(guess, targets, state)
             if key in seen:
                 continue  # splits the targets like a guess before it: the same value
             seen.add(key)
@@ -502,7 +502,7 @@ def evaluate_guesses(
         guess = int(node.guesses[found % SCALE])
         subtree = [guess]
         for part in search.problem.split(guess, targets):
-            part_state = search.child_state(state, guess, part)
+            part_state = search.values.child_state(state, guess, part)
             subtree += subtree_guesses(search, part, depth - 1, part_state)
     search.flush()
     return found, subtree, search.stats.since(before)

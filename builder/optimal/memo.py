@@ -1,7 +1,7 @@
 """Bounded memo tables: a search's exact values, bounds and static bounds in a byte budget.
 
 A :class:`~.search.Search` keeps three tables keyed by target set (see
-:meth:`Search.key <.search.Search.key>`): exact values with their guess,
+:meth:`SetValues.key <.set_values.SetValues.key>`): exact values with their guess,
 proven lower bounds, and static bounds. Each is a :class:`Memo`, a dict that
 reports what it holds to the search's :class:`MemoAccount`; when their
 estimated size passes the limit, the oldest-written entries of the largest

@@ -139,6 +139,7 @@ class Problem:
     by_target: np.ndarray
     target_guess: np.ndarray
     win: int
+    #: The replies other than the win (:func:`non_winning_replies`).
     replies: int
     search_guesses: int
     #: The vocabulary's letters (words x length, A=0..Z=25) for Wordle-like
@@ -216,8 +217,9 @@ def target_major(matrix: np.ndarray) -> np.ndarray:
     return flipped
 
 
-def _non_winning_replies(game: Game) -> int:
-    """Return the number of replies other than the win (at least 1)."""
+def non_winning_replies(game: Game) -> int:
+    """Return the number of replies ``game`` can give other than the win (at least 1):
+    a :class:`Problem`'s ``replies``, the branching its bound tables assume."""
     distinct = getattr(game, "distinct_replies", game.reply_space)
     return max(int(distinct) - 1, 1)
 
@@ -300,7 +302,7 @@ def make_problem(
         by_target=target_major(matrix),
         target_guess=target_guess.astype(np.int64),
         win=game.win_reply,
-        replies=_non_winning_replies(game),
+        replies=non_winning_replies(game),
         search_guesses=len(vocabulary),
         letters=letter_array(vocabulary.words, game.length) if game.coloured_replies else None,
         weights=checked,

@@ -110,10 +110,10 @@ def capped_probe(
     search.poll = poll
     try:
         for index in jobs:
-            budget = best - (search.combine(everything, values) - values[index])
+            budget = best - (search.values.combine(everything, values) - values[index])
             values[index] = search.solve(classes[index], budget, depth, (guess,), states[index])
             if values[index] >= budget:
-                return max(search.combine(everything, values), best)
+                return max(search.values.combine(everything, values), best)
     except _ProbeSpentError:
         return None
     finally:

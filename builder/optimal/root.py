@@ -184,7 +184,7 @@ class RootSearch:
         if left_out < best:
             self.search.stats.beam_cut = True
         lower = self._lower_bound(best, best_guess, everything, depth)
-        self.search.exact[self.search.key(everything, depth)] = (best, best_guess)
+        self.search.exact[self.search.values.key(everything, depth)] = (best, best_guess)
         return Outcome(
             first_guess=best_guess,
             value=best,
@@ -353,7 +353,7 @@ class RootSearch:
         _, _, parts = search.class_bounds(
             guess, everything, best, depth - 1, (guess,), node=self.root_scan
         )
-        level = search.combine(everything, parts)
+        level = search.values.combine(everything, parts)
         self.checkpoint.save(unit, level, None)
         return level
 
@@ -390,24 +390,24 @@ class RootSearch:
         if self.options.beam is None or not search.stats.beam_cut:
             return best
         if self.options.first_guess is None:
-            root = search.static.get(search.key(everything, depth))
+            root = search.static.get(search.values.key(everything, depth))
             if root is None:  # evicted from a bounded memo: the root's scan records it again
                 search.scan(everything, depth, ())
-                root = search.static[search.key(everything, depth)]
+                root = search.static[search.values.key(everything, depth)]
             return root
         # The beam search's memo holds beam values, not bounds: use a plain one.
         plain = Search(self.problem, dataclasses.replace(self.options, beam=None))
         bounds = []
         for part in self.problem.split(best_guess, everything):
-            state = search.child_state(b"", best_guess, part)
-            recorded = search.static.get(search.key(part, depth - 1, state))
+            state = search.values.child_state(b"", best_guess, part)
+            recorded = search.static.get(search.values.key(part, depth - 1, state))
             if len(part) <= 2:
                 bounds.append(plain.known_bound(part, depth - 1, state))
             elif recorded is not None:
                 bounds.append(recorded)
             else:
                 bounds.append(plain.lookahead_bound(part, depth - 1, (best_guess,), state))
-        return search.combine(everything, bounds)
+        return search.values.combine(everything, bounds)
 
     def _evaluate_root(
         self, guess: int, everything: np.ndarray, best: int, depth: int
@@ -432,7 +432,7 @@ class RootSearch:
         parts, states, bounds = search.class_bounds(
             guess, everything, best, below, (guess,), node=self.root_scan
         )
-        static = search.combine(everything, bounds)
+        static = search.values.combine(everything, bounds)
         if static >= best:
             return static, False
         if self.options.max_guesses is not None and best < INFEASIBLE:
@@ -457,9 +457,9 @@ class RootSearch:
         def budget_for(index: int) -> int:
             if best >= INFEASIBLE:
                 return INFEASIBLE
-            if search.minimax:
+            if search.values.minimax:
                 return best - 1
-            return best - (search.combine(everything, values) - values[index])
+            return best - (search.values.combine(everything, values) - values[index])
 
         failed = False
         for index, value, subtree in self._run_units(guess, parts, states, jobs, budget_for, below):
@@ -473,7 +473,7 @@ class RootSearch:
                 )
             if failed:
                 break  # refuted: branches still out cannot change that (they are cancelled)
-        total = search.combine(everything, values)
+        total = search.values.combine(everything, values)
         if failed:
             return max(total, best), False
         return total, total < best or best >= INFEASIBLE

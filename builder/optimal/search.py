@@ -20,7 +20,7 @@ of distinct replies (small sets, the unweighted total), a guess's count on the
 node caps its count on each class (a subset), so the lookahead skips every
 guess whose cap is no more than the best count found, after first trying the
 node's best splitters: about a quarter of the guesses are read (one guess from
-a cap too: :meth:`.SetValues.singletons_bound`). Each class's search then
+a cap too: :meth:`Search.singletons_bound`). Each class's search then
 gets the budget left after the exact values found so far and the bounds of
 the classes still to do, smallest class first, so a guess is abandoned as
 soon as its partial sum reaches the best total found. Smallest first because
@@ -81,20 +81,35 @@ import numpy as np
 from ..errors import InfeasibleCapError
 from .beam import beam_of
 from .bound_store import open_link
-from .bounds import INFEASIBLE
+from .bounds import INFEASIBLE, NO_CAPS, ScanKernel, capacity
 from .memo import Memo, MemoAccount
 from .problem import NO_CAP, Problem, SearchOptions
-from .set_values import NO_TARGET_SPLITS, SetValues
+from .set_values import SetValues
 from .stats import NodeScan, SearchStats
 from .symmetry import SymmetryHook
 from .traps import TrapBound
 
 #: Most constraint states whose legal guesses a search keeps (up to 100 KB each).
 _LEGAL_KEPT = 256
+#: A node's best splitters that a class's distinct-reply count tries first (its
+#: ``probe``): enough to find a high count early, few enough to cost nothing.
+PROBE = 16
+#: :meth:`Search.singletons_bound`'s answer where no target splits the set into
+#: singletons: its bound is 2n or INFEASIBLE, which a scan stopping at 2n decides.
+NO_TARGET_SPLITS = -2
 
 
-class Search(SetValues):
-    """Branch and bound over target sets; see the module docstring."""
+class Search:
+    """Branch and bound over target sets; see the module docstring.
+
+    The rules of what a set is worth without search (its values, floor, memo key
+    and constraint state) are :attr:`values`'s; a search adds the memo that holds
+    what it proved, the compiled scan, the look-ahead and the branch and bound.
+
+    Raises (on construction):
+        SearchError: weights with the minimax objective, or NYT hard mode for a
+            game that is not Wordle-like (see :class:`.SetValues`).
+    """
 
     def __init__(
         self,
@@ -102,7 +117,22 @@ class Search(SetValues):
         options: SearchOptions,
         symmetry: SymmetryHook | None = None,
     ) -> None:
-        super().__init__(problem, options)
+        self.problem = problem
+        self.options = options
+        #: The problem's set-value rules: what keys, states and node values this
+        #: search's memo is read and written with, here and by its callers.
+        self.values = values = SetValues(problem, options)
+        self.kernel = ScanKernel.for_problem(problem, values.minimax, values.table)
+        #: Whether least bounds may be found by counting distinct replies (see
+        #: bounds.ScanKernel.distinct_replies): the unweighted total objective, and
+        #: reply codes that fit its 256-bit sets. Under a cap, only where no class
+        #: of the set can be too large (see lookahead_bound).
+        self.linear = (
+            not values.minimax and values.weights is None and self.kernel.scanner.max_code < 256
+        )
+        #: The unweighted total objective without constraint states (a cap
+        #: allowed): class bounds come from one compiled pass (known_classes).
+        self.plain = not values.minimax and values.weights is None and values.rule is None
         self.symmetry = symmetry
         self.all_guesses = np.arange(problem.search_guesses, dtype=np.int64)
         self._legal: dict[bytes, np.ndarray] = {}
@@ -118,7 +148,12 @@ class Search(SetValues):
         #: total only. Without a cap it seldom adds to the look-ahead's bound and cost
         #: 60% more time (SLANE's uncapped refutation, 3158 x 14855).
         self.traps: TrapBound | None = None
-        if self.rule is not None and self.capped and not self.minimax and self.weights is None:
+        if (
+            values.rule is not None
+            and values.capped
+            and not values.minimax
+            and values.weights is None
+        ):
             self.traps = TrapBound(problem, self._any_legal)
         #: Called at every set expanded; it may raise to abandon the search (a
         #: cluster worker whose budget tightened, see :mod:`.dask_engine`).
@@ -141,7 +176,7 @@ class Search(SetValues):
         if self.options.hard:
             inside: np.ndarray = self.problem.target_guess[targets]
             return inside
-        if self.rule is not None and state:
+        if state and self.values.rule is not None:
             return self._legal_guesses(state)
         if self.symmetry is not None and history is not None:
             reduced = self.symmetry(history)
@@ -159,17 +194,18 @@ class Search(SetValues):
         tree within the cap), or 0 where it does not apply."""
         if self.traps is None:
             return 0
-        found = self.traps.bound(targets, depth, state, self.capped)
+        found = self.traps.bound(targets, depth, state, self.values.capped)
         if found >= INFEASIBLE:
             self.stats.trap_cuts += 1
         return found
 
     def _legal_guesses(self, state: bytes) -> np.ndarray:
         """Return the vocabulary rows the NYT rule allows in ``state`` (kept for reuse)."""
-        assert self.rule is not None
+        rule = self.values.rule
+        assert rule is not None
         legal = self._legal.pop(state, None)
         if legal is None:
-            legal = self.rule.legal(state)
+            legal = rule.legal(state)
             if len(self._legal) >= _LEGAL_KEPT:
                 del self._legal[next(iter(self._legal))]
         self._legal[state] = legal  # most recently used last
@@ -207,13 +243,13 @@ class Search(SetValues):
         kept, excluded = kernel.run(
             guesses,
             targets,
-            self._max_class(depth),
+            self.values.max_class(depth),
             INFEASIBLE if beam is not None else budget,
             caps=self.caps_of(parent),
         )
         index = kernel.index[:kept]
         bound = kernel.bound[:kept]
-        self.static[self.key(targets, depth, state)] = int(
+        self.static[self.values.key(targets, depth, state)] = int(
             min(bound.min(initial=INFEASIBLE), excluded)
         )
         left_out = INFEASIBLE
@@ -273,8 +309,9 @@ class Search(SetValues):
         the result. The result is memoised as a proven lower bound (under
         ``key``, the set's memo key, computed here if not given).
         """
+        values = self.values
         if key is None:
-            key = self.key(targets, depth, state)
+            key = values.key(targets, depth, state)
         hit = self.exact.get(key)
         if hit is not None:
             return hit[0]
@@ -289,8 +326,9 @@ class Search(SetValues):
         guesses = self.candidates(targets, history, state)
         self.stats.scanned += len(guesses) * len(targets)
         size = len(targets)
+        max_class = values.max_class(depth)
         least = -1
-        if self.linear and self._max_class(depth) >= size:
+        if self.linear and max_class >= size:
             # A bound is 3n - (distinct replies + win) plus each class's excess over
             # the linear table (none while every class has at most R + 1 targets,
             # always so for a set that small), and every guess is feasible (no
@@ -309,20 +347,58 @@ class Search(SetValues):
                 kept, _ = self.kernel.run(one, targets, 1 << 40, INFEASIBLE)
                 if kept and int(self.kernel.bound[0]) == 3 * size - most:
                     least = 3 * size - most
-        elif self.linear and self._max_class(depth) == 1:
+        elif self.linear and max_class == 1:
             least = self.singletons_bound(guesses, targets, parent)
         if least < 0:
             # No guess's bound is below the set's own table bound (or 2n where no
             # target splits the rest into singletons): stop at the first that reaches it.
-            floor = 2 * size if least == NO_TARGET_SPLITS else self.floor(targets)
-            _, least = self.kernel.run(
-                guesses, targets, self._max_class(depth), 0, floor, self.caps_of(parent)
-            )
+            floor = 2 * size if least == NO_TARGET_SPLITS else values.floor(targets)
+            _, least = self.kernel.run(guesses, targets, max_class, 0, floor, self.caps_of(parent))
         # The static bound stays the scan's (certificates recompute it); the proven
         # bound is the better of it and the trap family's.
         self.static[key] = least
         least = self.lower[key] = max(least, trap)
         return least
+
+    def singletons_bound(
+        self,
+        guesses: np.ndarray,
+        targets: np.ndarray,
+        parent: NodeScan | None,
+    ) -> int:
+        """Return the least static bound of a set of three or more targets with one guess
+        left after this one (every class must be a single target), where distinct
+        replies decide it; else :data:`NO_TARGET_SPLITS`.
+
+        The bound is ``2n - 1`` if a target splits the rest into singletons, ``2n``
+        if another guess does, else INFEASIBLE. A guess doing so has a reply per
+        target (a target: ``n + 1`` counting the win twice, as the distinct-reply
+        count does), so that count, with ``parent``'s caps, its best splitters
+        tried first and an early stop, is read instead of every guess's classes:
+        far quicker where no guess splits the set so finely, which under a cap is
+        most of what a search refutes (``guesses``: the set's candidates).
+        """
+        size = len(targets)
+        caps = self.caps_of(parent)
+        most, _ = self.kernel.distinct_replies(
+            guesses, targets, size + 1, caps, self.probe_of(parent, caps)
+        )
+        if most > size:
+            return 2 * size - 1
+        if most < size:
+            return INFEASIBLE
+        return NO_TARGET_SPLITS
+
+    def probe_of(self, parent: NodeScan | None, caps: np.ndarray) -> np.ndarray:
+        """Return the guesses a distinct-reply count tries first: ``parent``'s best
+        splitters where its ``caps`` apply (NO_CAPS otherwise)."""
+        return parent.guesses[:PROBE] if len(caps) and parent is not None else NO_CAPS
+
+    def caps_of(self, parent: NodeScan | None) -> np.ndarray:
+        """Return the reply-count caps a superset's scan gives (NO_CAPS without one)."""
+        if parent is None or parent.caps is None or not self.linear:
+            return NO_CAPS
+        return parent.caps
 
     def _perfect_target(
         self, targets: np.ndarray, depth: int, state: bytes = b""
@@ -336,17 +412,18 @@ class Search(SetValues):
         the shortcut does not apply).
         """
         size = len(targets)
-        if self.options.hard or self.minimax or self.table_ints[size] != 2 * size - 1:
+        values = self.values
+        if self.options.hard or values.minimax or values.table_ints[size] != 2 * size - 1:
             return None
-        if self.weights is not None:
+        if values.weights is not None:
             return self._perfect_heaviest(targets, depth, state)
         # Each target is its own vocabulary word, so these are distinct: a sort suffices.
         inside = np.sort(self.problem.target_guess[targets])
-        kept, _ = self.kernel.run(inside, targets, self._max_class(depth), 2 * size)
+        kept, _ = self.kernel.run(inside, targets, values.max_class(depth), 2 * size)
         self.stats.scanned += len(inside) * size
         if kept == 0:
             return None
-        self.static[self.key(targets, depth, state)] = 2 * size - 1
+        self.static[values.key(targets, depth, state)] = 2 * size - 1
         return 2 * size - 1, int(inside[self.kernel.index[:kept]].min())
 
     def _perfect_heaviest(
@@ -355,16 +432,17 @@ class Search(SetValues):
         """Return :meth:`_perfect_target`'s answer for weighted targets: only a target
         of the set's greatest weight that splits the rest into singletons reaches
         the least value any tree can have, ``2W - w_max``."""
-        assert self.weights is not None
-        weights = self.weights[targets]
+        values = self.values
+        assert values.weights is not None
+        weights = values.weights[targets]
         heaviest = targets[weights == weights.max()]
         inside = np.sort(self.problem.target_guess[heaviest])
-        floor = self.floor(targets)
-        kept, _ = self.kernel.run(inside, targets, self._max_class(depth), floor + 1)
+        floor = values.floor(targets)
+        kept, _ = self.kernel.run(inside, targets, values.max_class(depth), floor + 1)
         self.stats.scanned += len(inside) * len(targets)
         if kept == 0:
             return None
-        self.static[self.key(targets, depth, state)] = floor
+        self.static[values.key(targets, depth, state)] = floor
         return floor, int(inside[self.kernel.index[:kept]].min())
 
     # Budget contract (solve and _evaluate): return the exact value v if
@@ -390,11 +468,12 @@ class Search(SetValues):
         :attr:`lower`, and both kept in the bound store if there is one.
         INFEASIBLE means no tree meets the cap.
         """
-        exact = self.small(targets, depth)
+        values = self.values
+        exact = values.small(targets, depth)
         if exact is not None:
             return exact
         size = len(targets)
-        key = self.key(targets, depth, state)
+        key = values.key(targets, depth, state)
         hit = self.exact.get(key)
         if hit is not None:
             self.stats.memo_hits += 1
@@ -459,6 +538,7 @@ class Search(SetValues):
         guesses, bounds, closed, refuted = node.guesses, node.bounds, node.closed, node.excluded
         best, best_guess = budget, -1
         seen: set[bytes] = set()
+        partition_key = self.values.partition_key
         # A guess that reaches a proven bound of the node (its best static or known bound) wins.
         node_bound = max(int(bounds[0]) if len(bounds) else INFEASIBLE, known)
         for index in range(len(guesses)):
@@ -472,7 +552,7 @@ class Search(SetValues):
             else:
                 # Guesses that split the set identically have equal values:
                 # evaluate the first of them only.
-                signature = self.partition_key(guess, targets, state)
+                signature = partition_key(guess, targets, state)
                 if signature in seen:
                     continue
                 seen.add(signature)
@@ -485,6 +565,32 @@ class Search(SetValues):
                 refuted = min(refuted, value)
         return best, best_guess, refuted
 
+    def known_bound(self, targets: np.ndarray, depth: int, state: bytes = b"") -> int:
+        """Return the best lower bound known for ``targets`` without searching: its
+        exact value if small or memoised, else the larger of its memoised bound and
+        its floor (:meth:`.SetValues.floor`)."""
+        values = self.values
+        exact = values.small(targets, depth)
+        if exact is not None:
+            return exact
+        key = values.key(targets, depth, state)
+        if key in self.exact:
+            return self.exact[key][0]
+        return max(self.lower.get(key, 0), values.floor(targets))
+
+    def known_classes(
+        self, guess: int, targets: np.ndarray, depth: int
+    ) -> tuple[list[np.ndarray], list[bytes | None], list[int]]:
+        """Return ``guess``'s classes of ``targets`` (as Problem.split), their memo keys
+        with ``depth`` guesses left (None for one or two targets) and each one's
+        :meth:`known_bound`, for the :attr:`plain` objective only."""
+        if self.values.capped:
+            small_limit = capacity(depth, self.problem.replies)
+            return self.kernel.known_classes(
+                guess, targets, self.exact, self.lower, bytes([depth]), small_limit
+            )
+        return self.kernel.known_classes(guess, targets, self.exact, self.lower)
+
     def class_bounds(
         self,
         guess: int,
@@ -496,7 +602,7 @@ class Search(SetValues):
         node: NodeScan | None = None,
     ) -> tuple[list[np.ndarray], list[bytes], list[int]]:
         """Return ``guess``'s classes of ``targets`` (largest first), each class's
-        constraint state (:meth:`class_states`) and a lower bound of each.
+        constraint state (:meth:`.SetValues.class_states`) and a lower bound of each.
 
         Each class's bound is tightened by one level of lookahead (the least
         static bound over its guesses, memoised as a proven bound) until the
@@ -506,14 +612,15 @@ class Search(SetValues):
         constraint state, ``node`` the node's scan if known (it speeds the
         lookahead; see :meth:`lookahead_bound`).
         """
+        values = self.values
         keys: list[bytes | None] | None = None  # the classes' memo keys, where known
         if self.plain:
             classes, keys, bounds = self.known_classes(guess, targets, below)
             states = [b""] * len(classes)
         else:
-            classes, states = self.split_states(guess, targets, state)
+            classes, states = values.split_states(guess, targets, state)
             bounds = [self.known_bound(p, below, s) for p, s in zip(classes, states, strict=True)]
-        total = self.combine(targets, bounds)
+        total = values.combine(targets, bounds)
         for index, part in enumerate(classes):
             if total >= best:
                 break
@@ -523,7 +630,7 @@ class Search(SetValues):
                 if tighter > bounds[index]:
                     gain = tighter - bounds[index]
                     bounds[index] = tighter
-                    total = self.combine(targets, bounds) if self.minimax else total + gain
+                    total = values.combine(targets, bounds) if values.minimax else total + gain
         return classes, states, bounds
 
     def _evaluate(
@@ -545,7 +652,7 @@ class Search(SetValues):
         below = depth - 1
         after = None if history is None else (*history, guess)
         classes, states, bounds = self.class_bounds(guess, targets, best, below, after, state, node)
-        if self.minimax:
+        if self.values.minimax:
             value = 1 + max(bounds)
             if value >= best:
                 return value
@@ -557,7 +664,7 @@ class Search(SetValues):
                     return found
                 value = max(value, found)
             return value
-        value = self.mass(targets) + sum(bounds)
+        value = self.values.mass(targets) + sum(bounds)
         if value >= best:
             return value
         # Smallest class first (classes come largest first): a guess that cannot win is
@@ -585,9 +692,9 @@ class Search(SetValues):
         """
         size = len(targets)
         if size <= 2:
-            first = self.first_of_pair(targets)
-            return self.trivial_of(targets), int(self.problem.target_guess[first])
-        key = self.key(targets, depth, state)
+            first = self.values.first_of_pair(targets)
+            return self.values.trivial_of(targets), int(self.problem.target_guess[first])
+        key = self.values.key(targets, depth, state)
         if key not in self.exact:
             value = self.solve(targets, INFEASIBLE, depth, None, state)
             if value >= INFEASIBLE:

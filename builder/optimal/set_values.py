@@ -1,10 +1,14 @@
-"""What a target set is worth before any search: the exact values of one or two
-targets, each set's least static bound, and how class values add up.
+"""What a target set is worth before any search, under one problem's objective,
+cap and NYT hard-mode rule: the exact values of one or two targets, each set's
+least static bound, how class values add up, and what identifies a set in the
+memo (its key and its constraint state).
 
 :class:`SetValues` holds these rules for one search problem, weighted or not
-(see :mod:`.search` for the weighted forms); :class:`~.search.Search` builds
-its branch and bound on them, and certificates (:mod:`.certificate`) and
-verification recompute node values and bounds with them.
+(see :mod:`.search` for the weighted forms). It keeps no memo and scans
+nothing: a :class:`~.search.Search` holds one (its ``values``) and builds its
+branch and bound, memo and look-ahead on it; what reads or writes a search's
+memo from outside (the root, subtrees, certificates, the backtest, the Dask
+engine) computes keys, states and node values with the same object.
 """
 
 from __future__ import annotations
@@ -13,22 +17,8 @@ import numpy as np
 
 from ..errors import SearchError
 from ..nyt_hard import NytRule
-from .bounds import (
-    INFEASIBLE,
-    NO_CAPS,
-    ScanKernel,
-    capacity,
-    weighted_class_bound,
-)
+from .bounds import INFEASIBLE, capacity, objective_table, weighted_class_bound
 from .problem import Problem, SearchOptions
-from .stats import NodeScan
-
-#: A node's best splitters that a class's distinct-reply count tries first (its
-#: ``probe``): enough to find a high count early, few enough to cost nothing.
-PROBE = 16
-#: :meth:`SetValues.singletons_bound`'s answer where no target splits the set into
-#: singletons: its bound is 2n or INFEASIBLE, which a scan stopping at 2n decides.
-NO_TARGET_SPLITS = -2
 
 
 class SetValues:
@@ -39,10 +29,6 @@ class SetValues:
             game that is not Wordle-like.
     """
 
-    # The memo tables a search keeps (see Search); known_bound reads them.
-    exact: dict[bytes, tuple[int, int]]
-    lower: dict[bytes, int]
-
     def __init__(self, problem: Problem, options: SearchOptions) -> None:
         self.problem = problem
         self.options = options
@@ -51,8 +37,9 @@ class SetValues:
         self.weights = problem.weights
         if self.weights is not None and self.minimax:
             raise SearchError("target weights apply to the total objective, not minimax")
-        self.kernel = ScanKernel.for_problem(problem, self.minimax)
-        self.table = self.kernel.table
+        #: The objective's bound table (bounds.objective_table), which a search's
+        #: compiled scan shares.
+        self.table = objective_table(problem, self.minimax)
         #: The table as Python ints: read once per class, where numpy's scalar
         #: indexing would cost more than the rest of the lookup.
         self.table_ints: list[int] = self.table.tolist()
@@ -61,20 +48,8 @@ class SetValues:
             if problem.letters is None:
                 raise SearchError("NYT hard mode applies to Wordle-like games only")
             self.rule = NytRule(problem.letters)
-        self.exact = {}
-        self.lower = {}
         #: split_states's last answer: (guess, targets, state, classes, states).
         self._last_split: tuple[int, np.ndarray, bytes, list[np.ndarray], list[bytes]] | None = None
-        #: Whether least bounds may be found by counting distinct replies (see
-        #: bounds.ScanKernel.distinct_replies): the unweighted total objective, and
-        #: reply codes that fit its 256-bit sets. Under a cap, only where no class
-        #: of the set can be too large (see Search.lookahead_bound).
-        self.linear = (
-            not self.minimax and self.weights is None and self.kernel.scanner.max_code < 256
-        )
-        #: The unweighted total objective without constraint states (a cap
-        #: allowed): class bounds come from one compiled pass (known_classes).
-        self.plain = not self.minimax and self.weights is None and self.rule is None
 
     def trivial(self, size: int) -> int:
         """Return the exact value of a set of one or two unweighted targets."""
@@ -135,7 +110,7 @@ class SetValues:
         their constraint states (:meth:`class_states`) in ``state``.
 
         The last answer is kept: a search asks for a guess's partition key and then
-        for its classes (Search.class_bounds), so each is split and stated once.
+        for its classes (:meth:`.search.Search.class_bounds`), so each is split and stated once.
         """
         kept = self._last_split
         if kept is not None and kept[0] == guess and kept[1] is targets and kept[2] == state:
@@ -191,7 +166,7 @@ class SetValues:
             return 1 + max(bounds, default=0)
         return self.mass(targets) + sum(bounds)
 
-    def _max_class(self, depth: int) -> int:
+    def max_class(self, depth: int) -> int:
         """Return the largest class a guess may leave with ``depth`` guesses left."""
         if not self.capped:
             return 1 << 40
@@ -206,68 +181,3 @@ class SetValues:
         if self.capped and size > capacity(depth, self.problem.replies):
             return INFEASIBLE
         return self.trivial_of(targets)
-
-    def known_bound(self, targets: np.ndarray, depth: int, state: bytes = b"") -> int:
-        """Return the best lower bound known for ``targets`` without searching."""
-        exact = self.small(targets, depth)
-        if exact is not None:
-            return exact
-        key = self.key(targets, depth, state)
-        if key in self.exact:
-            return self.exact[key][0]
-        return max(self.lower.get(key, 0), self.floor(targets))
-
-    def known_classes(
-        self, guess: int, targets: np.ndarray, depth: int
-    ) -> tuple[list[np.ndarray], list[bytes | None], list[int]]:
-        """Return ``guess``'s classes of ``targets`` (as Problem.split), their memo keys
-        with ``depth`` guesses left (None for one or two targets) and each one's
-        :meth:`known_bound`, for the :attr:`plain` objective only."""
-        if self.capped:
-            small_limit = capacity(depth, self.problem.replies)
-            return self.kernel.known_classes(
-                guess, targets, self.exact, self.lower, bytes([depth]), small_limit
-            )
-        return self.kernel.known_classes(guess, targets, self.exact, self.lower)
-
-    def singletons_bound(
-        self,
-        guesses: np.ndarray,
-        targets: np.ndarray,
-        parent: NodeScan | None,
-    ) -> int:
-        """Return the least static bound of a set of three or more targets with one guess
-        left after this one (every class must be a single target), where distinct
-        replies decide it; else :data:`NO_TARGET_SPLITS`.
-
-        The bound is ``2n - 1`` if a target splits the rest into singletons, ``2n``
-        if another guess does, else INFEASIBLE. A guess doing so has a reply per
-        target (a target: ``n + 1`` counting the win twice, as the distinct-reply
-        count does), so that count, with ``parent``'s caps, its best splitters
-        tried first and an early stop, is read instead of every guess's classes:
-        far quicker where no guess splits the set so finely, which under a cap is
-        most of what a search refutes (``guesses``: the set's candidates).
-        """
-        size = len(targets)
-        caps = self.caps_of(parent)
-        most, _ = self.kernel.distinct_replies(
-            guesses, targets, size + 1, caps, self.probe_of(parent, caps)
-        )
-        if most > size:
-            return 2 * size - 1
-        if most < size:
-            return INFEASIBLE
-        return NO_TARGET_SPLITS
-
-    def probe_of(self, parent: NodeScan | None, caps: np.ndarray) -> np.ndarray:
-        """Return the guesses a distinct-reply count tries first: ``parent``'s best
-        splitters where its ``caps`` apply (NO_CAPS otherwise)."""
-        return parent.guesses[:PROBE] if len(caps) and parent is not None else NO_CAPS
-
-    def caps_of(self, parent: NodeScan | None) -> np.ndarray:
-        """Return the reply-count caps a superset's scan gives (NO_CAPS without one)."""
-        if parent is None or parent.caps is None or not self.linear:
-            return NO_CAPS
-        return parent.caps
-
-    # -- one node ---------------------------------------------------------------

@@ -37,7 +37,7 @@ def subtree_guesses(
         _, guess = search.choice(node, left, node_state)
         out.append(guess)
         stack.extend(
-            (part, left - 1, search.child_state(node_state, guess, part))
+            (part, left - 1, search.values.child_state(node_state, guess, part))
             for part in reversed(search.problem.split(guess, node))
         )
     return out
@@ -59,19 +59,25 @@ def install_subtree(
     """
     size = len(targets)
     if size <= 2:
-        return search.trivial_of(targets)
+        return search.values.trivial_of(targets)
     guess = next(guesses, -1)
     if not 0 <= guess < search.problem.search_guesses:
         raise SearchError("a recorded subtree names no valid guess (damaged checkpoint?)")
     classes = search.problem.split(guess, targets)
     if any(len(part) == size for part in classes):
         raise SearchError("a recorded subtree does not split its targets (damaged checkpoint?)")
-    if search.rule is not None and guess not in search.candidates(targets, None, state):
+    if search.values.rule is not None and guess not in search.candidates(targets, None, state):
         raise SearchError("a recorded subtree breaks the NYT hard rule (damaged checkpoint?)")
     values = [
-        install_subtree(search, part, depth - 1, guesses, search.child_state(state, guess, part))
+        install_subtree(
+            search, part, depth - 1, guesses, search.values.child_state(state, guess, part)
+        )
         for part in classes
     ]
-    value = 1 + max(values, default=0) if search.minimax else search.mass(targets) + sum(values)
-    search.exact[search.key(targets, depth, state)] = (value, guess)
+    value = (
+        1 + max(values, default=0)
+        if search.values.minimax
+        else search.values.mass(targets) + sum(values)
+    )
+    search.exact[search.values.key(targets, depth, state)] = (value, guess)
     return value

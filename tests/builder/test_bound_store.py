@@ -244,13 +244,13 @@ def test_small_sets_are_neither_looked_up_nor_kept(tmp_path: Path) -> None:
     assert link is not None
     small, large = np.arange(MIN_STORED - 1), np.arange(MIN_STORED)
     for targets in (small, large):
-        link.keep(search.key(targets, NO_CAP), len(targets), 40, 7)
+        link.keep(search.values.key(targets, NO_CAP), len(targets), 40, 7)
     search.flush()
     assert BoundStore(path).rows() == 1
-    answer = link.recall(search, search.key(small, NO_CAP), len(small), 100, 0)
+    answer = link.recall(search, search.values.key(small, NO_CAP), len(small), 100, 0)
     assert answer == (None, 100, 0) and search.stats.store_lookups == 0
-    answer = link.recall(search, search.key(large, NO_CAP), len(large), 100, 0)
-    assert answer == (40, 100, 0) and search.exact[search.key(large, NO_CAP)] == (40, 7)
+    answer = link.recall(search, search.values.key(large, NO_CAP), len(large), 100, 0)
+    assert answer == (40, 100, 0) and search.exact[search.values.key(large, NO_CAP)] == (40, 7)
     assert (search.stats.store_lookups, search.stats.store_hits) == (1, 1)
     with sqlite3.connect(path) as db:
         assert [len(key) for (key,) in db.execute("SELECT key FROM entries")] == [16]
@@ -262,14 +262,14 @@ def test_a_bound_below_the_budget_or_a_bare_value_narrows_the_search(tmp_path: P
     link = search.store
     assert link is not None
     bound, bare = np.arange(10), np.arange(1, 11)
-    link.keep(search.key(bound, NO_CAP), 10, 30, -1)  # a refutation: the set needs >= 30
+    link.keep(search.values.key(bound, NO_CAP), 10, 30, -1)  # a refutation: the set needs >= 30
     link.value_only = True
-    link.keep(search.key(bare, NO_CAP), 10, 25, 3)  # exact 25, its guess not kept
+    link.keep(search.values.key(bare, NO_CAP), 10, 25, 3)  # exact 25, its guess not kept
     search.flush()
-    assert link.recall(search, search.key(bound, NO_CAP), 10, 50, 20) == (None, 50, 30)
-    assert link.recall(search, search.key(bound, NO_CAP), 10, 30, 0) == (30, 30, 30)
-    assert link.recall(search, search.key(bare, NO_CAP), 10, 50, 0) == (None, 26, 25)
-    assert link.recall(search, search.key(bare, NO_CAP), 10, 20, 0) == (25, 20, 25)
+    assert link.recall(search, search.values.key(bound, NO_CAP), 10, 50, 20) == (None, 50, 30)
+    assert link.recall(search, search.values.key(bound, NO_CAP), 10, 30, 0) == (30, 30, 30)
+    assert link.recall(search, search.values.key(bare, NO_CAP), 10, 50, 0) == (None, 26, 25)
+    assert link.recall(search, search.values.key(bare, NO_CAP), 10, 20, 0) == (25, 20, 25)
 
 
 # -- errors, and off by default ----------------------------------------------------------

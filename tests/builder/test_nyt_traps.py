@@ -69,7 +69,7 @@ def brute_force(search: Search) -> Callable[[tuple[int, ...], bytes, int], int]:
                 continue  # no progress: never part of a least tree
             total = len(targets)
             for part in classes:
-                child = search.child_state(state, guess, part)
+                child = search.values.child_state(state, guess, part)
                 total += best(tuple(part.tolist()), child, depth - 1)
             least = min(least, total)
         return least
@@ -82,13 +82,13 @@ def nodes(search: Search, cap: int, rng: random.Random) -> Iterator[tuple[np.nda
     guess from the root, and after a second guess drawn for some of them."""
     everything = np.arange(search.problem.n_targets, dtype=np.int64)
     for first in range(search.problem.search_guesses):
-        classes, states = search.split_states(first, everything, b"")
+        classes, states = search.values.split_states(first, everything, b"")
         for part, state in zip(classes, states, strict=True):
             if len(part) < 3:
                 continue
             yield part, state, cap - 1
             second = rng.randrange(search.problem.search_guesses)
-            deeper, deeper_states = search.split_states(second, part, state)
+            deeper, deeper_states = search.values.split_states(second, part, state)
             for inner, inner_state in zip(deeper, deeper_states, strict=True):
                 if len(inner) >= 3 and len(inner) < len(part):
                     yield inner, inner_state, cap - 2
@@ -127,7 +127,7 @@ def test_with_no_family_the_bound_adds_nothing_to_the_table() -> None:
     problem, _ = make_problem(WORDLE, *lists)
     search = Search(problem, SearchOptions(nyt_hard=True, max_guesses=3))
     everything = np.arange(len(targets), dtype=np.int64)
-    state = search.child_state(b"", 0, everything[1:2])  # some constraint state
+    state = search.values.child_state(b"", 0, everything[1:2])  # some constraint state
     assert search.trap_bound(everything, 3, state) == 0
     assert search.trap_bound(everything, 3, b"") == 0  # the empty state: every guess
 

@@ -195,7 +195,7 @@ def test_the_compiled_classes_equal_splitting_and_looking_up(
             expected = problem.split(guess, targets)
             for part in expected:
                 if len(part) > 2 and rng.random() < 0.6:
-                    key = search.key(part, depth)
+                    key = search.values.key(part, depth)
                     value = int(rng.integers(0, 3 * len(part)))
                     if rng.random() < 0.5:
                         search.exact[key] = (value, 0)
@@ -205,7 +205,7 @@ def test_the_compiled_classes_equal_splitting_and_looking_up(
             assert len(classes) == len(expected)
             for part, wanted, key, bound in zip(classes, expected, keys, bounds, strict=True):
                 assert np.array_equal(part, wanted)
-                assert key == (search.key(part, depth) if len(part) > 2 else None)
+                assert key == (search.values.key(part, depth) if len(part) > 2 else None)
                 assert bound == search.known_bound(part, depth)
                 infeasible += bound >= INFEASIBLE
         # Under a cap, some sets were too large for the guesses left (pairs with one
