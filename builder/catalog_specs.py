@@ -205,6 +205,20 @@ GLOBAL_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
         lead_opener="SALET",
         least_worst=True,
     ),
+    # Today's game in NYT hard mode within six guesses, every one of the 14855 openers
+    # settled: TARSE, 11627 (mean 3.6818, worst 6), the value of the TARSE-given tree
+    # below. Run led by TARSE through
+    # policies/proofs' checkpoint over several sessions (issue #46), most of it on 16
+    # cores (docs/benchmarks.rst, bench-global-proof).
+    OptimalSpec(
+        "wordle",
+        targets="wordle-answers-3158",
+        guesses="wordle-guesses-14855",
+        mode=NYT_HARD,
+        max_guesses=6,
+        lead_opener="TARSE",
+        least_worst=True,
+    ),
 )
 
 #: Today's game optimised given SALET (the best opener of the 2022 lists): 11235 in

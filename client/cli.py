@@ -316,9 +316,9 @@ POLICY_HELP = (
     f"optimum, guaranteed within 6 guesses, as --hard's default is; today's game: {TODAY})"
 )
 HARD_HELP = (
-    "NYT hard mode (greens stay, yellows are used again): today's NYT-hard policy, an "
-    "optimum within 6 guesses (wordle-3158-g14855-nyt-hard-optimal-cap6-first-tarse: "
-    "given TARSE), guaranteed within 6 as the normal-mode default is (a catalog without "
+    "NYT hard mode (greens stay, yellows are used again): today's NYT-hard policy, the "
+    "proven optimum within 6 guesses (wordle-3158-g14855-nyt-hard-optimal-cap6: TARSE, "
+    "every opener settled), guaranteed within 6 as the normal-mode default is (a catalog without "
     "one: the greedy tree, which is not; play says which); with --length/--language a "
     "hard-mode one"
 )
