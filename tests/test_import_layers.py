@@ -53,6 +53,10 @@ BOUNDARIES: dict[str, str] = {
     "guesswork.client.spelling_bee)",
     "guesswork.client.messages": "protobuf: the guesswork command's --json answers "
     "(the proto's JSON mapping); a plain answer never loads it",
+    "guesswork.client.play": "the interactive helper: only `guesswork play` loads it, "
+    "never a one-shot suggestion (tests/client/test_game_capabilities.py refuses it there)",
+    "guesswork.client.play_boards": "the multi-board interactive helper, which uses "
+    "guesswork.client.play's line reader: only `guesswork play --boards` loads it",
     "guesswork.client.remote": "gRPC (grpc, protobuf): the guesswork command loads "
     "it for --server only",
     "guesswork.service.server": "gRPC (grpc, protobuf): the parent of "
