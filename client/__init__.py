@@ -24,8 +24,10 @@ The embedding API, re-exported here::
   strategies (client.strategy), Spelling Bee rules (client.spelling_bee), and
   every error a user can see (:mod:`~guesswork.client.errors`).
 
-Nothing here imports guesswork.service, nor guesswork.builder but to prove a policy
-from outside (client.trust: the same distribution, imported only then).
+Nothing here imports guesswork.service or guesswork.builder. A policy from
+outside this installation is proven on first use by the prover the opener
+hands in (``prover=``); by default the builder's proof, which the
+distribution names in its metadata and which is loaded then (client.trust).
 """
 
 from .catalog import Catalog, open_catalog, open_policy_file, open_store

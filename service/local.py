@@ -70,6 +70,16 @@ if TYPE_CHECKING:
     from .bee import BeeAnswers
 
 
+def builder_proof(policy: Policy) -> list[str]:
+    """Return the faults of ``policy`` by the builder's proof (builder.proof.proof_faults):
+    the client.trust.Prover the service hands to every catalog it opens (the client
+    cannot import the builder). Imported on the first proof: a stored answer from
+    the shipped catalog never loads the builder or numpy."""
+    from ..builder.proof import proof_faults
+
+    return proof_faults(policy)
+
+
 class LocalGuesswork(CatalogLookup):
     """Every answer of client.core.Guesswork, from one catalog, computed in this process:
     the catalog's lookups (client.lookup.CatalogLookup) with live answers, game
@@ -86,12 +96,15 @@ class LocalGuesswork(CatalogLookup):
     def open(cls, location: str | None) -> LocalGuesswork:
         """Return the answers of the catalog or policy file at ``location`` (None: the
         shipped catalog and the user's over it, a damaged user catalog left out with
-        a warning; see client.catalog.open_store and open_layered).
+        a warning; see client.catalog.open_store and open_layered), its policies from
+        outside proven by builder_proof (the builder's proof).
 
         Raises:
             PolicyFormatError: the store is missing, unreadable or corrupt.
         """
-        return cls(open_layered(skip_damaged=True) if location is None else open_store(location))
+        if location is None:
+            return cls(open_layered(skip_damaged=True, prover=builder_proof))
+        return cls(open_store(location, prover=builder_proof))
 
     @property
     def lookups(self) -> LocalGuesswork:

@@ -42,9 +42,9 @@ BOUNDARIES: dict[str, str] = {
     "(see numpy), loaded by a game's first array rule",
     "guesswork.client.replay": "numpy's replay of every target: only for a policy "
     "file given to --store, never for a catalog's stored answers",
-    "guesswork.builder": "the live engine and the proof, from the service and the "
-    "client: the builder's numpy and compiled kernels, loaded by the first live "
-    "answer, analysis, honeycomb search or proof only",
+    "guesswork.builder": "the live engine and the proof, from the service: the "
+    "builder's numpy and compiled kernels, loaded by the first live answer, "
+    "analysis, honeycomb search or proof only",
     "guesswork.service.local": "the in-process service behind the guesswork command: "
     "--server calls never load it",
     "guesswork.client.spelling_bee": "the Spelling Bee's tables and rules, loaded with "
@@ -62,18 +62,12 @@ BOUNDARIES: dict[str, str] = {
     "guesswork.service.server": "gRPC (grpc, protobuf): the parent of "
     "guesswork-serve --processes N only supervises and never loads it",
     "tqdm": "tqdm: progress bars, loaded only when a bar is drawn",
+    "importlib.metadata": "the installation's metadata (it loads email, zipfile and "
+    "csv): read by the first proof of a policy from outside (client.trust), never by a "
+    "stored answer",
     "uvicorn": "uvicorn: the HTTP server, loaded only when --http serves",
     "fcntl": "the publisher's file lock on POSIX (the module exists only there)",
     "msvcrt": "the publisher's file lock on Windows (the module exists only there)",
-}
-
-#: Calls from a lower layer up into a higher one, each with why it cannot be turned
-#: around; their edges are left out of the circle check (and must be at a boundary).
-UPCALLS: dict[tuple[str, str], str] = {
-    ("guesswork.client.trust", "guesswork.builder.proof"): "the client's catalogs prove "
-    "a policy from outside this installation on first use with the builder's proof "
-    "(the same distribution): the embedding API's open_catalog() proves by default, "
-    "and the client cannot hold the proof (numpy, the compiled kernels)",
 }
 
 
@@ -240,23 +234,19 @@ def _circle_through(group: set[str], graph: Mapping[str, set[str]]) -> tuple[str
 def check(
     mapping: Mapping[str, Path],
     boundaries: Iterable[str] = BOUNDARIES,
-    upcalls: Iterable[tuple[str, str]] = UPCALLS,
     skip: Iterable[str] = ("guesswork.protos",),
 ) -> Report:
     """Return the imports inside functions that no boundary allows and the import
     circles among the modules under ``mapping`` (module-level and function-level
-    imports both count), leaving out the edges of ``upcalls`` made inside a function."""
+    imports both count)."""
     files = module_files(mapping, skip)
     bounds = tuple(boundaries)
-    up = set(upcalls)
     graph: dict[str, set[str]] = {name: set() for name in files}
     inner: list[Import] = []
     for name, path in files.items():
         for imp in imports_of(name, path, files):
             if imp.in_function and not allowed(imp, bounds):
                 inner.append(imp)
-            if imp.in_function and (name, imp.target) in up:
-                continue
             if imp.target in files and imp.target != name:
                 graph[name].add(imp.target)
     return Report(tuple(inner), tuple(circles(graph)))
@@ -301,11 +291,6 @@ def test_every_boundary_has_a_reason_and_is_used() -> None:
     for boundary, reason in BOUNDARIES.items():
         assert reason.strip(), boundary
         assert any(allowed(imp, [boundary]) for imp in crossed), f"unused: {boundary}"
-    for (source, target), reason in UPCALLS.items():
-        assert reason.strip()
-        assert any(imp.module == source and imp.target == target for imp in crossed), (
-            f"unused upcall: {source} -> {target}"
-        )
 
 
 # The checker fails where it should: planted faults in temporary packages.
@@ -332,7 +317,7 @@ def test_the_checker_reports_a_planted_circle(tmp_path: Path) -> None:
             "gamma.py": "from .alpha import a\n",
         },
     )
-    report = check(mapping, boundaries=(), upcalls=())
+    report = check(mapping, boundaries=())
     assert report.circles == (("planted.alpha", "planted.beta"),)
     assert report.inner == ()
 
@@ -348,20 +333,15 @@ def test_the_checker_reports_a_circle_closed_inside_a_function(tmp_path: Path) -
             "high.py": "import planted.sub.low\n\ng = 1\n",
         },
     )
-    report = check(mapping, boundaries=(), upcalls=())
+    report = check(mapping, boundaries=())
     assert report.circles == (("planted.high", "planted.sub.low"),)
     assert [(i.module, i.target, i.line) for i in report.inner] == [
         ("planted.sub.low", "planted.high", 2)
     ]
-    # A named boundary allows the import, but the circle stays ...
-    bounded = check(mapping, boundaries=("planted.high",), upcalls=())
+    # A named boundary allows the import, but the circle stays: a deferred import
+    # is never a way around the layers.
+    bounded = check(mapping, boundaries=("planted.high",))
     assert bounded == Report((), (("planted.high", "planted.sub.low"),))
-    # ... unless the deferred edge is an upcall.
-    upcall = ("planted.sub.low", "planted.high")
-    assert check(mapping, ("planted.high",), upcalls=[upcall]) == Report((), ())
-    # An upcall never excuses a module-level import: the other way round it still counts.
-    reverse = ("planted.high", "planted.sub.low")
-    assert check(mapping, ("planted.high",), upcalls=[reverse]).circles != ()
 
 
 def test_the_checker_reports_a_planted_function_level_import(tmp_path: Path) -> None:
@@ -381,10 +361,10 @@ def test_the_checker_reports_a_planted_function_level_import(tmp_path: Path) -> 
             ),
         },
     )
-    report = check(mapping, boundaries=("numpy",), upcalls=())
+    report = check(mapping, boundaries=("numpy",))
     assert [(i.module, i.target, i.line) for i in report.inner] == [
         ("planted.user", "planted.leaf", 7)
     ]
     assert report.circles == ()
-    strict = check(mapping, boundaries=(), upcalls=())
+    strict = check(mapping, boundaries=())
     assert [i.target for i in strict.inner] == ["numpy.linalg", "planted.leaf"]
