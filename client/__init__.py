@@ -13,8 +13,9 @@ The embedding API, re-exported here::
 * :class:`Policy` walks one stored tree in constant time per turn
   (:mod:`~guesswork.client.probe`);
 * :class:`CatalogLookup` / :class:`PolicyLookup` answer suggestions, scores,
-  hard-mode checks and the Evil replier from the stored data
-  (:mod:`~guesswork.client.lookup`);
+  hard-mode checks and the Evil replier from the stored data, a catalog's
+  policies each (:mod:`~guesswork.client.catalog_lookup`, with the rule for
+  secrets off the answer list) or one (:mod:`~guesswork.client.lookup`);
 * :class:`Guesswork` is the application core's interface, and its typed
   results (:mod:`~guesswork.client.core`): :class:`~guesswork.client.remote.RemoteClient` answers it
   over gRPC (client.remote), :class:`guesswork.service.local.LocalGuesswork`
@@ -31,6 +32,7 @@ distribution names in its metadata and which is loaded then (client.trust).
 """
 
 from .catalog import Catalog, open_catalog, open_policy_file, open_store
+from .catalog_lookup import CatalogLookup
 from .core import EvilAnswer, GuessCheck, GuessScore, Guesswork, HoneycombReport
 from .errors import (
     GameOverError,
@@ -41,7 +43,7 @@ from .errors import (
     PolicyFormatError,
     PolicyNotFoundError,
 )
-from .lookup import CatalogLookup, PolicyLookup
+from .lookup import PolicyLookup
 from .policy_info import PolicyInfo
 from .probe import Policy
 from .suggestion import Suggestion

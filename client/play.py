@@ -21,7 +21,7 @@ typed at the reply prompt outside a paste takes the next-best guess.
 When no target of the policy fits the replies (the secret is outside its
 answer list, e.g. TACOS for the 2,309 answers), the helper says so in one
 line and goes on over the policy's guess list as possible secrets (answers
-with source ``live-guess-list``; see client.lookup). At the end it prints the
+with source ``live-guess-list``; see client.catalog_lookup). At the end it prints the
 game's share text (Wordle-like games) and the policy's guess histogram with
 this game's count marked.
 
