@@ -42,7 +42,7 @@ _PROBE = """
 import json, sys, time
 started = time.perf_counter()
 from guesswork.client.catalog import open_store
-from guesswork.client.lookup import CatalogLookup
+from guesswork.client.catalog_lookup import CatalogLookup
 from guesswork.builder.live import GreedyLiveSolver
 store = open_store(sys.argv[1])
 lookup = CatalogLookup(store, GreedyLiveSolver())
@@ -90,7 +90,7 @@ _CATALOG_PROBE = """
 import json, sys, time
 started = time.perf_counter()
 from guesswork.client.catalog import open_catalog
-from guesswork.client.lookup import CatalogLookup
+from guesswork.client.catalog_lookup import CatalogLookup
 from guesswork.builder.live import GreedyLiveSolver
 lookup = CatalogLookup(open_catalog(), GreedyLiveSolver())
 opened = time.perf_counter()

@@ -17,7 +17,7 @@ weighs it (a weighted policy: E, luck and the totals are then expectations
 under the prior). A history that no target fits is refused
 (CONTRADICTORY_HISTORY), as is an answer that does not fit it; the service
 then analyses the game under a policy whose targets are the whole guess list
-(client.lookup.CatalogLookup.off_list_policy), as live answers play on over it.
+(client.catalog_lookup.CatalogLookup.off_list_policy), as live answers play on over it.
 Wordle (every length), Jotto and Mastermind policies are analysed;
 Antiwordle (whose player avoids the target) and Guess My Word are not.
 """

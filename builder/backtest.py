@@ -35,8 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..client.catalog_lookup import CatalogLookup
 from ..client.games import Wordle
-from ..client.lookup import CatalogLookup
 from ..client.policy_info import WORDLE_GUESS_LIMIT
 from .calendar import AnswerCalendar, CalendarDay
 from .calendar_prior import calendar_prior

@@ -81,7 +81,8 @@ TODAY_SPECS: tuple[PolicySpec, ...] = tuple(
 #: answers weighted as likely as the NYT's editors would pick them (fast: in the
 #: catalog test), and every allowed word a possible secret, weighted (the policy
 #: for a player who trusts no answer list, and what values a game whose secret
-#: left a policy's answer list: client.lookup's off_list_policy), in normal and NYT hard mode.
+#: left a policy's answer list: client.catalog_lookup's off_list_policy), in normal and
+#: NYT hard mode.
 WEIGHTED_SPECS: tuple[PolicySpec, ...] = (
     PolicySpec(
         "wordle", targets="wordle-answers-3158", guesses="wordle-guesses-14855", weights="wordfreq"

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from ..client.catalog import Catalog, open_layered, open_store
+from ..client.catalog_lookup import CatalogLookup
 from ..client.errors import UsageError
-from ..client.lookup import CatalogLookup
 from ..client.policy_choice import today_policy
 from ..client.progress import Progress, say
 from ..client.text import plural

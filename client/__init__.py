@@ -13,8 +13,9 @@ The embedding API, re-exported here::
 * :class:`Policy` walks one stored tree in constant time per turn
   (:mod:`~guesswork.client.probe`);
 * :class:`CatalogLookup` / :class:`PolicyLookup` answer suggestions, scores,
-  hard-mode checks and the Evil replier from the stored data
-  (:mod:`~guesswork.client.lookup`);
+  hard-mode checks and the Evil replier from the stored data, a catalog's
+  policies each (:mod:`~guesswork.client.catalog_lookup`, with the rule for
+  secrets off the answer list) or one (:mod:`~guesswork.client.lookup`);
 * :class:`Guesswork` is the application core's interface, and its typed
   results (:mod:`~guesswork.client.core`): :class:`~guesswork.client.remote.RemoteClient` answers it
   over gRPC (client.remote), :class:`guesswork.service.local.LocalGuesswork`
@@ -24,11 +25,14 @@ The embedding API, re-exported here::
   strategies (client.strategy), Spelling Bee rules (client.spelling_bee), and
   every error a user can see (:mod:`~guesswork.client.errors`).
 
-Nothing here imports guesswork.service, nor guesswork.builder but to prove a policy
-from outside (client.trust: the same distribution, imported only then).
+Nothing here imports guesswork.service or guesswork.builder. A policy from
+outside this installation is proven on first use by the prover the opener
+hands in (``prover=``); by default the builder's proof, which the
+distribution names in its metadata and which is loaded then (client.trust).
 """
 
 from .catalog import Catalog, open_catalog, open_policy_file, open_store
+from .catalog_lookup import CatalogLookup
 from .core import EvilAnswer, GuessCheck, GuessScore, Guesswork, HoneycombReport
 from .errors import (
     GameOverError,
@@ -39,7 +43,7 @@ from .errors import (
     PolicyFormatError,
     PolicyNotFoundError,
 )
-from .lookup import CatalogLookup, PolicyLookup
+from .lookup import PolicyLookup
 from .policy_info import PolicyInfo
 from .probe import Policy
 from .suggestion import Suggestion

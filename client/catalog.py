@@ -34,9 +34,10 @@ What is checked when:
   honeycomb table are checked the same way when first read. The decoded
   policy is kept; later lookups are dictionary steps.
 * **Then, for a catalog other than the shipped one**: the policy's proof
-  (client.trust: every edge replayed, everything it claims derived again),
-  unless its content hash is in the proof record; opened with ``prove=False``
-  (``verify``), not.
+  (client.trust: every edge replayed, everything it claims derived again) by
+  the prover the opener hands in (``prover``; by default the one this
+  installation names, client.trust.installed_proof), unless its content hash is
+  in the proof record; opened with ``prove=False`` (``verify``), not.
 * **By** ``guesswork-build verify``: everything above for every policy, list
   and table, then the file's seal (the SHA-256 of every byte, which notices a
   flip even where SQLite keeps nothing) and every policy's proof.
@@ -100,7 +101,7 @@ from .policy_format import (
 from .policy_info import PolicyInfo
 from .probe import Policy
 from .text import shown
-from .trust import is_proven
+from .trust import Prover, installed_proof, is_proven
 from .trust import prove as prove_policy
 
 if TYPE_CHECKING:
@@ -215,7 +216,10 @@ class Catalog:
         Raises:
             PolicyNotFoundError: no such policy (a ``KeyError``); the message
                 lists a few names that do exist.
-            PolicyFormatError: its stored form fails a check.
+            PolicyFormatError: its stored form fails a check, or its proof
+                (InconsistentPolicyError).
+            ProverUnavailableError: it must be proven and the default prover is
+                not installed (client.trust.installed_prover).
         """
         with self._lock:
             loaded = self._loaded.get(name)
@@ -411,7 +415,9 @@ def _open_rows(where: str, location: str | Path) -> CatalogRows:
     return ServerRows(where, url)
 
 
-def open_catalog(location: str | Path | None = None, *, prove: bool = True) -> Catalog:
+def open_catalog(
+    location: str | Path | None = None, *, prove: bool = True, prover: Prover = installed_proof
+) -> Catalog:
     """Open a catalog: a file (a path or ``sqlite:///`` URL) or a PostgreSQL database
     (``postgresql+psycopg://USER@HOST:PORT/DATABASE``, see client.catalog_sql).
 
@@ -420,14 +426,16 @@ def open_catalog(location: str | Path | None = None, *, prove: bool = True) -> C
     given, a URL's password hidden. Opening checks the header and the manifest;
     each policy is checked when first read (see the module doc) and, unless the
     catalog is the shipped one or ``prove`` is False (``verify``, which proves
-    every policy itself), proven then (client.trust).
+    every policy itself), proven then by ``prover`` (client.trust; the default,
+    :func:`~guesswork.client.trust.installed_proof`, is the builder's proof,
+    loaded on the first proof).
 
     Raises:
         PolicyFormatError: the catalog is missing, unreachable, unreadable, of
             another schema version, or its manifest fails a check (named in the message).
     """
     if location is None:
-        return open_layered(prove=prove)
+        return open_layered(prove=prove, prover=prover)
     where = describe_location(location)
     rows = _open_rows(where, location)
     origin = SHIPPED if is_shipped(where) else USER
@@ -437,11 +445,16 @@ def open_catalog(location: str | Path | None = None, *, prove: bool = True) -> C
         rows.close()
         raise
     proves = prove and origin != SHIPPED
-    return Catalog(where, [StoredCatalog(where, origin, rows, manifest, proves=proves)])
+    stored = StoredCatalog(where, origin, rows, manifest, prover=prover if proves else None)
+    return Catalog(where, [stored])
 
 
 def open_layered(
-    user: str | Path | None = None, *, skip_damaged: bool = False, prove: bool = True
+    user: str | Path | None = None,
+    *,
+    skip_damaged: bool = False,
+    prove: bool = True,
+    prover: Prover = installed_proof,
 ) -> Catalog:
     """Open the shipped catalog and, over it, the user's (default :func:`user_catalog`).
 
@@ -451,7 +464,8 @@ def open_layered(
     user catalog that fails its checks at open, or whose server cannot be
     reached, is left out and said so in one WARNING line of the
     ``guesswork.catalog`` logger (on standard error where logging is not set
-    up): the shipped policies are still answered. ``prove``: as for :func:`open_catalog`.
+    up): the shipped policies are still answered. ``prove`` and ``prover``: as for
+    :func:`open_catalog`.
 
     Raises:
         PolicyFormatError: the shipped catalog fails its checks at open, or,
@@ -466,7 +480,7 @@ def open_layered(
     try:
         if not (dangling or catalog_exists(mine)):
             return shipped
-        return layered(shipped, open_catalog(mine, prove=prove))
+        return layered(shipped, open_catalog(mine, prove=prove, prover=prover))
     except PolicyFormatError as error:
         if not skip_damaged:
             raise
@@ -485,18 +499,22 @@ def layered(lower: Catalog, upper: Catalog) -> Catalog:
     )
 
 
-def load_policy_bytes(data: bytes, where: str, *, prove: bool = True) -> Policy:
+def load_policy_bytes(
+    data: bytes, where: str, *, prove: bool = True, prover: Prover = installed_proof
+) -> Policy:
     """Return the policy in the bytes of a standalone policy file, after every check
     a reader makes (docs/policy-format.rst): header, checksum, content hash,
     structure, word lists, and the replay of every target (client.replay); then,
-    with ``prove``, its proof (client.trust.prove: everything it claims derived
-    again), unless a proof of its content hash is recorded (then the replay too is
-    skipped: the proof made it).
+    with ``prove``, its proof by ``prover`` (client.trust.prove: everything it claims
+    derived again; the default as for :func:`open_catalog`), unless a proof of its
+    content hash is recorded (then the replay too is skipped: the proof made it).
 
     Raises:
         PolicyFormatError: the file fails any check (named in the message), as
             the subclass of its kind: NotAPolicyFileError, UnsupportedVersionError,
             CorruptFileError, MalformedPolicyError or InconsistentPolicyError.
+        ProverUnavailableError: a proof is needed and the default prover is not
+            installed (client.trust.installed_prover).
     """
     core, stored_words = decode_file(data, where)
     policy = decode_core(core, where)
@@ -515,20 +533,22 @@ def load_policy_bytes(data: bytes, where: str, *, prove: bool = True) -> Policy:
 
     check_consistency(loaded, where)
     if prove:
-        prove_policy(loaded, where)
+        prove_policy(loaded, where, prover)
     return loaded
 
 
-def open_policy_file(path: str | Path, *, prove: bool = True) -> Catalog:
-    """Open and verify a standalone policy file, as a catalog of one policy (proven
-    unless ``prove`` is False: see :func:`load_policy_bytes`).
+def open_policy_file(
+    path: str | Path, *, prove: bool = True, prover: Prover = installed_proof
+) -> Catalog:
+    """Open and verify a standalone policy file, as a catalog of one policy (proven by
+    ``prover`` unless ``prove`` is False: see :func:`load_policy_bytes`).
 
     Raises:
         PolicyFormatError: the file is missing, unreadable or fails any check
             (see :func:`load_policy_bytes`).
     """
     where = str(path)
-    policy = load_policy_bytes(read_file_bytes(Path(path)), where, prove=prove)
+    policy = load_policy_bytes(read_file_bytes(Path(path)), where, prove=prove, prover=prover)
     return Catalog(where, policies=[policy])
 
 
@@ -541,20 +561,23 @@ def _is_policy_file(path: str) -> bool:
         return False  # open_catalog reports the missing file
 
 
-def open_store(location: str | Path | None = None, *, prove: bool = True) -> Catalog:
+def open_store(
+    location: str | Path | None = None, *, prove: bool = True, prover: Prover = installed_proof
+) -> Catalog:
     """Open a catalog or a standalone policy file, whichever ``location`` holds.
 
     None means the shipped catalog layered with the user's (:func:`open_layered`).
     ``prove`` False opens it to be verified: no policy is proven on reading
-    (``verify`` and ``import`` prove every one themselves).
+    (``verify`` and ``import`` prove every one themselves); ``prover`` proves
+    otherwise (as for :func:`open_catalog`).
 
     Raises:
         PolicyFormatError: as :func:`open_catalog` or :func:`open_policy_file`.
     """
     if location is None:
-        return open_layered(prove=prove)
+        return open_layered(prove=prove, prover=prover)
     where = str(location)
     policy_file = is_file_location(where) and _is_policy_file(where)
     if policy_file:
-        return open_policy_file(where, prove=prove)
-    return open_catalog(where, prove=prove)
+        return open_policy_file(where, prove=prove, prover=prover)
+    return open_catalog(where, prove=prove, prover=prover)

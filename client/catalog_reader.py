@@ -27,7 +27,7 @@ from .policy_format import (
 )
 from .policy_info import PolicyInfo
 from .probe import Policy
-from .trust import is_proven, prove
+from .trust import Prover, is_proven, prove
 
 if TYPE_CHECKING:
     from .spelling_bee import BeeTable
@@ -75,15 +75,15 @@ class StoredCatalog:
         rows: CatalogRows,
         manifest: Manifest,
         *,
-        proves: bool = False,
+        prover: Prover | None = None,
     ) -> None:
         self.where = where
         #: SHIPPED or USER: what its policies' ``PolicyInfo.catalog`` say.
         self.origin = origin
         self.manifest = manifest
-        #: Whether a policy is proven before it is handed out (client.trust): every
-        #: catalog but the shipped one, unless opened to be verified.
-        self.proves = proves
+        #: What proves a policy before it is handed out (client.trust), None for no
+        #: proof: every catalog but the shipped one proves, unless opened to be verified.
+        self.prover = prover
         self._rows = rows
         # Re-entrant: reading a policy reads its word lists under the same lock.
         self._lock = threading.RLock()
@@ -97,21 +97,23 @@ class StoredCatalog:
 
     def policy(self, name: str) -> Policy:
         """Return the policy ``name`` (listed in the manifest), read and checked now, and
-        proven where this catalog :attr:`proves` (client.trust.prove).
+        proven by the catalog's :attr:`prover`, if it has one (client.trust.prove).
 
         Raises:
             PolicyFormatError: its row is missing or fails a check (see the module doc);
                 InconsistentPolicyError: it fails its proof.
+            ProverUnavailableError: the default prover is not installed.
         """
         policy = self._read(name)
         # A policy proven before is one ``stat``, never held behind another's proof.
-        if self.proves and (name in self._refused or not is_proven(policy.content_hash)):
+        prover = self.prover
+        if prover is not None and (name in self._refused or not is_proven(policy.content_hash)):
             with self._proof_lock:
                 refused = self._refused.get(name)
                 if refused is not None:
                     raise refused
                 try:
-                    prove(policy, self.where)
+                    prove(policy, self.where, prover)
                 except PolicyFormatError as error:
                     self._refused[name] = error
                     raise

@@ -20,7 +20,7 @@ under ``--json``, that line is a JSON object ``{"error": ..., "reason": ...}``
 (the reason is client.errors.reason_of's: the service's stable reason where
 the error has one, e.g. ``IMPOSSIBLE_REPLY``; ``USAGE`` for usage errors).
 ``--history`` also takes a pasted share text with its guesses (see
-guesswork.client.play.share_history).
+guesswork.client.replies.share_history).
 
 With no ``--policy``, ``play`` and ``suggest`` say which policy they chose and
 why (client.policy_choice.Choice): ``play`` at its start, ``suggest`` on
@@ -67,18 +67,17 @@ from .errors import GuessworkError, UsageError, reason_of
 from .games import MAX_LENGTH, MIN_LENGTH
 from .letters import LANGUAGES
 from .multiboard import MAX_BOARDS, VARIANTS
-from .play import play, share_history
-from .play_boards import play_boards
 from .plots import picture_format, pyplot, save_analysis_plot
 from .policy_choice import BUILD_TODAY, TODAY, choose_policy
 from .policy_info import guarantee
 from .progress import say, telling
-from .replies import is_share_row
+from .replies import is_share_row, share_history
 from .suggestion import LIVE_GUESS_LIST, Suggestion
 from .text import plural, shown
 
-# The interactive helper, analysis tables and pictures are imported by the
-# commands that use them: a one-shot suggestion loads none of them.
+# The interactive helpers (client.play, client.play_boards) are imported by the
+# play command alone: a one-shot suggestion loads neither (a named boundary of
+# tests/test_import_layers.py).
 if TYPE_CHECKING:
     from .core import HoneycombReport
     from .multiboard import BoardsSuggestion
@@ -101,7 +100,7 @@ LocalFactory = Callable[[str | None], Guesswork]
 def parse_history(text: str) -> History:
     """Return the turns of ``"GUESS:REPLY,GUESS:REPLY"`` (empty text: no turns), or of
     a pasted share text given with its guesses (a line that is a row of coloured
-    squares says which; see :func:`guesswork.client.play.share_history`).
+    squares says which; see :func:`guesswork.client.replies.share_history`).
 
     Raises:
         UsageError: a turn lacks its colon, guess or reply; a share text's
@@ -516,9 +515,13 @@ def run(argv: Sequence[str] | None = None, local: LocalFactory | None = None) ->
         elif args.command == "policies":
             status = _policies(backend, args)
         elif args.boards is not None:
+            from .play_boards import play_boards
+
             with telling():
                 status = play_boards(backend, args.policy, args.boards)
         else:
+            from .play import play
+
             with telling():
                 status = play(backend, args.policy, reason=args.policy_reason)
         sys.stdout.flush()  # surface a closed pipe here, inside the handler

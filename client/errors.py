@@ -146,6 +146,13 @@ class InconsistentPolicyError(PolicyFormatError):
     match, a tree whose replies, targets or statistics disagree with the game's rules."""
 
 
+class ProverUnavailableError(PolicyError):
+    """A policy from outside must be proven before it is served (client.trust) and no
+    proof can be made: this installation's metadata names no prover (an install
+    older than its ``guesswork.prover`` entry point: install guesswork-solver again).
+    The policy is refused, never served unproven."""
+
+
 class InvalidHoneycombError(GuessworkError, ValueError):
     """A honeycomb is not seven distinct allowed letters with its centre among them."""
 

@@ -1,4 +1,4 @@
-"""``guesswork play``: the interactive helper, and reading pasted share texts.
+"""``guesswork play``: the interactive helper.
 
 The helper shows the policy's next guess and reads what the game replied,
 until the game is won. Besides a reply it understands (``help`` lists them):
@@ -10,7 +10,7 @@ until the game is won. Besides a reply it understands (``help`` lists them):
 * ``undo``: take back the last turn (a mistyped reply);
 * a pasted share text (``Wordle 1,234 4/6*``, a blank line, rows of squares),
   followed by the words played, in order: the game so far, replacing the
-  turns typed (:func:`share_history` reads it, as ``--history`` does);
+  turns typed (client.replies.share_history reads it, as ``--history`` does);
 * ``help`` or ``?``, and ``q`` to quit.
 
 A pasted share text is told from typing by its header line, the one line
@@ -21,7 +21,7 @@ typed at the reply prompt outside a paste takes the next-best guess.
 When no target of the policy fits the replies (the secret is outside its
 answer list, e.g. TACOS for the 2,309 answers), the helper says so in one
 line and goes on over the policy's guess list as possible secrets (answers
-with source ``live-guess-list``; see client.lookup). At the end it prints the
+with source ``live-guess-list``; see client.catalog_lookup). At the end it prints the
 game's share text (Wordle-like games) and the policy's guess histogram with
 this game's count marked.
 
@@ -35,21 +35,19 @@ Like all of ``client``, this module imports neither ``builder`` nor ``service``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .errors import ContradictoryHistoryError, GuessworkError, UsageError
+from .errors import ContradictoryHistoryError, GuessworkError
 from .games import code_to_colours, make_game
 from .letters import upper_word
 from .policy_info import guarantee, guess_limit
 from .replies import (
-    format_colours,
     format_share,
     is_share_row,
-    parse_share,
     share_header_rows,
+    share_history,
 )
 from .rules import HARD, NYT_HARD, nyt_hard_problem
 from .suggestion import LIVE, LIVE_GUESS_LIST, STORED
@@ -105,44 +103,6 @@ def read_until_taken(read: Callable[[str], str], prompt: str, take: Callable[[st
 
 _HELP = ("help", "?")
 _UNDO = "undo"
-
-
-def share_history(text: str) -> History:
-    """Return the turns of a pasted share text given together with its guesses.
-
-    The rows of squares, in order, are the replies; the words on the other
-    lines (not the header, the line holding the ``n/m`` count, nor a link),
-    in order and separated by spaces or commas, are the guesses, e.g.
-    ``"RAISE TONAL TACOS\\nWordle 1,234 3/6\\n\\n⬛🟨⬛⬛⬛\\n..."``.
-
-    Raises:
-        InvalidReplyError: a row is not a reply, or the header's count is not
-            the number of rows.
-        UsageError: a word is not made of letters, or the words are not as
-            many as the rows.
-
-    >>> share = "Wordle 1,234 3/6*\\n\\n⬛🟨⬛⬛⬛\\n🟩🟨⬛⬛⬛\\n🟩🟩🟩🟩🟩"
-    >>> share_history("raise, tonal tacos\\n" + share)
-    [('raise', '.Y...'), ('tonal', 'GY...'), ('tacos', 'GGGGG')]
-    """
-    rows = parse_share(text, None)
-    words: list[str] = []
-    for line in text.splitlines():
-        if is_share_row(line) or share_header_rows(line) is not None or "://" in line:
-            continue
-        for word in filter(None, re.split(r"[\s,]+", line)):
-            if not word.isalpha():
-                raise UsageError(
-                    f"share text: {word!r} is neither a guess, the header nor a row of squares"
-                )
-            words.append(word)
-    if len(words) != len(rows):
-        raise UsageError(
-            f"the share text has {plural(len(rows), 'row')} of squares but "
-            f"{plural(len(words), 'guess')} {'was' if len(words) == 1 else 'were'} given: "
-            "give the words played, in order, with the share text"
-        )
-    return [(word, format_colours(row, "letters")) for word, row in zip(words, rows, strict=True)]
 
 
 @dataclass

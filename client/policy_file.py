@@ -34,8 +34,8 @@ from .errors import (
 from .policy_format import (
     MAX_POLICY_BYTES,
     ListRef,
-    _need,
     content_hash,
+    need,
     unpack_untrusted,
 )
 from .text import version_refused
@@ -95,13 +95,13 @@ def decode_file(data: bytes, where: str) -> tuple[bytes, dict[str, bytes]]:
         )
     if hashlib.sha256(body).digest() != digest:
         raise CorruptFileError(f"{where}: checksum mismatch (the file is corrupt)")
-    top = _need(unpack_untrusted(body, where), dict, "file body", where)
-    core = _need(top.get("policy"), bytes, "policy", where)
-    words = _need(top.get("words"), dict, "words", where)
+    top = need(unpack_untrusted(body, where), dict, "file body", where)
+    core = need(top.get("policy"), bytes, "policy", where)
+    words = need(top.get("words"), dict, "words", where)
     for key, value in words.items():
-        _need(value, bytes, f"word list {key}", where)
+        need(value, bytes, f"word list {key}", where)
     if version >= 2:
-        stored = _need(top.get("content_hash"), str, "content_hash", where)
+        stored = need(top.get("content_hash"), str, "content_hash", where)
         if stored != content_hash(core):
             raise InconsistentPolicyError(
                 f"{where}: content hash mismatch: the body says {stored[:64]!r}, the policy's "

@@ -336,18 +336,26 @@ def unpack_untrusted(data: bytes, where: str) -> Any:
         raise MalformedPolicyError(f"{where}: malformed msgpack ({error})") from None
 
 
-def _need(value: Any, kind: type | tuple[type, ...], what: str, where: str) -> Any:
+def need(value: Any, kind: type | tuple[type, ...], what: str, where: str) -> Any:
+    """Return ``value``, a field of untrusted data, if it is of ``kind`` (a ``bool`` only
+    where ``kind`` is ``bool``: msgpack's true is no count); the readers of the policy
+    core and of the policy file (client.policy_file) check each field with it.
+
+    Raises:
+        MalformedPolicyError: ``value`` is missing (None) or of another type, the message
+            naming ``where`` and the field ``what``.
+    """
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise MalformedPolicyError(f"{where}: {what} is missing or of the wrong type")
     return value
 
 
 def _ref(value: Any, what: str, where: str) -> ListRef:
-    ref = _need(value, dict, what, where)
+    ref = need(value, dict, what, where)
     return ListRef(
-        name=_need(ref.get("name"), str, f"{what}.name", where),
-        sha256=_need(ref.get("sha256"), str, f"{what}.sha256", where),
-        count=_need(ref.get("count"), int, f"{what}.count", where),
+        name=need(ref.get("name"), str, f"{what}.name", where),
+        sha256=need(ref.get("sha256"), str, f"{what}.sha256", where),
+        count=need(ref.get("count"), int, f"{what}.count", where),
     )
 
 
@@ -362,33 +370,33 @@ def decode_core(core: bytes, where: str) -> PolicyData:
     """
     if len(core) > MAX_POLICY_BYTES:
         raise MalformedPolicyError(f"{where}: policy of {len(core)} bytes exceeds the limit")
-    top = _need(unpack_untrusted(core, where), dict, "policy", where)
+    top = need(unpack_untrusted(core, where), dict, "policy", where)
     if top.get("magic") != CORE_MAGIC:
         raise NotAPolicyFileError(f"{where}: not a Guesswork policy (wrong magic)")
-    version = _need(top.get("format"), int, "format", where)
+    version = need(top.get("format"), int, "format", where)
     if version not in READABLE_FORMATS:
         raise UnsupportedVersionError(
             f"{where}: "
             + version_refused("policy format", version, READABLE_FORMATS, "rebuild the policy")
         )
-    game_map = _need(top.get("game"), dict, "game", where)
-    game_id = _need(game_map.get("id"), str, "game.id", where)
-    length = _need(game_map.get("length"), int, "game.length", where)
+    game_map = need(top.get("game"), dict, "game", where)
+    game_id = need(game_map.get("id"), str, "game.id", where)
+    length = need(game_map.get("length"), int, "game.length", where)
     colours = game_map.get("colours")
     if colours is not None or game_id == Mastermind.id:
         # Only Mastermind stores its colours; older Mastermind cores mean the classic 6.
-        colours = _need(
+        colours = need(
             Mastermind.colours if colours is None else colours, int, "game.colours", where
         )
     variant = game_map.get("variant")
     if variant is not None or game_id == GuessMyWord.id:
-        variant = _need(variant, str, "game.variant", where)
+        variant = need(variant, str, "game.variant", where)
     try:
         game = make_game(game_id, length, colours, variant)
     except (KeyError, ValueError) as error:
         raise MalformedPolicyError(f"{where}: {error}") from None
-    tree = _need(top.get("tree"), dict, "tree", where)
-    extra = _need(top.get("extra_words"), list, "extra_words", where)
+    tree = need(top.get("tree"), dict, "tree", where)
+    extra = need(top.get("extra_words"), list, "extra_words", where)
     prior = _prior(top.get("prior"), version, where)
     guesses = _ref(top.get("guesses"), "guesses", where)
     decoded = {
@@ -396,15 +404,15 @@ def decode_core(core: bytes, where: str) -> PolicyData:
         **_alternatives(tree, version, where),
     }
     policy = PolicyData(
-        name=_need(top.get("name"), str, "name", where),
+        name=need(top.get("name"), str, "name", where),
         game=game,
-        mode=_need(top.get("mode"), str, "mode", where),
-        strategy=strategy_from_map(_need(top.get("strategy"), dict, "strategy", where), where),
+        mode=need(top.get("mode"), str, "mode", where),
+        strategy=strategy_from_map(need(top.get("strategy"), dict, "strategy", where), where),
         targets=_ref(top.get("targets"), "targets", where),
         guesses=guesses,
-        extra_words=tuple(_need(word, str, "extra word", where) for word in extra),
-        builder=_need(top.get("builder"), str, "builder", where),
-        stats=_need(top.get("stats"), dict, "stats", where),
+        extra_words=tuple(need(word, str, "extra word", where) for word in extra),
+        builder=need(top.get("builder"), str, "builder", where),
+        stats=need(top.get("stats"), dict, "stats", where),
         arrays=dict(decoded),
         certificate=_certificate(top.get("certificate"), tree.get("nodes"), where),
         weights=_weights(top.get("target_weights"), game, where, prior, version),
@@ -436,7 +444,7 @@ def _int32_array(tree: dict[str, Any], name: str, where: str) -> array.array[Any
     Raises:
         MalformedPolicyError: missing, not a bin, or not a whole number of int32s.
     """
-    data = _need(tree.get(name), bytes, f"tree.{name}", where)
+    data = need(tree.get(name), bytes, f"tree.{name}", where)
     if len(data) % 4:
         raise MalformedPolicyError(f"{where}: malformed tree: {name} is not int32s")
     return from_little_endian(INT32, data)
@@ -455,7 +463,7 @@ def _weights(
                 f"target weights"
             )
         return None
-    data = _need(value, bytes, "target_weights", where)
+    data = need(value, bytes, "target_weights", where)
     weights = from_little_endian(INT64, data) if len(data) % 8 == 0 else array.array(INT64)
     if len(weights) * 8 != len(data) or min(weights, default=1) < 1:
         raise MalformedPolicyError(f"{where}: target_weights are not positive int64s")
@@ -472,13 +480,13 @@ def _prior(value: Any, version: int, where: str) -> PriorRef | None:
         return None
     if version < 3:
         raise MalformedPolicyError(f"{where}: a prior needs policy format 3, not {version}")
-    prior = _need(value, dict, "prior", where)
-    params = _need(prior.get("params"), dict, "prior.params", where)
+    prior = need(value, dict, "prior", where)
+    params = need(prior.get("params"), dict, "prior.params", where)
     for key, item in params.items():
-        _need(item, (str, int, float), f"prior.params.{key}", where)
+        need(item, (str, int, float), f"prior.params.{key}", where)
     return PriorRef(
-        name=_need(prior.get("name"), str, "prior.name", where),
-        sha256=_need(prior.get("sha256"), str, "prior.sha256", where),
+        name=need(prior.get("name"), str, "prior.name", where),
+        sha256=need(prior.get("sha256"), str, "prior.sha256", where),
         params=params,
     )
 
@@ -489,7 +497,7 @@ def _alternatives(tree: dict[str, Any], version: int, where: str) -> dict[str, a
         nodes = tree.get("nodes")
         return no_alternatives(nodes if isinstance(nodes, int) and nodes > 0 else 1)
     arrays = {name: _int32_array(tree, name, where) for name in _ALTERNATIVE_ARRAYS}
-    values = _need(tree.get("alt_value"), bytes, "tree.alt_value", where)
+    values = need(tree.get("alt_value"), bytes, "tree.alt_value", where)
     if len(values) % 8:
         raise MalformedPolicyError(f"{where}: malformed tree: alt_value is not float64s")
     arrays["alt_value"] = from_little_endian(FLOAT64, values)
@@ -504,16 +512,16 @@ def _certificate(value: Any, nodes: Any, where: str) -> dict[str, Any] | None:
     """Return a stored certificate after checking its shape (None if absent)."""
     if value is None:
         return None
-    cert: dict[str, Any] = _need(value, dict, "certificate", where)
-    _need(cert.get("objective"), str, "certificate.objective", where)
+    cert: dict[str, Any] = need(value, dict, "certificate", where)
+    need(cert.get("objective"), str, "certificate.objective", where)
     for name in ("value", "lower_bound"):
-        _need(cert.get(name), int, f"certificate.{name}", where)
-    _need(cert.get("proven"), bool, "certificate.proven", where)
+        need(cert.get(name), int, f"certificate.{name}", where)
+    need(cert.get("proven"), bool, "certificate.proven", where)
     for name in ("node_values", "node_bounds"):
-        data = _need(cert.get(name), bytes, f"certificate.{name}", where)
+        data = need(cert.get(name), bytes, f"certificate.{name}", where)
         if not isinstance(nodes, int) or len(data) != 4 * nodes:
             raise MalformedPolicyError(f"{where}: certificate.{name} does not cover every node")
-    _need(cert.get("roots"), list, "certificate.roots", where)
+    need(cert.get("roots"), list, "certificate.roots", where)
     # The search's parameters: typed when present, as docs/policy-format.rst says.
     optional: dict[str, type | tuple[type, ...]] = {
         "beam": (int, type(None)),
@@ -525,13 +533,13 @@ def _certificate(value: Any, nodes: Any, where: str) -> dict[str, Any] | None:
     }
     for name, kind in optional.items():
         if name in cert:
-            _need(cert[name], kind, f"certificate.{name}", where)
+            need(cert[name], kind, f"certificate.{name}", where)
     if "tie_break" in cert:
-        record = _need(cert["tie_break"], dict, "certificate.tie_break", where)
+        record = need(cert["tie_break"], dict, "certificate.tie_break", where)
         for name in ("worst", "refuted"):
-            _need(record.get(name), int, f"certificate.tie_break.{name}", where)
+            need(record.get(name), int, f"certificate.tie_break.{name}", where)
     if "settled_by" in cert:
-        settled = _need(cert["settled_by"], list, "certificate.settled_by", where)
+        settled = need(cert["settled_by"], list, "certificate.settled_by", where)
         if len(settled) != len(cert["roots"]) or not set(settled) <= SETTLED_BY:
             raise MalformedPolicyError(
                 f"{where}: certificate.settled_by must name one of {sorted(SETTLED_BY)} "

@@ -3,11 +3,16 @@
 Wordle replies are tuples of colours, one per position (MISS=0, YELLOW=1,
 GREEN=2); Jotto replies are counts; Mastermind replies are black and white
 pegs (:func:`parse_pegs`; :func:`possible_pegs` says which can occur); Guess
-My Word replies are positions (:func:`parse_position`).
+My Word replies are positions (:func:`parse_position`). A pasted share text
+(``Wordle 1,234 4/6*``, rows of coloured squares) is read by :func:`parse_share`,
+and, given with the words played, into a history by :func:`share_history`
+(``guesswork --history`` and ``guesswork play`` both take one).
 Parsing is lenient about notation (letters, digits, coloured squares, any
 case, spaces) but strict about meaning: a reply that no target word could
 produce is refused with a message naming the problem.
-Every refusal raises :class:`client.errors.InvalidReplyError`.
+Every refusal of a reply raises :class:`client.errors.InvalidReplyError`;
+:func:`share_history` raises :class:`client.errors.UsageError` for words that
+do not match the rows.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import itertools
 import re
 import unicodedata
 
-from .errors import ImpossibleReplyError, InvalidReplyError
+from .errors import ImpossibleReplyError, InvalidReplyError, UsageError
 from .letters import upper_word
 from .text import cut, plural, shown
 
@@ -296,6 +301,44 @@ def share_header_rows(line: str) -> int | None:
         return None
     guesses, limit = claimed.group(1).upper(), _count_of(claimed.group(2))
     return limit if guesses == "X" else _count_of(guesses)
+
+
+def share_history(text: str) -> list[tuple[str, str]]:
+    """Return the turns of a pasted share text given together with its guesses.
+
+    The rows of squares, in order, are the replies; the words on the other
+    lines (not the header, the line holding the ``n/m`` count, nor a link),
+    in order and separated by spaces or commas, are the guesses, e.g.
+    ``"RAISE TONAL TACOS\\nWordle 1,234 3/6\\n\\n⬛🟨⬛⬛⬛\\n..."``.
+
+    Raises:
+        InvalidReplyError: a row is not a reply, or the header's count is not
+            the number of rows.
+        UsageError: a word is not made of letters, or the words are not as
+            many as the rows.
+
+    >>> share = "Wordle 1,234 3/6*\\n\\n⬛🟨⬛⬛⬛\\n🟩🟨⬛⬛⬛\\n🟩🟩🟩🟩🟩"
+    >>> share_history("raise, tonal tacos\\n" + share)
+    [('raise', '.Y...'), ('tonal', 'GY...'), ('tacos', 'GGGGG')]
+    """
+    rows = parse_share(text, None)
+    words: list[str] = []
+    for line in text.splitlines():
+        if is_share_row(line) or share_header_rows(line) is not None or "://" in line:
+            continue
+        for word in filter(None, re.split(r"[\s,]+", line)):
+            if not word.isalpha():
+                raise UsageError(
+                    f"share text: {word!r} is neither a guess, the header nor a row of squares"
+                )
+            words.append(word)
+    if len(words) != len(rows):
+        raise UsageError(
+            f"the share text has {plural(len(rows), 'row')} of squares but "
+            f"{plural(len(words), 'guess')} {'was' if len(words) == 1 else 'were'} given: "
+            "give the words played, in order, with the share text"
+        )
+    return [(word, format_colours(row, "letters")) for word, row in zip(words, rows, strict=True)]
 
 
 def format_share(

@@ -20,6 +20,16 @@ policy is served only once it is *proven*:
   reason ``BAD_POLICY_DATA``); one that passes has its content hash recorded,
   so another process pays one ``stat`` for it, not the proof.
 
+The proof is the builder's (numpy, the compiled kernels), and the client
+imports neither builder nor service, so it is handed in: whatever proves takes
+a :data:`Prover`. The service passes the builder's (service.local.builder_proof);
+the embedding API's default, :func:`installed_proof`, is the one this
+installation names in its metadata: the ``proof`` entry point of the group
+``guesswork.prover`` (pyproject's ``[project.entry-points]``), which the
+guesswork-solver distribution points at builder.proof.proof_faults. It is
+looked up and loaded on the first proof only; a stored answer from the shipped
+catalog never makes one.
+
 The record is one empty-named file per proven content hash (the SHA-256 of
 the policy's core, which names its word lists by their SHA-256 too) in
 :func:`proof_folder`: ``$GUESSWORK_CACHE/proven/v1`` or
@@ -39,13 +49,25 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import InconsistentPolicyError
+from guesswork import DISTRIBUTION
+
+from .errors import InconsistentPolicyError, ProverUnavailableError
 
 if TYPE_CHECKING:
     from .probe import Policy
+
+#: A proof: return the faults of a policy (each one line, the first the one reported),
+#: none when it proves everything it claims; builder.proof.proof_faults is one.
+Prover = Callable[["Policy"], Sequence[str]]
+
+#: The entry-point group, and the name in it, of the prover the distribution installs.
+PROVER_GROUP = "guesswork.prover"
+PROVER_NAME = "proof"
 
 #: The version of the proof (builder.proof): records of an older one are not trusted.
 PROOF_VERSION = 1
@@ -112,21 +134,60 @@ def remember(content_hash: str) -> bool:
     return True
 
 
-def prove(policy: Policy, where: str) -> None:
-    """Prove ``policy`` (from outside this installation) unless its proof is recorded,
-    then record it: see the module doc.
+@cache
+def installed_prover() -> Prover:
+    """Return the prover this installation names: the entry point ``proof`` of the group
+    ``guesswork.prover`` (:data:`PROVER_NAME`, :data:`PROVER_GROUP`) in the metadata of
+    the guesswork-solver distribution (builder.proof.proof_faults), loaded now with what
+    it imports.
+    Only that distribution's entry point is read: another installed package
+    cannot put a prover of its own in the way.
 
-    The proof needs guesswork.builder (the same distribution), imported here only.
+    Raises:
+        ProverUnavailableError: the distribution is not installed, or its metadata
+            (written at install time) names no prover: an older install of it.
+    """
+    # Imported here: reading the metadata loads email, zipfile and csv (tens of
+    # milliseconds), which a stored answer, never a proof, must not pay.
+    import importlib.metadata as metadata
+
+    try:
+        entries = metadata.distribution(DISTRIBUTION).entry_points
+    except metadata.PackageNotFoundError:
+        entries = metadata.EntryPoints(())
+    for entry in entries.select(group=PROVER_GROUP, name=PROVER_NAME):
+        prover: Prover = entry.load()
+        return prover
+    raise ProverUnavailableError(
+        f"a policy from outside this installation must be proven, and the metadata of "
+        f"{DISTRIBUTION} names no prover (entry point {PROVER_GROUP}:{PROVER_NAME}): "
+        f"install it again (pip install {DISTRIBUTION}; in a checkout, pip install -e .)"
+    )
+
+
+def installed_proof(policy: Policy) -> Sequence[str]:
+    """Return the faults of ``policy`` by :func:`installed_prover`'s proof: the default
+    :data:`Prover` of the embedding API, which finds and loads the prover on its
+    first proof (the builder's numpy and compiled kernels with it), not before.
+
+    Raises:
+        ProverUnavailableError: no prover is installed (see :func:`installed_prover`).
+    """
+    return installed_prover()(policy)
+
+
+def prove(policy: Policy, where: str, prover: Prover = installed_proof) -> None:
+    """Prove ``policy`` (from outside this installation) with ``prover`` unless its proof
+    is recorded, then record it: see the module doc.
 
     Raises:
         InconsistentPolicyError: the policy fails its proof (the first fault, one line,
             naming ``where`` and the policy).
+        ProverUnavailableError: the default prover is asked for and none is installed.
     """
     if is_proven(policy.content_hash):
         return
-    from ..builder.proof import proof_faults
-
-    faults = proof_faults(policy)
+    faults = prover(policy)
     if faults:
         raise InconsistentPolicyError(f"{where}: policy {policy.name!r}: {faults[0]}")
     remember(policy.content_hash)

@@ -2,7 +2,7 @@
 
 It implements client.core's :class:`~guesswork.client.core.Guesswork` over one
 catalog, and is that catalog's lookup core itself
-(:class:`~guesswork.client.lookup.CatalogLookup`, which answers every policy,
+(:class:`~guesswork.client.catalog_lookup.CatalogLookup`, which answers every policy,
 Guess My Word's trees included: the probe's walk, stored alternatives, and
 the one rule for secrets off the answer list) with what the service adds:
 
@@ -12,7 +12,7 @@ the one rule for secrets off the answer list) with what the service adds:
   (:class:`~guesswork.service.live_gate.GatedLiveSolver`);
 * game analysis (builder.analysis), through the gate too; a game whose secret
   is none of the policy's targets is analysed under the policy
-  :meth:`~guesswork.client.lookup.CatalogLookup.off_list_policy` finds;
+  :meth:`~guesswork.client.catalog_lookup.CatalogLookup.off_list_policy` finds;
 * the checks a policy read from outside passes before it is served
   (:meth:`LocalGuesswork.check_served`), and warming live answers before a
   server reports SERVING (:meth:`LocalGuesswork.warm_up`);
@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from ..client.board_lookup import suggest_boards
 from ..client.catalog import SHIPPED, Catalog, open_layered, open_store
+from ..client.catalog_lookup import CatalogLookup
 from ..client.core import (
     DEFAULT_ALTERNATIVES,
     DEFAULT_HONEYCOMBS,
@@ -55,7 +56,7 @@ from ..client.errors import (
     UnknownWordError,
 )
 from ..client.games import GuessMyWord
-from ..client.lookup import CatalogLookup, PolicyLookup
+from ..client.lookup import PolicyLookup
 from ..client.trust import is_proven
 from .live_gate import UNLIMITED, GatedLiveSolver, LiveGate
 
@@ -70,9 +71,19 @@ if TYPE_CHECKING:
     from .bee import BeeAnswers
 
 
+def builder_proof(policy: Policy) -> list[str]:
+    """Return the faults of ``policy`` by the builder's proof (builder.proof.proof_faults):
+    the client.trust.Prover the service hands to every catalog it opens (the client
+    cannot import the builder). Imported on the first proof: a stored answer from
+    the shipped catalog never loads the builder or numpy."""
+    from ..builder.proof import proof_faults
+
+    return proof_faults(policy)
+
+
 class LocalGuesswork(CatalogLookup):
     """Every answer of client.core.Guesswork, from one catalog, computed in this process:
-    the catalog's lookups (client.lookup.CatalogLookup) with live answers, game
+    the catalog's lookups (client.catalog_lookup.CatalogLookup) with live answers, game
     analysis and Spelling Bee. Thread-safe."""
 
     def __init__(self, catalog: Catalog, gate: LiveGate = UNLIMITED) -> None:
@@ -86,12 +97,15 @@ class LocalGuesswork(CatalogLookup):
     def open(cls, location: str | None) -> LocalGuesswork:
         """Return the answers of the catalog or policy file at ``location`` (None: the
         shipped catalog and the user's over it, a damaged user catalog left out with
-        a warning; see client.catalog.open_store and open_layered).
+        a warning; see client.catalog.open_store and open_layered), its policies from
+        outside proven by builder_proof (the builder's proof).
 
         Raises:
             PolicyFormatError: the store is missing, unreadable or corrupt.
         """
-        return cls(open_layered(skip_damaged=True) if location is None else open_store(location))
+        if location is None:
+            return cls(open_layered(skip_damaged=True, prover=builder_proof))
+        return cls(open_store(location, prover=builder_proof))
 
     @property
     def lookups(self) -> LocalGuesswork:

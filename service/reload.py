@@ -26,6 +26,7 @@ from pathlib import Path
 from ..client.catalog import Catalog, catalog_files, open_catalog
 from ..client.catalog_sql import server_signature
 from ..client.errors import GuessworkError
+from .local import builder_proof
 from .options import DEFAULT_RELOAD_INTERVAL
 
 log = logging.getLogger("guesswork.service")
@@ -111,7 +112,7 @@ class CatalogWatcher:
             # the files again, and the next look reloads once more.
             self._seen = signature
             try:
-                catalog = open_catalog(self.location)
+                catalog = open_catalog(self.location, prover=builder_proof)
                 # A file seen changing may be one still being copied into place by
                 # hand: only a whole, sealed one replaces what is served.
                 catalog.check_seals()

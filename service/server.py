@@ -56,7 +56,7 @@ from .calls import SERVICE_NAME as SERVICE_NAME  # re-exported
 from .calls import RpcMethod, parse_request, peer_of
 from .errors import LogLimiter, ServerConfigError, abort_async
 from .guarded import HandlerRecorder, Health, guarded
-from .local import LocalGuesswork
+from .local import LocalGuesswork, builder_proof
 from .options import ServerOptions as ServerOptions  # re-exported
 from .page import page_file
 from .reflection import reflection_handlers
@@ -300,7 +300,7 @@ def open_served(location: str | None) -> tuple[Catalog, str | None]:
         PolicyFormatError: the catalog named fails, or (default) the shipped one does.
     """
     if location is not None:
-        catalog = open_catalog(location)
+        catalog = open_catalog(location, prover=builder_proof)
         try:
             catalog.check_seals()
         except PolicyFormatError:
@@ -308,7 +308,7 @@ def open_served(location: str | None) -> tuple[Catalog, str | None]:
             raise
         return catalog, None
     try:
-        catalog = open_layered()
+        catalog = open_layered(prover=builder_proof)
     except PolicyFormatError as error:
         problem = str(error)
     else:

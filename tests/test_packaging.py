@@ -151,21 +151,26 @@ def _use(python: Path, cwd: Path) -> None:
     answered from the installed files."""
     bin_dir = python.parent
     env = {**os.environ, "XDG_DATA_HOME": str(cwd / "data"), "PYTHONPATH": ""}
-    where = subprocess.run(
+    found = subprocess.run(
         [
             str(python),
             "-c",
             "import guesswork.client.catalog as c, guesswork.builder.cli as b;"
-            "print(c.__file__); print(b.__file__); print(c.SHIPPED_CATALOG.is_file())",
+            "from guesswork.client.trust import installed_prover as p;"
+            "print(c.__file__); print(b.__file__); print(c.SHIPPED_CATALOG.is_file());"
+            "print(p().__module__)",
         ],
         cwd=cwd,
         env=env,
         capture_output=True,
         text=True,
-        check=True,
-    ).stdout.split()
+    )
+    assert found.returncode == 0, found.stderr[-3000:]
+    where = found.stdout.split()
     assert all(not path.startswith(str(ROOT)) for path in where[:2]), where
     assert where[2] == "True"
+    # The metadata names the builder's proof as the embedding API's prover (client.trust).
+    assert where[3] == "guesswork.builder.proof"
     suggestion = subprocess.run(
         [str(bin_dir / "guesswork"), "suggest", "--policy", POLICY, "--history", "", "--json"],
         cwd=cwd,

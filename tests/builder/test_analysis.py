@@ -12,6 +12,7 @@ from guesswork.builder.game_values import Budget
 from guesswork.builder.live import GreedyLiveSolver
 from guesswork.client.analysis import EXACT, GREEDY_ESTIMATE, TREE, GameAnalysis
 from guesswork.client.catalog import Catalog, open_catalog
+from guesswork.client.catalog_lookup import CatalogLookup
 from guesswork.client.errors import (
     BadRequestError,
     ContradictoryHistoryError,
@@ -20,7 +21,6 @@ from guesswork.client.errors import (
     PolicyNotFoundError,
     UnknownWordError,
 )
-from guesswork.client.lookup import CatalogLookup
 from guesswork.client.probe import SOLVED, Policy
 
 SALET = "wordle-2315-g12972-normal-optimal-first-salet"

@@ -20,7 +20,7 @@ from guesswork.builder.live import GreedyLiveSolver
 from guesswork.builder.priors import load_prior, shipped_prior
 from guesswork.builder.today import CALENDAR_BEAM, CALENDAR_OPENER, todays_lists
 from guesswork.client.catalog import SHIPPED_CATALOG, open_catalog, open_store
-from guesswork.client.lookup import CatalogLookup
+from guesswork.client.catalog_lookup import CatalogLookup
 from guesswork.client.policy_choice import chosen_policy
 from guesswork.client.policy_info import WORDLE_GUESS_LIMIT
 

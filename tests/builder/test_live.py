@@ -8,7 +8,7 @@ import pytest
 from guesswork.builder.live import GreedyLiveSolver, _ranked
 from guesswork.builder.priors import open_word_weights
 from guesswork.client.catalog import open_catalog
-from guesswork.client.lookup import CatalogLookup
+from guesswork.client.catalog_lookup import CatalogLookup
 from guesswork.client.probe import Policy
 
 GREEDY = [

@@ -192,21 +192,37 @@ def test_a_new_game_works_through_the_same_questions() -> None:
 IMPORTTIME = (sys.executable, "-X", "importtime", "-m", "guesswork")
 
 
-def test_the_stored_answer_imports_no_numpy_protobuf_or_builder() -> None:
+@pytest.mark.parametrize(
+    ("history", "guess"),
+    [("", "RAISE"), ("raise\nWordle 1,234 1/6\n\n\u2b1b\U0001f7e8\u2b1b\u2b1b\u2b1b", "CLOUT")],
+    ids=["empty", "share-text"],
+)
+def test_the_stored_answer_imports_no_numpy_protobuf_or_builder(history: str, guess: str) -> None:
     """A stored answer is a tree walk (issue #43: its start-up is the figure): numpy,
-    the builder (the live engine), protobuf/gRPC (--json, --server) and the Spelling
-    Bee stay unloaded."""
+    the builder (the live engine), protobuf/gRPC (--json, --server), the Spelling
+    Bee and the interactive helpers stay unloaded, a pasted share text's history
+    included (client.replies reads it)."""
     result = subprocess.run(
-        [*IMPORTTIME, "suggest", "--policy", "wordle-2309-normal-neg-entropy", "--history", ""],
+        [
+            *IMPORTTIME,
+            "suggest",
+            "--policy",
+            "wordle-2309-normal-neg-entropy",
+            "--history",
+            history,
+        ],
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,
         text=True,
         check=True,
         timeout=120,
     )
-    assert result.stdout.startswith("RAISE")
+    assert result.stdout.startswith(guess)
     imported = [line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()]
     assert "guesswork.client.games" in imported
     heavy = ("numpy", "google", "grpc", "guesswork.builder", "sqlalchemy")
     heavy += ("guesswork.client.spelling_bee", "guesswork.service.bee")
+    # The interactive helpers (issue #45): only `guesswork play` loads them; the
+    # installation's metadata: only a proof reads it (client.trust).
+    heavy += ("guesswork.client.play", "importlib.metadata")
     assert [name for name in imported if name.startswith(heavy)] == []

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from guesswork.client.catalog import open_catalog
+from guesswork.client.catalog_lookup import CatalogLookup
 from guesswork.client.core import MAX_ALTERNATIVES, RULE_NYT
 from guesswork.client.errors import (
     BadRequestError,
@@ -19,7 +20,6 @@ from guesswork.client.errors import (
     UnknownWordError,
 )
 from guesswork.client.games import Wordle
-from guesswork.client.lookup import CatalogLookup
 from guesswork.client.rules import evil_reply, nyt_hard_problem
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,7 +101,7 @@ class Refuse(importlib.abc.MetaPathFinder):
 sys.meta_path.insert(0, Refuse())
 from guesswork.client.catalog import open_catalog
 from guesswork.client.errors import LiveAnswerUnavailableError
-from guesswork.client.lookup import CatalogLookup
+from guesswork.client.catalog_lookup import CatalogLookup
 lookup = CatalogLookup(open_catalog())
 policy = lookup.policy('wordle-2309-normal-neg-entropy')
 answer = policy.suggest([('raise', '.Y...'), ('clout', 'G....')], 5)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from guesswork.client.catalog import open_catalog
-from guesswork.client.lookup import CatalogLookup
+from guesswork.client.catalog_lookup import CatalogLookup
 from guesswork.service.local import LocalGuesswork
 
 WEIGHTED = "wordle-14855-weighted-wordfreq-{}-neg-entropy"

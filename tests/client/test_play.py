@@ -13,8 +13,9 @@ import pytest
 from guesswork.__main__ import run
 from guesswork.client.errors import GuessworkError, InvalidReplyError, UsageError
 from guesswork.client.games import Wordle
-from guesswork.client.play import PLAY_COMMANDS, histogram_line, share_history
+from guesswork.client.play import PLAY_COMMANDS, histogram_line
 from guesswork.client.policy_info import PolicyInfo
+from guesswork.client.replies import share_history
 from guesswork.client.suggestion import LIVE, LIVE_GUESS_LIST
 from guesswork.service.local import LocalGuesswork
 

@@ -29,6 +29,7 @@ from guesswork.client.policy_file import (
 from guesswork.client.policy_format import (
     decode_core,
     encode_core,
+    need,
 )
 from guesswork.client.probe import Policy
 
@@ -270,3 +271,16 @@ def test_a_prior_weighted_core_is_format_3_and_names_its_prior() -> None:
     without_weights = {key: value for key, value in core.items() if key != "target_weights"}
     with pytest.raises(PolicyFormatError, match="target_weights is missing"):
         decode_core(msgpack.packb(without_weights), "core")
+
+
+def test_need_is_the_public_field_check_both_readers_share() -> None:
+    """client.policy_file checks its body's fields with policy_format's public need
+    (issue #45: no private import across modules): a field of the right type comes
+    back, a missing one or another type (a bool for a count) is named."""
+    assert need(3, int, "format", "x.gwp") == 3
+    assert need(True, bool, "certificate.proven", "x.gwp") is True
+    for value in (None, True, "3"):
+        with pytest.raises(
+            MalformedPolicyError, match=r"^x.gwp: format is missing or of the wrong type$"
+        ):
+            need(value, int, "format", "x.gwp")

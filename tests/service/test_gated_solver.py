@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from guesswork.client.catalog import Catalog
+from guesswork.client.catalog_lookup import CatalogLookup
 from guesswork.client.errors import CostLimitError, ServiceUnavailableError
 from guesswork.client.live_solver import LiveSolver
-from guesswork.client.lookup import CatalogLookup
 from guesswork.service.live_gate import CALL_ACTIVE, GatedLiveSolver, LiveGate
 
 POLICY = "wordle-2309-normal-neg-entropy"

@@ -9,7 +9,7 @@ import inspect
 from pathlib import Path
 
 from guesswork.client.catalog import Catalog
-from guesswork.client.lookup import CatalogLookup
+from guesswork.client.catalog_lookup import CatalogLookup
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.service.local import LocalGuesswork
 from guesswork.service.options import ServerOptions

@@ -30,16 +30,18 @@ from grpc_status import rpc_status
 from guesswork.builder.alternatives import step_rankings
 from guesswork.builder.cli import run as guesswork_build
 from guesswork.builder.greedy import greedy_step
+from guesswork.builder.proof import proof_faults
 from guesswork.builder.publish import StoredPolicy, export_bytes, publish_catalog
 from guesswork.builder.wordlists import WordList
 from guesswork.client.catalog import load_policy_bytes, open_catalog, open_policy_file
 from guesswork.client.core import MAX_ALTERNATIVES
-from guesswork.client.errors import InconsistentPolicyError
+from guesswork.client.errors import InconsistentPolicyError, ProverUnavailableError
 from guesswork.client.policy_format import decode_core
 from guesswork.client.probe import Policy
-from guesswork.client.trust import is_proven, proof_folder
+from guesswork.client.trust import installed_prover, is_proven, proof_folder
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
+from guesswork.service.local import builder_proof
 from guesswork.service.server import ServerOptions, start_server
 
 from ..client.test_tampered_files import assert_store_refuses, resealed
@@ -241,6 +243,86 @@ def test_a_recorded_proof_is_trusted(forged: dict[str, Path]) -> None:
         assert catalog.policy(NAME).content_hash == content_hash
 
 
+# -- the proof is handed in (issue #45): the client imports no builder ----------
+
+
+def test_the_default_prover_is_the_one_the_distribution_names() -> None:
+    """The embedding API's default proof is found by the installed distribution's entry
+    point (pyproject's guesswork.prover), not imported by the client: the builder's."""
+    assert installed_prover() is proof_faults
+
+
+@pytest.mark.parametrize("kind", ["another-tree", "equal-partition"])
+def test_the_services_prover_refuses_a_forgery(forged: dict[str, Path], kind: str) -> None:
+    with pytest.raises(InconsistentPolicyError, match=f"{NAME}.*node "):
+        open_policy_file(forged[kind], prover=builder_proof)
+    assert not any(proof_folder().glob("*"))
+
+
+def test_a_catalog_proves_with_the_prover_it_is_handed(
+    forged: dict[str, Path], tampered_catalog: tuple[Path, str]
+) -> None:
+    """Whatever the opener hands in decides, on each reading path (a policy file, a
+    catalog's rows): here a caller's proof that finds a fault in every policy refuses
+    the honest export the builder's proof accepts, and records nothing."""
+
+    def refuse_all(policy: Policy) -> list[str]:
+        return [f"the caller's own proof refuses {policy.name}"]
+
+    with pytest.raises(InconsistentPolicyError, match=f"{NAME}.*the caller's own proof"):
+        open_policy_file(forged["honest"], prover=refuse_all)
+    path, _ = tampered_catalog
+    refused = pytest.raises(InconsistentPolicyError, match="the caller's own proof")
+    with open_catalog(path, prover=refuse_all) as catalog, refused:
+        catalog.policy(NAME)
+    assert not any(proof_folder().glob("*"))
+    with open_policy_file(forged["honest"], prover=builder_proof) as catalog:
+        assert is_proven(catalog.policy(NAME).content_hash)
+
+
+#: Run in a process whose first distribution named guesswork-solver is an install
+#: older than the entry point (its metadata names no prover).
+_STALE_INSTALL = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from guesswork.client.catalog import open_catalog, open_policy_file
+from guesswork.client.errors import ProverUnavailableError
+with open_catalog() as shipped:  # the shipped catalog is never proven
+    print(shipped.policy(sys.argv[3]).guess(0))
+try:
+    open_policy_file(sys.argv[2])
+except ProverUnavailableError as error:
+    print(type(error).__name__, error)
+print("builder loaded:", any(m.startswith("guesswork.builder") for m in sys.modules))
+"""
+
+
+def test_without_an_installed_prover_a_policy_from_outside_is_refused(
+    forged: dict[str, Path], tmp_path: Path
+) -> None:
+    """Fail closed: an install whose metadata names no prover serves the shipped
+    catalog and refuses a policy from outside, saying how to mend the install."""
+    info = tmp_path / "site" / "guesswork_solver-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: guesswork-solver\nVersion: 0.1.0\n", encoding="utf-8"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", _STALE_INSTALL, str(info.parent), str(forged["honest"]), NAME],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    guess, refusal, loaded = done.stdout.splitlines()
+    assert guess.isupper()
+    assert refusal.startswith(f"{ProverUnavailableError.__name__} a policy from outside")
+    assert "names no prover (entry point guesswork.prover:proof)" in refusal
+    assert "pip install -e ." in refusal
+    assert loaded == "builder loaded: False"
+    assert not any(proof_folder().glob("*"))
+
+
 def test_a_built_and_published_policy_is_recorded(tmp_path: Path) -> None:
     catalog = tmp_path / "mine.sqlite"
     words = tmp_path / "words.txt"
@@ -303,9 +385,17 @@ def test_the_catalog_path_refuses_a_changed_edge(
     assert f"FAULT {NAME}: target " in capsys.readouterr().out
 
 
-def test_the_server_refuses_a_changed_edge(tampered_catalog: tuple[Path, str]) -> None:
+@pytest.mark.parametrize("opened_by", ["caller", "server"])
+def test_the_server_refuses_a_changed_edge(
+    tampered_catalog: tuple[Path, str], opened_by: str
+) -> None:
+    """Whether the caller hands the server its catalog (the embedding API's default
+    prover) or the server opens --catalog itself (the service's, builder_proof)."""
     path, history = tampered_catalog
-    server, port = start_server(ServerOptions(address="127.0.0.1:0"), open_catalog(path))
+    if opened_by == "caller":
+        server, port = start_server(ServerOptions(address="127.0.0.1:0"), open_catalog(path))
+    else:
+        server, port = start_server(ServerOptions(address="127.0.0.1:0", catalog=str(path)))
     try:
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
             stub = pb_grpc.GuessworkStub(channel)
