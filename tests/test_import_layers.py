@@ -104,11 +104,9 @@ FORBIDDEN: dict[tuple[str, str], str] = {
 
 #: No module of ours imports a private name (``_x``) of another: what modules share is
 #: public, and documented, in the module that owns it. The packages not held to it yet,
-#: by prefix, each with its reason (an exemption nobody needs any more fails a test).
-PRIVATE_EXEMPT: dict[str, str] = {
-    "guesswork.builder": "builder/game_values.py imports optimal.problem's "
-    "_non_winning_replies: the builder's private imports are another part of issue #45",
-}
+#: by prefix, each with its reason (an exemption nobody needs any more fails a test);
+#: none since the builder's last one went public (optimal.problem.non_winning_replies).
+PRIVATE_EXEMPT: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
