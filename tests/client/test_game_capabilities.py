@@ -47,14 +47,11 @@ def _structure_report() -> object:
 
 def test_no_isinstance_switch_on_game_classes_outside_the_games_modules() -> None:
     report = _structure_report()
-    switches = [
-        f"{path.relative_to(ROOT).as_posix()}:{number}"
+    sources = {
+        path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
         for path in report.modules()  # type: ignore[attr-defined]
-        if not report.GAME_MODULES.match(path.relative_to(ROOT).as_posix())  # type: ignore[attr-defined]
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-        if report.GAME_SWITCH.search(line)  # type: ignore[attr-defined]
-    ]
-    assert switches == []
+    }
+    assert report.game_switches(sources) == []  # type: ignore[attr-defined]
 
 
 def test_the_rule_finds_a_planted_switch() -> None:
@@ -62,6 +59,11 @@ def test_the_rule_finds_a_planted_switch() -> None:
     assert report.GAME_SWITCH.search("if isinstance(game, Wordle) or x:")  # type: ignore[attr-defined]
     assert report.GAME_MODULES.match("client/games/wordle.py")  # type: ignore[attr-defined]
     assert not report.GAME_MODULES.match("client/lookup.py")  # type: ignore[attr-defined]
+    planted = {
+        "client/games/wordle.py": "if isinstance(game, Wordle):",
+        "client/lookup.py": "x = 1\nif isinstance(game, Jotto | Wordle):",
+    }
+    assert report.game_switches(planted) == ["client/lookup.py:2"]  # type: ignore[attr-defined]
 
 
 # One row per game: the questions code asks, and each game's answers.
