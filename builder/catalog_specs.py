@@ -208,9 +208,11 @@ GLOBAL_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
     ),
     # Today's game in NYT hard mode within six guesses, every one of the 14855 openers
     # settled: TARSE, 11627 (mean 3.6818, worst 6), the value of the TARSE-given tree
-    # below. Run led by TARSE through
-    # policies/proofs' checkpoint over several sessions (issue #46), most of it on 16
-    # cores (docs/benchmarks.rst, bench-global-proof).
+    # below. Run led by TARSE through a checkpoint over several sessions (issue #46),
+    # most of it on 16 cores (docs/benchmarks.rst, bench-todays-proofs). Its worst
+    # case is not yet proven least among the trees of its total: that capped search
+    # (within five, below 11628) left 5,144 openers after its first pass and resumes
+    # from policies/proofs (its README); set least_worst when it has finished.
     OptimalSpec(
         "wordle",
         targets="wordle-answers-3158",
@@ -218,7 +220,6 @@ GLOBAL_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
         mode=NYT_HARD,
         max_guesses=6,
         lead_opener="TARSE",
-        least_worst=True,
     ),
 )
 
@@ -241,8 +242,9 @@ TODAY_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = tuple(
 
 #: Today's game in NYT hard mode within six guesses, given TARSE: 11627 in total
 #: (mean 3.6818, worst 6), proven for that opener (132 s on one core, 350 MB), the
-#: value the peer solver publishes for TARSE. ``play --hard`` follows it until the
-#: global NYT-hard optimum on these lists is proven (policies/proofs/h3158.ckpt).
+#: value the peer solver publishes for TARSE. ``play --hard`` followed it until the
+#: global NYT-hard optimum on these lists (GLOBAL_OPTIMAL_SPECS) was proven; a
+#: catalog without the global one still has it.
 TODAY_HARD_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
     OptimalSpec(
         "wordle",
