@@ -82,8 +82,10 @@ def optimize(
         outcome = root.run(first)
         tree, values, bounds = build_tree(root.search, game, targets, guesses, vocabulary)
     finally:
-        root.close()
-        root.search.flush()  # what was proven stays proven, even if the run stopped
+        try:
+            root.close()  # raises KeyboardInterrupt if Ctrl-C came while closing
+        finally:
+            root.search.flush()  # what was proven stays proven, even if the run stopped
     names = vocabulary.words
     # A search over every opener records each opener and what settled it, so the
     # certificate proves the choice; otherwise the first 64 roots tried suffice.

@@ -144,6 +144,9 @@ class ClusterRootSearch(RootSearch):
         """As :meth:`RootSearch.run`, on the cluster."""
         try:
             return super().run(first_guess)
+        except BaseException:  # an error or Ctrl-C: no running unit's answer is wanted
+            self.cluster.abandon()
+            raise
         finally:
             for future in self._out.values():
                 future.cancel()

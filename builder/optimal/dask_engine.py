@@ -29,17 +29,28 @@ running task; this is how a refuted opener's siblings stop early.
 does that); tasks are idempotent (a unit's answer depends only on its
 arguments), so this only costs time. A task that raises is retried
 :data:`RETRIES` times.
+
+**Ctrl-C.** A local cluster's worker processes never receive SIGINT, and
+what Dask logs as an interrupt unwinds is not printed (see :mod:`.interrupts`):
+the user sees the CLI's one line. A run stopped by an error or an interrupt
+closes a local cluster without waiting for the units still running
+(:meth:`Cluster.close`): what they would add is not in the checkpoint, which
+holds only settled units.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import logging
 import os
+import signal
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from multiprocessing import resource_tracker
 from typing import Any, TypeVar
 
 import numpy as np
@@ -49,6 +60,7 @@ from distributed.worker import Worker
 from ..errors import SearchError
 from .bounds import INFEASIBLE
 from .checkpoint import Checkpoint
+from .interrupts import QuietInterrupt, sigint_blocked
 from .problem import Problem, SearchOptions, target_major
 from .root import RootSearch
 from .search import Search
@@ -63,6 +75,11 @@ CONNECT_TIMEOUT = 10.0
 POLL_SECONDS = 0.25
 #: Times a task that raised is run again before its error ends the search.
 RETRIES = 2
+#: The longest an abandoned local cluster's closing steps may take (seconds): a
+#: stuck one is left to exit with this process.
+CLOSE_SECONDS = 30.0
+#: What stops an abandoned local cluster's worker processes (Windows has no SIGKILL).
+KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
 
 T = TypeVar("T")
 #: A branch unit's answer: value, the subtree (None if refuted), stats added.
@@ -90,23 +107,22 @@ class Cluster:
                 :data:`CONNECT_TIMEOUT` seconds.
         """
         self._local: LocalCluster | None = None
+        #: Set by :meth:`abandon`: :meth:`close` does not wait for running units.
+        self._abandoned = False
+        #: SIGINT's handler until closed (see .interrupts).
+        self._interrupt = QuietInterrupt()
+        self._interrupt.install()
         self.token = uuid.uuid4().hex
-        if options.scheduler is None:
-            self.engine = "dask-local"
-            # Loopback only. The dashboard's port is a free one: with none, the
-            # scheduler's HTTP server still takes 8787 and warns if another has it.
-            self._local = LocalCluster(
-                n_workers=options.workers,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=":0",
-                silence_logs=logging.ERROR,
-            )
-            self.client = Client(self._local, set_as_default=False)
-        else:
-            self.engine = "dask"
-            self.client = _connect(options.scheduler)
+        try:
+            if options.scheduler is None:
+                self.engine = "dask-local"
+                self.client = self._start_local(options.workers)
+            else:
+                self.engine = "dask"
+                self.client = _connect(options.scheduler)
+        except BaseException:
+            self._interrupt.restore()
+            raise
         try:
             try:
                 self.client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
@@ -127,7 +143,42 @@ class Cluster:
             self._variable = Variable(f"guesswork-budgets-{self.token}", client=self.client)
             self._variable.set({})
         except BaseException:
-            self._shut()
+            self.abandon()
+            with sigint_blocked():
+                self._shut()
+            raise
+
+    def _start_local(self, workers: int) -> Client:
+        """Start a local cluster of ``workers`` processes; return a client of it.
+
+        Its worker processes never receive SIGINT (see .interrupts); one that
+        reaches this process meanwhile closes the cluster, then is raised
+        (KeyboardInterrupt).
+        """
+        # The stdlib's resource tracker unblocks SIGINT in the thread that starts it
+        # (multiprocessing.resource_tracker.ensure_running): started now, before
+        # the mask, it cannot unblock it in a thread that starts worker processes.
+        resource_tracker.ensure_running()
+        try:
+            with sigint_blocked():
+                # Loopback only. The dashboard's port is a free one: with none, the
+                # scheduler's HTTP server still takes 8787 and warns if another has it.
+                self._local = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=":0",
+                    silence_logs=logging.ERROR,
+                )
+            return Client(self._local, set_as_default=False)
+        except BaseException:
+            with sigint_blocked():
+                if self._local is not None:
+                    self.abandon()
+                    with contextlib.suppress(TimeoutError):
+                        self._local.sync(_stop_workers, self._local, callback_timeout=CLOSE_SECONDS)
+                        self._local.close(timeout=CLOSE_SECONDS)
             raise
 
     def submit(
@@ -183,20 +234,61 @@ class Cluster:
         if any([self._budgets.pop(unit, None) is not None for unit in units]):
             self._variable.set(dict(self._budgets))
 
+    def abandon(self) -> None:
+        """Have :meth:`close` stop a local cluster's work at once: the search
+        failed or was interrupted, so no running unit's answer is wanted."""
+        self._abandoned = True
+        self._interrupt.acknowledge()
+
     def close(self) -> None:
-        """Take the search off the workers and close the connection (and a local cluster)."""
-        try:
-            self.client.unregister_worker_plugin(self.plugin)
-            self._variable.delete()
-        except Exception:  # a cluster already gone: nothing to clean
-            pass
-        self._shut()
+        """Take the search off the workers and close the connection (and a local cluster).
+
+        After :meth:`abandon`, a local cluster's workers are stopped without
+        waiting for their running units. A SIGINT that arrives meanwhile waits
+        until the cluster is closed (a second Ctrl-C does not leave it half
+        closed), then is raised (KeyboardInterrupt).
+        """
+        self._interrupt.acknowledge()  # closing: an interrupt has been taken in
+        with sigint_blocked():
+            # An abandoned local cluster goes with its plugin and variable; a remote
+            # one stays, so the search's set-up is taken off it either way.
+            if not (self._abandoned and self._local is not None):
+                try:
+                    self.client.unregister_worker_plugin(self.plugin)
+                    self._variable.delete()
+                except Exception:  # a cluster already gone: nothing to clean
+                    pass
+            self._shut()
 
     def _shut(self) -> None:
-        """Close the client and the local cluster, if any."""
-        self.client.close()
-        if self._local is not None:
-            self._local.close()
+        """Close the client and the local cluster, if any (its workers first, and
+        at once if abandoned), then give SIGINT and logging back."""
+        try:
+            if self._local is not None and self._abandoned:
+                # Before the client and the scheduler go: a worker still running
+                # would log the scheduler's loss, and the scheduler the client's.
+                # Bounded: SIGINT is blocked meanwhile, so Ctrl-C cannot end a hang.
+                with contextlib.suppress(TimeoutError):
+                    self._local.sync(_stop_workers, self._local, callback_timeout=CLOSE_SECONDS)
+            self.client.close()
+            if self._local is not None:
+                with contextlib.suppress(TimeoutError):
+                    self._local.close(timeout=CLOSE_SECONDS if self._abandoned else None)
+        finally:
+            self._interrupt.restore()
+
+
+async def _stop_workers(local: LocalCluster) -> None:
+    """Close ``local``'s workers, their processes killed: no running unit is waited
+    for (Dask's close would wait for it), and a killed process prints nothing."""
+    nannies = list(local.workers.values())
+    closing = [asyncio.ensure_future(nanny.close(reason="guesswork-abandon")) for nanny in nannies]
+    await asyncio.sleep(0)  # every nanny is closing now, so it restarts no worker it loses
+    for nanny in nannies:
+        if nanny.pid is not None:
+            with contextlib.suppress(ProcessLookupError):  # gone already
+                os.kill(nanny.pid, KILL)
+    await asyncio.gather(*closing, return_exceptions=True)  # a worker gone: nothing to close
 
 
 def _connect(address: str) -> Client:
