@@ -86,7 +86,10 @@ class Checkpoint:
             return
         try:
             if path.exists():
-                self._load(path, path.read_text().splitlines(), fingerprint)
+                text = path.read_text()
+                self._load(path, text.splitlines(), fingerprint)
+                if not text.endswith("\n"):
+                    self._mend(path, text)
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(json.dumps({"fingerprint": fingerprint}) + "\n")
@@ -120,6 +123,29 @@ class Checkpoint:
                     f"checkpoint {path} line {number} is damaged; remove the file to start over"
                 )
             self.done[record["unit"]] = record
+
+    @staticmethod
+    def _mend(path: Path, text: str) -> None:
+        """End the file at a line's end: a last line cut short (the process was killed
+        as it wrote it) is dropped, its branch redone, so that the next record starts
+        a line of its own instead of extending the fragment into a damaged line that
+        the resume after this one would refuse; a whole last record only gains its
+        newline.
+
+        Raises:
+            OSError: the file cannot be written.
+        """
+        last = text[text.rfind("\n") + 1 :]
+        try:
+            whole = _is_unit_record(json.loads(last))
+        except json.JSONDecodeError:
+            whole = False
+        with path.open("r+b") as handle:
+            if whole:
+                handle.seek(0, 2)
+                handle.write(b"\n")
+            else:
+                handle.truncate(len(text[: len(text) - len(last)].encode()))
 
     @staticmethod
     def unit(guess: int, targets: np.ndarray, depth: int) -> str:

@@ -364,6 +364,16 @@ def test_checkpoint_resumes_and_refuses_another_search(tmp_path: Path) -> None:
     again = optimize(WORDLE, targets, targets, options, checkpoint=path)
     assert again.certificate.value == first.certificate.value
     assert np.array_equal(again.tree.node_guess, first.tree.node_guess)
+    # The fragment was dropped, not extended by the redone record: every line is
+    # whole, and the next resume takes the file too.
+    lines = path.read_text().splitlines()
+    assert len(lines) == units + 1
+    assert all(isinstance(json.loads(line), dict) for line in lines)
+    # A whole last record that lost only its newline is kept.
+    path.write_text(path.read_text().rstrip("\n"))
+    third = optimize(WORDLE, targets, targets, options, checkpoint=path)
+    assert third.certificate.value == first.certificate.value
+    assert path.read_text().splitlines() == lines
     other = SearchOptions(hard=True, first_guess="ABOUT")
     with pytest.raises(SearchError, match="different search"):
         optimize(WORDLE, targets, targets, other, checkpoint=path)
