@@ -209,10 +209,9 @@ GLOBAL_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
     # Today's game in NYT hard mode within six guesses, every one of the 14855 openers
     # settled: TARSE, 11627 (mean 3.6818, worst 6), the value of the TARSE-given tree
     # below. Run led by TARSE through a checkpoint over several sessions (issue #46),
-    # most of it on 16 cores (docs/benchmarks.rst, bench-todays-proofs). Its worst
-    # case is not yet proven least among the trees of its total: that capped search
-    # (within five, below 11628) left 5,144 openers after its first pass and resumes
-    # from policies/proofs (its README); set least_worst when it has finished.
+    # most of it on 16 cores (docs/benchmarks.rst, bench-todays-proofs). Worst 6, the
+    # least at that total (none within five below 11628: about 1 h 18 min on two
+    # workers in four runs, resumed through policies/proofs).
     OptimalSpec(
         "wordle",
         targets="wordle-answers-3158",
@@ -220,6 +219,7 @@ GLOBAL_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
         mode=NYT_HARD,
         max_guesses=6,
         lead_opener="TARSE",
+        least_worst=True,
     ),
 )
 
