@@ -45,6 +45,9 @@ from .optimal import (
     node_masses,
     optimize,
 )
+from .optimal.tie_break import same_total_within
+from .optimal.witness import Witness
+from .optimal.witness_check import OpenerClaim, WitnessChecker, check_openers
 from .weighted_lists import WeightedList
 from .wordlists import WordList
 
@@ -135,8 +138,10 @@ def verify_certificate(
     builder.absurdle_policy.absurdle_faults). With ``prove``, the search is
     run again with the recorded parameters and must reach the same value and
     bound, on ``workers`` processes or the Dask cluster at ``scheduler`` (a
-    global proof's rerun is minutes of work). Policies without a certificate
-    have no faults here.
+    global proof's rerun is minutes of work); a search over every opener with
+    witnesses is proven opener by opener from them instead
+    (builder.optimal.witness_check), in this process. Policies without a
+    certificate have no faults here.
     """
     cert = policy.data.certificate
     if cert is None:
@@ -184,6 +189,8 @@ def verify_certificate(
     faults += _check_node_bounds(policy, cert, values)
     if "settled_by" in cert and not faults:
         faults += _check_openers(policy, cert)
+    elif "witnesses" in cert and not faults:
+        faults.append("the certificate has witnesses but no search over every opener")
     if prove and not faults:
         faults += _reprove(policy, cert, claimed, workers, scheduler)
     return faults
@@ -307,13 +314,35 @@ def _check_openers(policy: Policy, cert: dict[str, Any]) -> list[str]:
                 f"opener {word}: recorded static bound {value}, but the root's scan gives "
                 f"{expected[str(word)]}"
             ]
+    return _check_witness_shapes(policy, cert)
+
+
+def _check_witness_shapes(policy: Policy, cert: dict[str, Any]) -> list[str]:
+    """Check that each witness belongs to an opener settled by search (not the tree's
+    own) and names each reply class once; what the witnesses prove is ``--prove``'s."""
+    how = {
+        str(word): settled
+        for (word, _, _), settled in zip(cert["roots"], cert["settled_by"], strict=True)
+    }
+    root = policy.guess(policy.root)
+    for word, pairs in cert.get("witnesses", {}).items():
+        if how.get(word) != "search" or word == root:
+            return [f"the certificate has a witness for {word}, which no search of it settled"]
+        try:
+            Witness.from_list(pairs)
+        except ValueError as error:
+            return [f"opener {word}: {error}"]
     return []
 
 
 def _reprove(
     policy: Policy, cert: dict[str, Any], claimed: int, workers: int, scheduler: str | None
 ) -> list[str]:
-    """Run the recorded search again; its value and bound must match the certificate."""
+    """Run the recorded search again; its value and bound must match the certificate
+    (a certificate with witnesses: prove its openers from them, see
+    :func:`_prove_by_witnesses`)."""
+    if "witnesses" in cert:
+        return _prove_by_witnesses(policy, cert, claimed, workers, scheduler)
     _, targets, guesses = _problem_of(policy)
     symmetry = None
     game, colours = policy.game, policy.game.interchangeable_colours
@@ -339,3 +368,100 @@ def _reprove(
             f"{cert.get('tie_break')}"
         )
     return faults
+
+
+def _symmetry_of(policy: Policy, targets: WordList) -> CodeSymmetry | None:
+    """Return the game's symmetry hook (Mastermind's colours), as the search had it."""
+    colours = policy.game.interchangeable_colours
+    if colours is None:
+        return None
+    return CodeSymmetry(letter_array(targets.words, policy.game.length), colours)
+
+
+def _prove_by_witnesses(
+    policy: Policy, cert: dict[str, Any], claimed: int, workers: int, scheduler: str | None
+) -> list[str]:
+    """Prove a search over every opener from its certificate: every opener but the
+    tree's is worth at least the tree's value (builder.optimal.witness_check), so the
+    value is the optimum and must be the recorded lower bound; a tie-break record is
+    proven by its own search again (on ``workers`` or at ``scheduler``)."""
+    data = policy.data
+    targets = WordList(data.targets.name, policy.targets, data.targets.sha256)
+    guesses = WordList(data.guesses.name, policy.guesses, data.guesses.sha256)
+    problem, vocabulary = make_problem(policy.game, targets, guesses, data.numpy_weights())
+    row = vocabulary.index()
+    witnesses, uncapped = cert["witnesses"], set(cert.get("witnesses_uncapped", []))
+    root = policy.guess(policy.root)
+    claims = [
+        OpenerClaim(
+            row[str(word)],
+            str(word),
+            int(value),
+            str(how),
+            Witness.from_list(witnesses[word], word in uncapped) if word in witnesses else None,
+        )
+        for (word, value, _), how in zip(cert["roots"], cert["settled_by"], strict=True)
+        if word != root
+    ]
+    options = _search_options(cert)
+    checker = WitnessChecker(
+        problem,
+        options,
+        _symmetry_of(policy, targets),
+        reply_text=lambda code: policy.game.format_reply(code),
+    )
+    counts = check_openers(checker, claims, claimed)
+    if counts.faults:
+        return counts.faults
+    if int(cert["lower_bound"]) != claimed:
+        return [
+            f"every opener checked, the tree proves a bound of {claimed}, not the "
+            f"certificate's {cert['lower_bound']}"
+        ]
+    record = cert.get("tie_break")
+    if record is None:
+        return []
+    return _reprove_tie_break(
+        policy, targets, guesses, options, claimed, record, workers, scheduler
+    )
+
+
+def _reprove_tie_break(
+    policy: Policy,
+    targets: WordList,
+    guesses: WordList,
+    options: SearchOptions,
+    claimed: int,
+    record: dict[str, int],
+    workers: int,
+    scheduler: str | None,
+) -> list[str]:
+    """Prove a tie-break record again by its own search, as the tie-break made it
+    (builder/optimal/tie_break.py): ``total-then-worst``, no tree within one guess
+    fewer than its worst case totals the tree's value (so ``refuted`` is that value
+    + 1); ``worst-then-total``, the minimax optimum is its worst case (``refuted``:
+    no tree within one guess fewer at all)."""
+    worst = int(record["worst"])
+    symmetry = _symmetry_of(policy, targets)
+    options = dataclasses.replace(options, workers=workers, scheduler=scheduler)
+    if options.objective == "total-then-worst":
+        total = dataclasses.replace(options, objective="total")
+        weights = policy.data.numpy_weights()
+        found = same_total_within(
+            optimize, policy.game, targets, guesses, total, claimed, worst - 1,
+            symmetry=symmetry, weights=weights,
+        )  # fmt: skip
+        if found is not None:
+            return [
+                f"a tree within {worst - 1} guesses totals {claimed}: the worst case "
+                f"{worst} is not the least of its total"
+            ]
+        again = {"worst": worst, "refuted": claimed + 1}
+    else:
+        # The worst case needs no weights (minimax ignores how likely each target is).
+        minimax = dataclasses.replace(options, objective="minimax", max_guesses=None)
+        least = optimize(policy.game, targets, guesses, minimax, symmetry=symmetry)
+        again = {"worst": least.certificate.value, "refuted": INFEASIBLE}
+    if again != {key: int(value) for key, value in record.items()}:
+        return [f"the tie-break, run again, records {again}, not the certificate's {record}"]
+    return []

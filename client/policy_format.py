@@ -49,6 +49,11 @@ file carries; its SHA-256 is the policy's content hash. It is a msgpack map::
                "roots": [[first guess, value or refuting bound, exact], ...],
                "settled_by": ["search"|"static"|"one-level", ...] (only for a
                search over every opener: how each root was settled),
+               "witnesses": {opener: [[reply code, bound], ...]} (only for a
+               search over every opener: each opener settled by search but
+               the root's, its classes whose proven bounds its value rests on),
+               "witnesses_uncapped": [opener, ...] (only where some of those
+               bounds were proven without the cap),
                "tie_break": {"worst": int, "refuted": int} (only for the
                objectives "total-then-worst" and "worst-then-total": the
                tree's worst case, and a proven lower bound on the total of
@@ -545,4 +550,35 @@ def _certificate(value: Any, nodes: Any, where: str) -> dict[str, Any] | None:
                 f"{where}: certificate.settled_by must name one of {sorted(SETTLED_BY)} "
                 f"for each root"
             )
+    if "witnesses" in cert:
+        _witnesses(cert, where)
     return cert
+
+
+def _witnesses(cert: dict[str, Any], where: str) -> None:
+    """Check the shape of a certificate's ``witnesses`` ({opener: [[code, bound], ...]})
+    and ``witnesses_uncapped`` (a list of those openers); return nothing.
+
+    Raises:
+        MalformedPolicyError: either is not of that shape.
+    """
+    witnesses = need(cert["witnesses"], dict, "certificate.witnesses", where)
+    for word, pairs in witnesses.items():
+        need(word, str, "certificate.witnesses' opener", where)
+        for pair in need(pairs, list, f"certificate.witnesses[{word[:16]!r}]", where):
+            if not (
+                isinstance(pair, list)
+                and len(pair) == 2
+                and all(type(n) is int and n >= 0 for n in pair)
+            ):
+                raise MalformedPolicyError(
+                    f"{where}: certificate.witnesses[{word[:16]!r}] must be a list of "
+                    f"[reply code, bound] pairs of non-negative integers"
+                )
+    uncapped = need(
+        cert.get("witnesses_uncapped", []), list, "certificate.witnesses_uncapped", where
+    )
+    if not all(isinstance(word, str) and word in witnesses for word in uncapped):
+        raise MalformedPolicyError(
+            f"{where}: certificate.witnesses_uncapped must name openers of certificate.witnesses"
+        )

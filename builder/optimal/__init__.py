@@ -12,6 +12,9 @@
 * :mod:`.root`: the root's guesses and branches, :mod:`.workers` the
   processes that share them, :mod:`.checkpoint` the file that keeps them;
 * :mod:`.certificate`: certificates and the per-node figures they hold;
+  :mod:`.witness` the refutation witnesses a search over every opener keeps
+  for each opener it searched, :mod:`.witness_check` the check of every
+  opener from them (``verify --prove``);
 * :mod:`.build`: the entry point, laying the result out with
   :func:`guesswork.builder.tree.lay_out_tree`.
 """

@@ -92,6 +92,13 @@ def optimize(
     everything = any(r.settled_by != "search" for r in outcome.roots)
     roots = outcome.roots if everything else outcome.roots[:64]
     settled_by = tuple(r.settled_by for r in roots) if everything else ()
+    # What proves each opener the search settled, so `verify --prove` need not search
+    # every one again (the tree's own opener needs none: the tree is its proof).
+    witnesses = {
+        names[r.guess]: r.witness
+        for r in roots
+        if everything and r.witness is not None and r.guess != outcome.first_guess
+    }
     certificate = Certificate(
         objective=options.objective,
         value=outcome.value,
@@ -107,6 +114,7 @@ def optimize(
         roots=[(names[r.guess], r.value, r.exact) for r in roots],
         settled_by=settled_by,
         lead_opener=options.lead_opener.upper() if everything and options.lead_opener else None,
+        witnesses=witnesses,
     )
     return Optimized(tree, certificate, outcome)
 

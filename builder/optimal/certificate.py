@@ -19,6 +19,7 @@ from .bounds import INFEASIBLE
 from .problem import Problem, SearchOptions
 from .root import Outcome
 from .search import Search
+from .witness import Witness
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,10 @@ class Certificate:
     #: refuted > value) or among all trees (``worst-then-total``: INFEASIBLE).
     #: None otherwise (the key is then not written).
     tie_break: dict[str, int] | None = None
+    #: A search over every opener: each opener settled by search (but the tree's own)
+    #: with the witness of its value (:mod:`.witness`), in the order of ``roots``.
+    #: Empty when there are none (then the keys are not written).
+    witnesses: dict[str, Witness] = field(default_factory=dict, repr=False)
 
     def to_map(self) -> dict[str, Any]:
         """Return the certificate as a msgpack-ready map (int32 arrays as bytes)."""
@@ -82,7 +87,21 @@ class Certificate:
             **({"nyt_hard": True} if self.nyt_hard else {}),
             **({"settled_by": list(self.settled_by)} if self.settled_by else {}),
             **({"lead_opener": self.lead_opener} if self.lead_opener else {}),
+            **self._witness_map(),
+            # Last: a stored optimum gains it afterwards (builder.least_worst), as here.
             **({"tie_break": dict(self.tie_break)} if self.tie_break else {}),
+        }
+
+    def _witness_map(self) -> dict[str, Any]:
+        """Return the witnesses' keys: ``witnesses``, {opener: [[reply code, bound], ...]},
+        and ``witnesses_uncapped``, the openers whose witnesses the uncapped search
+        proved (each key only where it has any)."""
+        if not self.witnesses:
+            return {}
+        uncapped = [word for word, witness in self.witnesses.items() if witness.uncapped]
+        return {
+            "witnesses": {word: witness.to_list() for word, witness in self.witnesses.items()},
+            **({"witnesses_uncapped": uncapped} if uncapped else {}),
         }
 
 

@@ -3,7 +3,11 @@
 The first line fingerprints the search (game, lists, options); each later
 line records one unit (a root branch): its id, its value and, when the value
 was below the budget it was searched with, the subtree's guesses in
-:func:`.subtrees.subtree_guesses` order.
+:func:`.subtrees.subtree_guesses` order. A refuted opener's record (a unit of
+all the targets) may add its refutation witness (:mod:`.witness`): ``witness``,
+[[reply code, bound], ...], and ``uncapped``: true where the uncapped search
+proved it; records without them (older files) still load, their openers
+simply without a witness.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from ...client.games import Game
 from ..errors import SearchError
 from ..wordlists import WordList
 from .problem import SearchOptions
+from .witness import Witness, is_witness_list
 
 #: Options that change how fast a result comes, never the result.
 _SPEED_ONLY = ("workers", "bound_store", "memo_limit", "scheduler")
@@ -60,6 +65,10 @@ def _is_unit_record(record: Any) -> bool:
         return False
     value, guesses = record.get("value"), record.get("guesses")
     if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    if "witness" in record and not is_witness_list(record["witness"]):
+        return False
+    if "uncapped" in record and record["uncapped"] is not True:
         return False
     return guesses is None or (
         isinstance(guesses, list) and all(type(g) is int and g >= 0 for g in guesses)
@@ -183,13 +192,25 @@ class Checkpoint:
         record = self.done.get(unit)
         return None if record is None else int(record["value"])
 
-    def save(self, unit: str, value: int, guesses: list[int] | None) -> None:
-        """Append one finished unit.
+    def witness(self, unit: str) -> Witness | None:
+        """Return the refutation witness stored with ``unit``, or None (no record, or
+        one written without a witness)."""
+        record = self.done.get(unit)
+        if record is None or "witness" not in record:
+            return None
+        return Witness.from_list(record["witness"], bool(record.get("uncapped", False)))
+
+    def save(
+        self, unit: str, value: int, guesses: list[int] | None, witness: Witness | None = None
+    ) -> None:
+        """Append one finished unit (a refuted opener's with its ``witness``, if any).
 
         Raises:
             SearchError: the file cannot be written.
         """
-        record = {"unit": unit, "value": value, "guesses": guesses}
+        record: dict[str, Any] = {"unit": unit, "value": value, "guesses": guesses}
+        if witness is not None:
+            record.update(witness.to_record())
         self.done[unit] = record
         if self.path is not None:
             try:

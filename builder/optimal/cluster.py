@@ -229,8 +229,11 @@ class ClusterRootSearch(RootSearch):
             self._send_survivors(everything, depth)
         unit = Checkpoint.unit(guess, everything, depth)
         stored = self.checkpoint.lookup(unit, best)
-        if stored is not None and stored[1] is None:
-            return stored[0], False  # refuted by an earlier run
+        if stored is not None and stored[1] is None:  # refuted by an earlier run
+            witness = self.checkpoint.witness(unit)
+            if witness is not None:
+                self.witnesses[guess] = witness
+            return stored[0], False
         sent = self._out.pop(guess, None)
         if sent is None:
             return super()._evaluate_root(guess, everything, best, depth)
@@ -238,9 +241,11 @@ class ClusterRootSearch(RootSearch):
         self.cluster.forget([unit])
         if answer is None:  # cancelled: cannot be, the root still wanted it
             return super()._evaluate_root(guess, everything, best, depth)
-        value, exact, records, delta = answer
+        value, exact, records, delta, witness = answer
         self.search.stats.add(delta)
         self._tick()
+        if witness is not None:
+            self.witnesses[guess] = witness
         # Sent under ``budget`` >= ``best`` (budgets only tighten): an exact value at
         # or above ``best`` refutes, as does a refutation of the larger budget.
         if exact and value < best:
@@ -249,7 +254,7 @@ class ClusterRootSearch(RootSearch):
             self._best = min(self._best, (value, rank))
             self._retighten()
             return value, True
-        self.checkpoint.save(unit, value, None)
+        self.checkpoint.save(unit, value, None, witness)
         return max(value, best) if not exact else value, False
 
     def _send_survivors(self, everything: np.ndarray, depth: int) -> None:

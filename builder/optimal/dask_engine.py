@@ -68,6 +68,7 @@ from .stats import SearchStats
 from .subtrees import subtree_guesses
 from .symmetry import SymmetryHook
 from .units import CANCELLED, SCALE
+from .witness import Witness
 
 #: How long to wait for a scheduler to answer, or for a cluster to have a worker (seconds).
 CONNECT_TIMEOUT = 10.0
@@ -84,8 +85,9 @@ KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
 T = TypeVar("T")
 #: A branch unit's answer: value, the subtree (None if refuted), stats added.
 Branch = tuple[int, list[int] | None, SearchStats]
-#: An opener unit's answer: value, exact, the branch records it made, stats added.
-Opener = tuple[int, bool, list[dict[str, Any]], SearchStats]
+#: An opener unit's answer: value, exact, the branch records it made, stats added,
+#: its witness (see .witness; None if it has none).
+Opener = tuple[int, bool, list[dict[str, Any]], SearchStats, Witness | None]
 
 
 class Cluster:
@@ -486,7 +488,8 @@ def evaluate_opener(
 
     Returns:
         (value, exact: the value is exact and below the unit's last budget,
-        the branch records made, the stats this call added); None if cancelled.
+        the branch records made, the stats this call added, the opener's
+        witness); None if cancelled.
 
     Raises:
         RuntimeError: no search for ``token`` on this worker.
@@ -509,7 +512,8 @@ def evaluate_opener(
         return None
     (value, exact), budget = done
     made = [record for key, record in checkpoint.done.items() if key not in records]
-    return value, exact and value < budget, made, search.stats.since(before)
+    witness = root.witnesses.get(guess)
+    return value, exact and value < budget, made, search.stats.since(before), witness
 
 
 def one_level_bounds(

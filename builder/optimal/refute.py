@@ -76,6 +76,8 @@ def capped_probe(
     best: int,
     depth: int,
     limit: int | None = None,
+    *,
+    out: list[int] | None = None,
 ) -> int | None:
     """Return a bound >= ``best`` refuting opener ``guess``, or None if the probe finds none.
 
@@ -88,7 +90,10 @@ def capped_probe(
     ``limit`` sets (default :data:`PROBE_EXPANSIONS`) have been expanded (None:
     nothing is known, though what was
     proven is memoised). None too when every class was solved and the total is
-    below ``best``: the full search then finds it in the memo.
+    below ``best``: the full search then finds it in the memo. ``out``, if
+    given (a list as long as ``classes``), receives each class's bound or value
+    when the probe refutes: what the refutation's witness is made of
+    (:func:`.witness.witness_of`).
 
     Raises:
         SearchError: as the search (its own poll, e.g. a cluster worker's, still runs).
@@ -113,6 +118,8 @@ def capped_probe(
             budget = best - (search.values.combine(everything, values) - values[index])
             values[index] = search.solve(classes[index], budget, depth, (guess,), states[index])
             if values[index] >= budget:
+                if out is not None:
+                    out[:] = values
                 return max(search.values.combine(everything, values), best)
     except _ProbeSpentError:
         return None

@@ -25,6 +25,7 @@ from .search import Search
 from .stats import NodeScan, SearchStats
 from .subtrees import install_subtree, subtree_guesses
 from .symmetry import SymmetryHook
+from .witness import Witness, witness_of
 from .workers import solve_in_worker, start_pool
 
 if TYPE_CHECKING:
@@ -45,6 +46,9 @@ class RootResult:
     #: "static" (its static bound, from the root's scan) or "one-level" (the
     #: first pass's bound: each class's least static bound).
     settled_by: str = "search"
+    #: Settled by search: the classes whose proven bounds make up its value (see
+    #: :mod:`.witness`); None where none was kept (e.g. an older checkpoint's record).
+    witness: Witness | None = None
 
 
 @dataclass
@@ -103,6 +107,9 @@ class RootSearch:
         self._phase_total: int | None = None
         #: The most units of the phase reported done so far.
         self._phase_done = 0
+        #: The witness of each opener :meth:`_evaluate_root` settled, by opener, until
+        #: its result takes it (:meth:`_result`).
+        self.witnesses: dict[int, Witness] = {}
 
     @property
     def ceiling(self) -> int:
@@ -217,7 +224,7 @@ class RootSearch:
                 results.append(RootResult(guess, bound, False))
                 break
             value, exact = self._evaluate_root(guess, everything, best, depth)
-            results.append(RootResult(guess, value, exact))
+            results.append(self._result(guess, value, exact))
             if exact and value < best:
                 best, best_guess = value, guess
         return best, best_guess
@@ -248,7 +255,7 @@ class RootSearch:
         lead = self.lead_rank(guesses)
         ceiling = self.ceiling
         value, exact = self._evaluate_root(guesses[lead], everything, ceiling, depth)
-        results.append(RootResult(guesses[lead], value, exact))
+        results.append(self._result(guesses[lead], value, exact))
         if not exact and ceiling >= INFEASIBLE:
             # No tree under this opener meets the cap: nothing to beat yet, so
             # no first pass; the rest in static order, as without one.
@@ -299,7 +306,7 @@ class RootSearch:
             budget = best + 1 if rank < best_rank and best < INFEASIBLE else best
             value, exact = self._evaluate_root(guess, everything, budget, depth)
             exact = exact and value < budget
-            results.append(RootResult(guess, value, exact))
+            results.append(self._result(guess, value, exact))
             if exact and (value < best or (value == best and rank < best_rank)):
                 best, best_rank = value, rank
             # Sorted by bound: the next survivor's is the least any unsettled one has.
@@ -307,6 +314,10 @@ class RootSearch:
             self._report(settled, self._best_text(best, best_rank, guesses) + left)
         self._phase_total = None
         return best, guesses[best_rank] if best_rank >= 0 else -1
+
+    def _result(self, guess: int, value: int, exact: bool) -> RootResult:
+        """Return opener ``guess``'s result, settled by search, with its witness."""
+        return RootResult(guess, value, exact, witness=self.witnesses.pop(guess, None))
 
     def _best_text(self, best: int, best_rank: int, guesses: list[int]) -> str:
         """Return the progress report's "best so far": the value and its opener, or the
@@ -421,31 +432,46 @@ class RootSearch:
         In process, each branch's budget is what the branches before it left;
         across processes, each gets its own bound plus the whole slack, so the
         branches can run at once.
+
+        The opener's witness (:mod:`.witness`) is left in :attr:`witnesses`; a
+        refuted opener is recorded whole in the checkpoint with it, so a resumed
+        run gives the same one.
         """
         search = self.search
         below = depth - 1
-        # An opener refuted whole by an earlier run on a cluster (which records openers,
-        # not their branches, when it refutes one) is refuted here too.
-        stored = self.checkpoint.lookup(Checkpoint.unit(guess, everything, depth), best)
+        whole = Checkpoint.unit(guess, everything, depth)
+        # An opener refuted whole by an earlier run (a cluster records openers, not
+        # their branches, when it refutes one) is refuted here too.
+        stored = self.checkpoint.lookup(whole, best)
         if stored is not None and stored[1] is None:
+            witness = self.checkpoint.witness(whole)
+            if witness is not None:
+                self.witnesses[guess] = witness
             return stored[0], False
         parts, states, bounds = search.class_bounds(
             guess, everything, best, below, (guess,), node=self.root_scan
         )
         static = search.values.combine(everything, bounds)
         if static >= best:
-            return static, False
+            witness = witness_of(search, guess, parts, states, bounds, below)
+            return self._refuted(guess, whole, static, witness), False
         if self.options.max_guesses is not None and best < INFEASIBLE:
             # Cheapest first (see .refute): a short capped probe, then the uncapped search,
             # wherever there is a value to beat: a ceiling, or a search over every opener's
             # best so far (its survivors: without these, NYT hard cap 6 on 3158 x 14855,
             # SLANE was still open after 200 CPU seconds; with them refuted in 9).
-            refuted = capped_probe(search, guess, everything, parts, states, bounds, best, below)
-            if refuted is None:
-                refuted = self._uncapped_refutation(guess, everything, best)
+            probed = list(bounds)
+            refuted = capped_probe(
+                search, guess, everything, parts, states, bounds, best, below, out=probed
+            )
             if refuted is not None:
-                self.checkpoint.save(Checkpoint.unit(guess, everything, depth), refuted, None)
-                return refuted, False
+                witness = witness_of(search, guess, parts, states, probed, below)
+            else:
+                self.witnesses.pop(guess, None)
+                refuted = self._uncapped_refutation(guess, everything, best)
+                witness = self.witnesses.get(guess)
+            if refuted is not None:
+                return self._refuted(guess, whole, refuted, witness), False
         values = list(bounds)
         # Smallest first: where a branch refutes the opener (a class that cannot finish
         # within a cap, above all), a small one nearly always does, and soonest.
@@ -475,11 +501,30 @@ class RootSearch:
                 break  # refuted: branches still out cannot change that (they are cancelled)
         total = search.values.combine(everything, values)
         if failed:
-            return max(total, best), False
+            witness = witness_of(search, guess, parts, states, values, below)
+            return self._refuted(guess, whole, max(total, best), witness), False
+        # Every class's value is exact, whatever the path: a witness of them alone (not
+        # of which scans the memo holds) is the same in a resumed run.
+        self.witnesses[guess] = witness_of(
+            search, guess, parts, states, values, below, by_scan=False
+        )
         return total, total < best or best >= INFEASIBLE
 
+    def _refuted(self, guess: int, unit: str, value: int, witness: Witness | None) -> int:
+        """Record opener ``guess`` refuted at ``value`` (unit ``unit``, all the targets)
+        with its ``witness``: in :attr:`witnesses` and in the checkpoint. Return ``value``.
+
+        Raises:
+            SearchError: the checkpoint cannot be written.
+        """
+        if witness is not None:
+            self.witnesses[guess] = witness
+        self.checkpoint.save(unit, value, None, witness)
+        return value
+
     def _uncapped_refutation(self, guess: int, everything: np.ndarray, best: int) -> int | None:
-        """Return a bound >= ``best`` refuting opener ``guess`` without the cap, or None.
+        """Return a bound >= ``best`` refuting opener ``guess`` without the cap, or None;
+        a refutation leaves its witness (marked ``uncapped``) in :attr:`witnesses`.
 
         A tree within the cap is a tree, so no capped tree under ``guess`` beats its
         best tree without the cap. Under a ceiling (a tie-break's capped search,
@@ -497,7 +542,12 @@ class RootSearch:
         root = RootSearch(free.problem, free.options, search=free, words=self.words)
         value, exact = root._evaluate_root(guess, everything, best, free.options.root_depth)
         self.search.stats.add(free.stats.since(before))
-        return None if exact and value < best else max(value, best)
+        if exact and value < best:
+            return None
+        witness = root.witnesses.get(guess)
+        if witness is not None:
+            self.witnesses[guess] = dataclasses.replace(witness, uncapped=True)
+        return max(value, best)
 
     def _run_units(
         self,

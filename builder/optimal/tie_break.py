@@ -75,6 +75,9 @@ def optimize_tie_break(
     """
     started = time.perf_counter()
     stages = _Stages(optimizer, game, targets, guesses, symmetry, checkpoint, progress)
+    # total-then-worst: the first total search (its certificate's witnesses prove the
+    # lower bound of every tree).
+    first: Optimized | None = None
 
     if options.objective == "worst-then-total":
         # The worst case needs no weights (minimax ignores how likely each target is).
@@ -92,6 +95,7 @@ def optimize_tie_break(
         lower_bound = best.certificate.lower_bound
     else:
         best = stages.run("total", dataclasses.replace(options, objective="total"), weights)
+        first = best
         lower_bound = best.certificate.lower_bound
         value = best.certificate.value
         worst = int(best.tree.target_scores.max())
@@ -101,8 +105,15 @@ def optimize_tie_break(
                 refuted = value + 1  # proven: no tree within worst - 1 guesses totals value
                 break
             best, worst = trial, int(trial.tree.target_scores.max())
+    witnesses = best.certificate.witnesses
+    if first is not None and best is not first:
+        # The openers of a capped search (a tree of the same total, fewer guesses) prove
+        # the least total within its cap only, not the lower bound of every tree: the
+        # certificate is then proven by running the searches again.
+        witnesses = {}
     certificate = dataclasses.replace(
         best.certificate,
+        witnesses=witnesses,
         objective=options.objective,
         lower_bound=lower_bound,
         proven=lower_bound == best.certificate.value,

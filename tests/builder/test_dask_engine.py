@@ -163,6 +163,37 @@ def test_global_search_on_the_cluster_matches_in_process(
     assert "proves a bound of" in capsys.readouterr().out
 
 
+def test_a_global_proof_on_the_cluster_records_witnesses_that_prove(
+    cluster: distributed.Client, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The survivors' searches run on the workers (dask_engine.evaluate_opener), which
+    send each opener's witness back: NYT hard within six, every fifth answer, a
+    resume on a new run from the cluster's checkpoint gives the same witnesses, and
+    `verify --prove` proves the certificate from them."""
+    answers = load_wordlist("wordle-answers-2315", Wordle()).words[::5]
+    others = load_wordlist("wordle-guesses-12972", Wordle()).words[::40]
+    (tmp_path / "t.txt").write_text("\n".join(answers) + "\n")
+    (tmp_path / "g.txt").write_text("\n".join(sorted({*answers, *others})) + "\n")
+    argv = ["optimize", "--targets", str(tmp_path / "t.txt"), "--guesses", str(tmp_path / "g.txt")]
+    argv += ["--mode", "nyt-hard", "--max-guesses", "6", "--quiet"]
+    argv += ["--checkpoint", str(tmp_path / "run.ckpt")]
+    path = tmp_path / "cluster.gwp"
+    report = _optimize([*argv, "--scheduler", _address(cluster), "--output", str(path)], capsys)
+    assert report["openers_surviving"] > 1  # type: ignore[operator]
+    policy = _policy(path)
+    cert = policy.data.certificate
+    assert cert is not None
+    searched = {
+        w for (w, _, _), h in zip(cert["roots"], cert["settled_by"], strict=True) if h == "search"
+    }
+    assert set(cert["witnesses"]) == searched - {policy.guess(policy.root)}
+    assert any(cert["witnesses"].values())
+    assert verify_certificate(policy, prove=True) == []
+    again = tmp_path / "again.gwp"
+    _optimize([*argv, "--workers", "1", "--output", str(again)], capsys)
+    assert (_policy(again).data.certificate or {})["witnesses"] == cert["witnesses"]
+
+
 @pytest.mark.progress
 def test_a_ceiling_holds_on_the_cluster(cluster: distributed.Client) -> None:
     # The tie-break's question, every opener on the cluster: below the optimum + 1
