@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..client.probe import Policy
+from ..client.progress import Progress
 from ..client.replay import consistency_faults
 from ..client.rules import NYT_HARD
 from ..client.strategy import ABSURDLE
@@ -47,7 +48,13 @@ from .optimal import (
 )
 from .optimal.tie_break import same_total_within
 from .optimal.witness import Witness
-from .optimal.witness_check import OpenerClaim, WitnessChecker, check_openers
+from .optimal.witness_check import (
+    CHUNK,
+    OpenerClaim,
+    WitnessChecker,
+    check_openers,
+    check_openers_in_processes,
+)
 from .weighted_lists import WeightedList
 from .wordlists import WordList
 
@@ -404,13 +411,20 @@ def _prove_by_witnesses(
         if word != root
     ]
     options = _search_options(cert)
-    checker = WitnessChecker(
-        problem,
-        options,
-        _symmetry_of(policy, targets),
-        reply_text=lambda code: policy.game.format_reply(code),
-    )
-    counts = check_openers(checker, claims, claimed)
+    symmetry = _symmetry_of(policy, targets)
+    # Minutes to hours for a large global proof: say how far it is (standard error).
+    progress = Progress(f"prove {policy.data.name}", unit="opener")
+    try:
+        if workers > 1 and len(claims) > CHUNK:
+            counts = check_openers_in_processes(
+                problem, options, symmetry, policy.game.format_reply, claims, claimed,
+                workers, progress,
+            )  # fmt: skip
+        else:
+            checker = WitnessChecker(problem, options, symmetry, policy.game.format_reply)
+            counts = check_openers(checker, claims, claimed, progress)
+    finally:
+        progress.close()
     if counts.faults:
         return counts.faults
     if int(cert["lower_bound"]) != claimed:

@@ -35,7 +35,9 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 
 import numpy as np
 
@@ -78,6 +80,14 @@ class CheckCounts:
     classes_skipped: int = 0
     seconds: float = 0.0
     faults: list[str] = field(default_factory=list)
+
+    def add(self, other: CheckCounts) -> None:
+        """Add ``other``'s counts and faults (a worker process's) to these."""
+        for name in ("by_static", "by_first_pass", "by_witness", "by_search"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.classes_searched += other.classes_searched
+        self.classes_skipped += other.classes_skipped
+        self.faults += other.faults
 
 
 class WitnessChecker:
@@ -256,3 +266,85 @@ def check_openers(
             progress.update(done, len(claims), progress.elapsed(), f"now {claim.word}")
     counts.seconds = time.perf_counter() - started
     return counts
+
+
+#: Claims a worker process checks per task: enough to repay a task's round trip,
+#: few enough that the processes finish together and a fault stops the rest soon.
+CHUNK = 40
+
+#: This process's checker, when it is a worker of :func:`check_openers_in_processes`.
+_worker: WitnessChecker | None = None
+
+
+def _init_worker(
+    problem: Problem,
+    options: SearchOptions,
+    symmetry: SymmetryHook | None,
+    reply_text: Callable[[int], str],
+) -> None:
+    """Give this worker process its own checker (the pool's initializer)."""
+    global _worker
+    _worker = WitnessChecker(problem, options, symmetry, reply_text)
+
+
+def _check_chunk(claims: list[OpenerClaim], tree_value: int) -> CheckCounts:
+    """Check ``claims`` in this worker process, until the first fault; return what the
+    chunk added to the worker's counts.
+
+    Raises:
+        RuntimeError: the process was not started by :func:`check_openers_in_processes`.
+    """
+    if _worker is None:
+        raise RuntimeError("_check_chunk runs only in a worker of check_openers_in_processes")
+    _worker.counts = CheckCounts()
+    return check_openers(_worker, claims, tree_value)
+
+
+def check_openers_in_processes(
+    problem: Problem,
+    options: SearchOptions,
+    symmetry: SymmetryHook | None,
+    reply_text: Callable[[int], str],
+    claims: Sequence[OpenerClaim],
+    tree_value: int,
+    workers: int,
+    progress: Progress | None = None,
+) -> CheckCounts:
+    """Check every claim as :func:`check_openers` does, spread over ``workers``
+    spawned processes (each with its own :class:`WitnessChecker` and memo) in chunks
+    of :data:`CHUNK`, stopping at the first fault any of them finds.
+
+    ``reply_text`` must pickle (a module-level function or a bound method of a
+    game), as the processes are spawned (see :mod:`.workers` on why not forked).
+
+    Returns:
+        The counts of every process added up, ``faults`` holding the first fault found.
+    """
+    started = time.perf_counter()
+    total = CheckCounts()
+    chunks = [list(claims[i : i + CHUNK]) for i in range(0, len(claims), CHUNK)]
+    if progress is not None:
+        progress.phase("proving each opener", "opener", len(claims))
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=get_context("spawn"),
+        initializer=_init_worker,
+        initargs=(problem, options, symmetry, reply_text),
+    )
+    done = 0
+    try:
+        sizes: dict[Future[CheckCounts], int] = {
+            pool.submit(_check_chunk, chunk, tree_value): len(chunk) for chunk in chunks
+        }
+        pending = set(sizes)
+        while pending and not total.faults:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                total.add(future.result())
+                done += sizes[future]
+            if progress is not None:
+                progress.update(done, len(claims), progress.elapsed(), f"{workers} processes")
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    total.seconds = time.perf_counter() - started
+    return total

@@ -35,7 +35,12 @@ from guesswork.builder.optimal import (
 )
 from guesswork.builder.optimal.checkpoint import Checkpoint
 from guesswork.builder.optimal.witness import Witness
-from guesswork.builder.optimal.witness_check import OpenerClaim, WitnessChecker, check_openers
+from guesswork.builder.optimal.witness_check import (
+    OpenerClaim,
+    WitnessChecker,
+    check_openers,
+    check_openers_in_processes,
+)
 from guesswork.builder.policies import BuiltPolicy, OptimalSpec, build_optimal_policy
 from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, load_wordlist
@@ -399,3 +404,26 @@ def test_a_tie_break_tree_from_a_capped_search_keeps_no_witnesses(tmp_path: Path
         assert (cert["max_guesses"] is not None) == capped
         assert ("witnesses" in cert) != capped
         assert verify_certificate(as_policy(built), prove=True) == []
+
+
+def test_workers_prove_the_openers_in_processes_and_report_a_fault_found_there(
+    nyt: BuiltPolicy,
+) -> None:
+    """``verify --prove --workers 2`` spreads the openers over two spawned processes:
+    the same counts as one process, and a tampered witness is found there and named."""
+    checker, claims = claims_of(nyt, NYT_CAP6)
+    value = cert_of(nyt)["value"]
+    alone = check_openers(checker, claims, value)
+    problem = checker.problem
+    spread = check_openers_in_processes(
+        problem, NYT_CAP6, None, WORDLE.format_reply, claims, value, 2
+    )
+    assert spread.faults == alone.faults == []
+    for name in ("by_static", "by_first_pass", "by_witness", "by_search"):
+        assert getattr(spread, name) == getattr(alone, name), name
+    assert spread.by_witness > 0
+    # The last opener with a witness class, its bound raised past any tree of that class.
+    word, pairs = [(w, p) for w, p in cert_of(nyt)["witnesses"].items() if p][-1]
+    raised = {**cert_of(nyt)["witnesses"], word: [[c, INFEASIBLE] for c, _ in pairs]}
+    faults = verify_certificate(as_policy(nyt, {"witnesses": raised}), prove=True, workers=2)
+    assert len(faults) == 1 and faults[0].startswith(f"opener {word}"), faults
