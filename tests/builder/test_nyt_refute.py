@@ -53,17 +53,21 @@ def trap_lists(seed: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def brute_force(targets: tuple[str, ...], guesses: tuple[str, ...], cap: int) -> dict[str, int]:
     """Return each opener's least total under the NYT rule within ``cap`` guesses
-    (INFEASIBLE: none), trying every legal guess at every node."""
+    (INFEASIBLE: none), trying every guess the rule allows after the whole path
+    (client.rules) at every node."""
 
     @functools.cache
-    def best(remaining: tuple[str, ...], legal: tuple[str, ...], depth: int) -> int:
+    def best(remaining: tuple[str, ...], path: tuple[tuple[str, int], ...], depth: int) -> int:
         if len(remaining) == 1:
             return 1 if depth >= 1 else INFEASIBLE
         if depth < 2:
             return INFEASIBLE
-        return min((after(g, remaining, (), depth) for g in legal), default=INFEASIBLE)
+        legal = (w for w in guesses if nyt_hard_problem(WORDLE, list(path), w) is None)
+        return min((after(g, remaining, path, depth) for g in legal), default=INFEASIBLE)
 
-    def after(guess: str, remaining: tuple[str, ...], turns: tuple, depth: int) -> int:
+    def after(
+        guess: str, remaining: tuple[str, ...], path: tuple[tuple[str, int], ...], depth: int
+    ) -> int:
         classes: dict[int, list[str]] = {}
         for target in remaining:
             classes.setdefault(WORDLE.reply(guess, target), []).append(target)
@@ -72,10 +76,7 @@ def brute_force(targets: tuple[str, ...], guesses: tuple[str, ...], cap: int) ->
         total = len(remaining)
         for code, part in classes.items():
             if code != WORDLE.win_reply:
-                path = (*turns, (guess, code))
-                legal = tuple(w for w in guesses if nyt_hard_problem(WORDLE, list(path), w) is None)
-                # Memoised by the legal guesses, not the path: they are all that matters.
-                total += best(tuple(part), legal, depth - 1)
+                total += best(tuple(part), (*path, (guess, code)), depth - 1)
         return min(total, INFEASIBLE)
 
     return {g: after(g, targets, (), cap) for g in guesses}
