@@ -12,7 +12,7 @@ its reply code with that bound. Every other class is worth at least what a
 fresh :class:`~.search.Search` gives it without searching (its one-level
 bound: the least static bound over its guesses, or the trap family's bound),
 so the classes' bounds, the witnessed ones in place of the cheap ones,
-combine (:meth:`.SetValues.combine`) to at least the opener's recorded
+combine (:meth:`.set_values.SetValues.combine`) to at least the opener's recorded
 value, and so to at least the tree's.
 
 A checker (:mod:`.witness_check`) therefore recomputes the cheap bounds,
