@@ -405,9 +405,15 @@ class Search:
         if not len(caps) or parent is None:
             return NO_CAPS
         probe = parent.guesses[:PROBE]
-        if guesses is self.all_guesses:
-            return probe
-        return probe[np.isin(probe, guesses)]
+        if self.options.hard:
+            return probe[np.isin(probe, guesses)]
+        if self.values.rule is None or guesses is self.all_guesses or not len(guesses):
+            return probe  # every guess allowed (a symmetry's pick gives the same counts)
+        # A NYT state's legal rows, ascending (NytRule.legal): a binary search each, where
+        # np.isin would sort them all on every call (thousands of rows, thousands of calls).
+        at = np.searchsorted(guesses, probe).clip(max=len(guesses) - 1)
+        kept: np.ndarray = probe[guesses[at] == probe]
+        return kept
 
     def caps_of(self, parent: NodeScan | None) -> np.ndarray:
         """Return the reply-count caps a superset's scan gives (NO_CAPS without one)."""
