@@ -15,8 +15,9 @@ it waited for used (``getrusage``), exact where every process was waited for
 figure, and a resumed run's segments add up (docs/benchmarks.rst,
 bench-todays-proofs).
 
-Ctrl-C is passed on to the command (a proof then stops with its checkpoint
-written) and the exit status is the command's. Needs psutil (which Dask's
+Ctrl-C (SIGINT) and SIGTERM are passed on to the command (a proof then stops
+with its checkpoint written), which gets SIGINT's default even where this was
+started with it ignored; the exit status is the command's. Needs psutil (which Dask's
 distributed installs).
 
 Usage: python benchmarks/metered.py LOG [--every SECONDS] -- COMMAND [ARG ...]
@@ -97,14 +98,20 @@ def main(argv: list[str]) -> int:
     if not command:
         sys.exit("metered.py: no command after --")
     started = time.monotonic()
-    child = subprocess.Popen(command)
-    meter = TreeMeter(child.pid)
+    children: list[subprocess.Popen[bytes]] = []
 
     def pass_on(signum: int, _frame: FrameType | None) -> None:
-        child.send_signal(signum)
+        for child in children:
+            child.send_signal(signum)
 
+    # Before the command starts: a signal caught here is the default in it after its
+    # exec, where one ignored here (a job started in the background by a shell without
+    # job control ignores SIGINT) would stay ignored, and Ctrl-C could never stop it.
     signal.signal(signal.SIGINT, pass_on)
     signal.signal(signal.SIGTERM, pass_on)
+    child = subprocess.Popen(command)
+    children.append(child)
+    meter = TreeMeter(child.pid)
     with args.log.open("a") as log:
         while child.poll() is None:
             meter.sample()

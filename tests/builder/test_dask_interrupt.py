@@ -5,6 +5,12 @@ sent SIGINT the way a terminal sends it (to the whole group, its worker
 processes included) once it has settled a unit: it prints its one line and
 nothing else, exits 130, and leaves a checkpoint that a resumed run finishes
 with the uninterrupted value. No mocks, and no wall-clock assertions.
+
+Each test gives SIGINT Python's default handler first, as a terminal's
+foreground job has it: the suite may run as a background job of a shell
+without job control, which ignores SIGINT, and an ignored SIGINT is inherited
+by every process started (the search would never be interrupted) and keeps
+the handler from being installed (the finalizer test would wait forever).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,6 +34,19 @@ from guesswork.builder.wordlists import load_wordlist
 from guesswork.client.games import Wordle
 
 pytest.importorskip("distributed")
+
+
+@pytest.fixture(autouse=True)
+def _sigint_as_a_terminal_job_has_it() -> Iterator[None]:
+    """Give SIGINT Python's default handler for the test (see the module docstring),
+    then give back what it had."""
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("a signal handler is set from the main thread only")
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _units(checkpoint: Path) -> int:
