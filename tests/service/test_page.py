@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -120,7 +121,13 @@ class Page:
 
     def __init__(self, browser: WebDriver, port: int, axe: str, folder: Path) -> None:
         self.browser, self.axe, self.folder = browser, axe, folder
-        self.wait = WebDriverWait(browser, WAIT)
+        # The page re-renders as answers arrive: an element found a moment before may be
+        # replaced before it is read (stale), which a wait should take as "not yet".
+        self.wait = WebDriverWait(
+            browser,
+            WAIT,
+            ignored_exceptions=(NoSuchElementException, StaleElementReferenceException),
+        )
         self.viewport(*PHONE)
         browser.get(f"http://127.0.0.1:{port}/")
         self.wait.until(lambda b: self.text("suggestion").startswith(("Guess ", "Solved")))
