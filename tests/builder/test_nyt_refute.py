@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -51,35 +52,54 @@ def trap_lists(seed: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(sorted(targets)), guesses
 
 
-def brute_force(targets: tuple[str, ...], guesses: tuple[str, ...], cap: int) -> dict[str, int]:
-    """Return each opener's least total under the NYT rule within ``cap`` guesses
-    (INFEASIBLE: none), trying every guess the rule allows after the whole path
-    (client.rules) at every node."""
+GamePath = tuple[tuple[str, int], ...]
+
+
+def nyt_least_total(guesses: tuple[str, ...]) -> Callable[[tuple[str, ...], GamePath, int], int]:
+    """Return ``best(remaining, path, depth)``: the least NYT-hard total of the targets
+    ``remaining`` after the (guess, reply) ``path`` within ``depth`` more guesses
+    (INFEASIBLE: none), trying at every node every guess the rule allows after the
+    whole path (client.rules). Cached over its arguments."""
 
     @functools.cache
-    def best(remaining: tuple[str, ...], path: tuple[tuple[str, int], ...], depth: int) -> int:
+    def best(remaining: tuple[str, ...], path: GamePath, depth: int) -> int:
         if len(remaining) == 1:
             return 1 if depth >= 1 else INFEASIBLE
         if depth < 2:
             return INFEASIBLE
         legal = (w for w in guesses if nyt_hard_problem(WORDLE, list(path), w) is None)
-        return min((after(g, remaining, path, depth) for g in legal), default=INFEASIBLE)
+        return min((after(best, g, remaining, path, depth) for g in legal), default=INFEASIBLE)
 
-    def after(
-        guess: str, remaining: tuple[str, ...], path: tuple[tuple[str, int], ...], depth: int
-    ) -> int:
-        classes: dict[int, list[str]] = {}
-        for target in remaining:
-            classes.setdefault(WORDLE.reply(guess, target), []).append(target)
-        if len(classes) == 1 and guess not in remaining:
-            return INFEASIBLE  # no progress: never part of a least tree
-        total = len(remaining)
-        for code, part in classes.items():
-            if code != WORDLE.win_reply:
-                total += best(tuple(part), (*path, (guess, code)), depth - 1)
-        return min(total, INFEASIBLE)
+    return best
 
-    return {g: after(g, targets, (), cap) for g in guesses}
+
+def after(
+    best: Callable[[tuple[str, ...], GamePath, int], int],
+    guess: str,
+    remaining: tuple[str, ...],
+    path: GamePath,
+    depth: int,
+) -> int:
+    """Return the least total of ``remaining`` after ``path`` when ``guess`` is played
+    next, within ``depth`` guesses counting it (INFEASIBLE: none), each class
+    finished by ``best``."""
+    classes: dict[int, list[str]] = {}
+    for target in remaining:
+        classes.setdefault(WORDLE.reply(guess, target), []).append(target)
+    if len(classes) == 1 and guess not in remaining:
+        return INFEASIBLE  # no progress: never part of a least tree
+    total = len(remaining)
+    for code, part in classes.items():
+        if code != WORDLE.win_reply:
+            total += best(tuple(part), (*path, (guess, code)), depth - 1)
+    return min(total, INFEASIBLE)
+
+
+def brute_force(targets: tuple[str, ...], guesses: tuple[str, ...], cap: int) -> dict[str, int]:
+    """Return each opener's least total under the NYT rule within ``cap`` guesses
+    (INFEASIBLE: none), by ``nyt_least_total``."""
+    best = nyt_least_total(guesses)
+    return {g: after(best, g, targets, (), cap) for g in guesses}
 
 
 def fixed(targets: tuple[str, ...], guesses: tuple[str, ...], options: SearchOptions) -> int:

@@ -46,10 +46,10 @@ from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.games import Wordle
 from guesswork.client.policy_format import MalformedPolicyError
-from guesswork.client.rules import NYT_HARD, nyt_hard_problem
+from guesswork.client.rules import NYT_HARD
 
 from .stored import as_policy, stored_policy
-from .test_nyt_refute import trap_lists
+from .test_nyt_refute import nyt_least_total, trap_lists
 from .test_tie_break import small_lists
 
 WORDLE = Wordle()
@@ -328,33 +328,9 @@ def brute_force_class(
     targets: tuple[str, ...], guesses: tuple[str, ...], opener: str, code: int, left: int
 ) -> int:
     """Return the least NYT-hard total of ``opener``'s class ``code`` of ``targets`` within
-    ``left`` more guesses (INFEASIBLE: none), every guess the rule allows after the
-    path (client.rules) tried at every node."""
-
-    @functools.cache
-    def best(remaining: tuple[str, ...], path: tuple[tuple[str, int], ...], depth: int) -> int:
-        if len(remaining) == 1:
-            return 1 if depth >= 1 else INFEASIBLE
-        if depth < 2:
-            return INFEASIBLE
-        found = INFEASIBLE
-        for guess in guesses:
-            if nyt_hard_problem(WORDLE, list(path), guess) is not None:
-                continue
-            classes: dict[int, list[str]] = {}
-            for target in remaining:
-                classes.setdefault(WORDLE.reply(guess, target), []).append(target)
-            if len(classes) == 1 and guess not in remaining:
-                continue  # no progress: never part of a least tree
-            total = len(remaining)
-            for reply, part in classes.items():
-                if reply != WORDLE.win_reply:
-                    total += best(tuple(part), (*path, (guess, reply)), depth - 1)
-            found = min(found, total)
-        return min(found, INFEASIBLE)
-
+    ``left`` more guesses (INFEASIBLE: none), by test_nyt_refute's brute force."""
     part = tuple(t for t in targets if WORDLE.reply(opener, t) == code)
-    return best(part, ((opener, code),), left)
+    return nyt_least_total(guesses)(part, ((opener, code),), left)
 
 
 @pytest.mark.parametrize("probe", [0, refute.PROBE_EXPANSIONS])
