@@ -30,6 +30,7 @@ from guesswork.client.policy_format import (
     decode_core,
     encode_core,
     need,
+    unpack_untrusted,
 )
 from guesswork.client.probe import Policy
 
@@ -93,6 +94,14 @@ def test_crafted_bodies_are_refused_with_bounded_memory(body: bytes, message: st
     finally:
         tracemalloc.stop()
     assert peak < 16 << 20  # far below what the header lengths claim
+
+
+def test_a_map_as_large_as_a_guess_list_is_read() -> None:
+    """A certificate's witnesses hold one entry per opener settled by search: 8,556 in
+    the NYT-hard proof of 3158 x 14855, once refused as over a 4096-entry limit."""
+    witnesses = {f"W{index:05d}": [[index % 243, index]] for index in range(14855)}
+    body = msgpack.packb({"certificate": {"witnesses": witnesses}})
+    assert unpack_untrusted(body, "test")["certificate"]["witnesses"] == witnesses
 
 
 def test_versions_and_magic(policy: Policy) -> None:
