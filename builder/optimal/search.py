@@ -640,7 +640,16 @@ class Search:
             states = [b""] * len(classes)
         else:
             classes, states = values.split_states(guess, targets, state)
-            bounds = [self.known_bound(p, below, s) for p, s in zip(classes, states, strict=True)]
+            small = values.small_bounds(below)
+            known = self.known_bound
+            if small is None:
+                bounds = [known(p, below, s) for p, s in zip(classes, states, strict=True)]
+            else:
+                # Most classes hold one or two targets: their values without a call.
+                bounds = [
+                    small[len(p)] if len(p) <= 2 else known(p, below, s)
+                    for p, s in zip(classes, states, strict=True)
+                ]
         total = values.combine(targets, bounds)
         for index, part in enumerate(classes):
             if total >= best:

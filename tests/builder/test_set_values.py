@@ -62,3 +62,61 @@ def test_set_values_refuse_what_no_search_can_take() -> None:
     weighted, _ = make_problem(WORDLE, targets, targets, np.arange(1, 31))
     with pytest.raises(SearchError, match="total objective"):
         SetValues(weighted, SearchOptions(objective="minimax"))
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        SearchOptions(),
+        SearchOptions(max_guesses=3),
+        SearchOptions(nyt_hard=True, max_guesses=6),
+        SearchOptions(objective="minimax"),
+    ],
+)
+def test_the_small_sets_values_by_guesses_left_are_small_ones(options: SearchOptions) -> None:
+    """small_bounds, which a search reads for most classes, gives what small gives."""
+    targets = WordList.from_words("t", ANSWERS[:30])
+    problem, _ = make_problem(WORDLE, targets, targets)
+    values = SetValues(problem, options)
+    for depth in range(7):
+        table = values.small_bounds(depth)
+        assert table is not None
+        for size in (1, 2):
+            assert table[size] == values.small(np.arange(size, dtype=np.int64), depth)
+    weighted, _ = make_problem(WORDLE, targets, targets, np.arange(1, 31))
+    if options.objective != "minimax":  # weights apply to the total objective only
+        assert SetValues(weighted, options).small_bounds(3) is None
+
+
+def test_nyt_partition_keys_are_equal_exactly_where_partition_and_states_are() -> None:
+    """Two guesses share a NYT-hard partition key (the search then evaluates one of
+    them) exactly where they split the targets alike and leave each class in the same
+    constraint state: neither merging guesses whose values may differ nor missing
+    guesses that cannot."""
+    answers = WordList.from_words("t", ANSWERS[:400])
+    guesses = WordList.from_words("g", ANSWERS)
+    problem, vocabulary = make_problem(WORDLE, answers, guesses)
+    values = SetValues(problem, SearchOptions(nyt_hard=True, max_guesses=6))
+    opener = vocabulary.index()["SLATE"]
+    everything = np.arange(problem.n_targets, dtype=np.int64)
+    checked = merged = 0
+    for part, state in zip(*values.split_states(opener, everything, b""), strict=True):
+        if len(part) < 6 or not state:
+            continue
+        assert values.rule is not None
+        legal = values.rule.legal(state)
+        rows = legal[:: max(1, len(legal) // 300)]
+        seen: dict[bytes, tuple[bytes, list[bytes]]] = {}
+        for guess in rows.tolist():
+            key = values.partition_key(guess, part, state)
+            classes, states = values.split_states(guess, part, state)
+            order = np.argsort([int(c[0]) for c in classes], kind="stable")
+            exact = (problem.signature(guess, part), [states[i] for i in order])
+            if key in seen:
+                assert seen[key] == exact
+                merged += 1
+            else:
+                assert exact not in seen.values()
+                seen[key] = exact
+            checked += 1
+    assert checked > 300 and merged > 0
