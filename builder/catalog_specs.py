@@ -208,9 +208,10 @@ GLOBAL_OPTIMAL_SPECS: tuple[OptimalSpec, ...] = (
     ),
     # Today's game in NYT hard mode within six guesses, every one of the 14855 openers
     # settled: TARSE, 11627 (mean 3.6818, worst 6), the value of the TARSE-given tree
-    # below. Run led by TARSE through a checkpoint over several sessions (issue #46),
-    # most of it on 16 cores (docs/benchmarks.rst, bench-todays-proofs). Worst 6, the
-    # least at that total (none within five below 11628: about 1 h 18 min on two
+    # below. Run led by TARSE from an empty checkpoint on this 2-core machine with two
+    # workers (issue #46): 5.81 core-hours in three runs, a refutation witness for every
+    # opener the search settled (docs/benchmarks.rst, bench-todays-proofs). Worst 6,
+    # the least at that total (none within five below 11628: about 1 h 18 min on two
     # workers in four runs, resumed through policies/proofs).
     OptimalSpec(
         "wordle",
