@@ -110,7 +110,9 @@ class _Child:
         starting may be busy loading for long)."""
         if self.serving_since is None or self.process.poll() is not None:
             return True
-        with contextlib.suppress(BlockingIOError, InterruptedError):
+        # A reset: the child died (killed) with our probe unread, before poll() saw it
+        # exit; its exit is handled on the next round (it once crashed the supervisor).
+        with contextlib.suppress(BlockingIOError, InterruptedError, ConnectionError):
             while self.probe.recv(64):
                 self.probe_sent, self.next_probe = None, now + PROBE_SECONDS
         if self.probe_sent is None and now >= self.next_probe:

@@ -17,7 +17,7 @@ import pytest
 
 from guesswork.protos.guesswork.v1 import guesswork_pb2 as pb
 from guesswork.protos.guesswork.v1 import guesswork_pb2_grpc as pb_grpc
-from guesswork.service.processes import HUNG_SECONDS
+from guesswork.service.processes import HUNG_SECONDS, _Child
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -288,3 +288,21 @@ def test_children_with_a_call_in_flight_stop_soon_after_the_parent_is_killed() -
             channel.close()
         process.kill()
         process.wait()
+
+
+def test_a_child_killed_with_a_probe_unread_is_no_crash_of_the_supervisor() -> None:
+    """A child killed with the supervisor's probe unread resets the probe socket; read
+    before poll() sees the child exit (seen under load: a traceback and the whole
+    service gone), the reset counts as no answer, and the exit is handled next round."""
+    ours, theirs = socket.socketpair()
+    ours.setblocking(False)
+    ours.send(b"?")
+    theirs.close()  # with the probe unread: the next read on ours is a reset
+    with subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"]) as alive:
+        try:
+            child = _Child(alive, ours, serving_since=0.0, probe_sent=0.0)
+            assert child.check(1.0) is True  # answered nothing yet, not hung: no raise
+            assert child.check(HUNG_SECONDS + 1.0) is False  # still no answer: hung
+        finally:
+            alive.kill()
+    ours.close()
