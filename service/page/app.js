@@ -58,6 +58,24 @@ const number = (n) => Number(n || 0).toLocaleString("en-US");
 // The service's answer to METHOD, or an Error: the service's message and code
 // (Connect's, e.g. "resource_exhausted"), "network" when no answer came at all.
 async function call(method, request) {
+  busy(1);
+  try {
+    return await answerOf(method, request);
+  } finally {
+    busy(-1);
+  }
+}
+
+// Calls in flight: while any is, the suggestion (a live region) is marked busy, so a
+// screen reader waits for the new position instead of reading a half-drawn one (and a
+// test waits for it before tapping a reply the answer would redraw).
+let inFlight = 0;
+function busy(change) {
+  inFlight += change;
+  $("suggestion").setAttribute("aria-busy", String(inFlight > 0));
+}
+
+async function answerOf(method, request) {
   let response;
   try {
     response = await fetch(API + method, {
