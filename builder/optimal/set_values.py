@@ -206,6 +206,9 @@ class SetValues:
         size = len(targets)
         if size > 2:
             return None
+        table = self.small_bounds(depth)
+        if table is not None:
+            return table[size]
         if self.capped and size > capacity(depth, self.problem.replies):
             return INFEASIBLE
         return self.trivial_of(targets)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from guesswork.builder.optimal import SearchError, SearchOptions, make_problem
-from guesswork.builder.optimal.bounds import INFEASIBLE
+from guesswork.builder.optimal.bounds import INFEASIBLE, capacity
 from guesswork.builder.optimal.problem import NO_CAP
 from guesswork.builder.optimal.search import Search
 from guesswork.builder.optimal.set_values import SetValues
@@ -74,7 +74,7 @@ def test_set_values_refuse_what_no_search_can_take() -> None:
     ],
 )
 def test_the_small_sets_values_by_guesses_left_are_small_ones(options: SearchOptions) -> None:
-    """small_bounds, which a search reads for most classes, gives what small gives."""
+    """small_bounds (which small reads unweighted) gives the values of one or two targets."""
     targets = WordList.from_words("t", ANSWERS[:30])
     problem, _ = make_problem(WORDLE, targets, targets)
     values = SetValues(problem, options)
@@ -82,7 +82,8 @@ def test_the_small_sets_values_by_guesses_left_are_small_ones(options: SearchOpt
         table = values.small_bounds(depth)
         assert table is not None
         for size in (1, 2):
-            assert table[size] == values.small(np.arange(size, dtype=np.int64), depth)
+            too_many = options.max_guesses is not None and size > capacity(depth, problem.replies)
+            assert table[size] == (INFEASIBLE if too_many else values.trivial(size))
     weighted, _ = make_problem(WORDLE, targets, targets, np.arange(1, 31))
     if options.objective != "minimax":  # weights apply to the total objective only
         assert SetValues(weighted, options).small_bounds(3) is None
