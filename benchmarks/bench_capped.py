@@ -76,7 +76,7 @@ def refute(
     search.poll = poll
     assert options.ceiling is not None
     try:
-        value, exact = root._evaluate_root(
+        value, exact = root.evaluate_root(
             words.index(word), everything, options.ceiling, options.root_depth
         )
     except _OverLimitError:

@@ -218,12 +218,12 @@ class ClusterRootSearch(RootSearch):
 
     # -- survivors ----------------------------------------------------------------------
 
-    def _evaluate_root(
+    def evaluate_root(
         self, guess: int, everything: np.ndarray, best: int, depth: int
     ) -> tuple[int, bool]:
-        """As :meth:`RootSearch._evaluate_root`; a survivor's is its opener task's result."""
+        """As :meth:`RootSearch.evaluate_root`; a survivor's is its opener task's result."""
         if self._levels is None or self.survivors is None:
-            return super()._evaluate_root(guess, everything, best, depth)
+            return super().evaluate_root(guess, everything, best, depth)
         if not self._sent:
             self._sent = True
             self._send_survivors(everything, depth)
@@ -236,11 +236,11 @@ class ClusterRootSearch(RootSearch):
             return stored[0], False
         sent = self._out.pop(guess, None)
         if sent is None:
-            return super()._evaluate_root(guess, everything, best, depth)
+            return super().evaluate_root(guess, everything, best, depth)
         answer = self._wait(sent)
         self.cluster.forget([unit])
         if answer is None:  # cancelled: cannot be, the root still wanted it
-            return super()._evaluate_root(guess, everything, best, depth)
+            return super().evaluate_root(guess, everything, best, depth)
         value, exact, records, delta, witness = answer
         self.search.stats.add(delta)
         self._tick()

@@ -506,7 +506,7 @@ def evaluate_opener(
         variable,
         unit,
         budget,
-        lambda b: root._evaluate_root(guess, everything, b, depth),  # one process's way
+        lambda b: root.evaluate_root(guess, everything, b, depth),  # one process's way
     )
     if done is None:
         return None

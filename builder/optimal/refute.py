@@ -4,7 +4,7 @@ A search under a cap with a value to beat (a tie-break's capped search, one
 opener asked whether it beats a known value: ``optimize --ceiling``, or the
 survivors of a search over every opener, which must beat the best opener so
 far) mostly refutes. Two ways are tried before the opener's full capped
-search (:meth:`.root.RootSearch._evaluate_root`), cheapest first:
+search (:meth:`.root.RootSearch.evaluate_root`), cheapest first:
 
 * :func:`capped_probe`: the capped search itself, each class of the opener
   smallest first, stopped after :data:`PROBE_EXPANSIONS` sets expanded. When

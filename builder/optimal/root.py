@@ -107,7 +107,7 @@ class RootSearch:
         self._phase_total: int | None = None
         #: The most units of the phase reported done so far.
         self._phase_done = 0
-        #: The witness of each opener :meth:`_evaluate_root` settled, by opener, until
+        #: The witness of each opener :meth:`evaluate_root` settled, by opener, until
         #: its result takes it (:meth:`_result`).
         self.witnesses: dict[int, Witness] = {}
 
@@ -223,7 +223,7 @@ class RootSearch:
                 # Sorted by bound: this and every later guess is refuted.
                 results.append(RootResult(guess, bound, False))
                 break
-            value, exact = self._evaluate_root(guess, everything, best, depth)
+            value, exact = self.evaluate_root(guess, everything, best, depth)
             results.append(self._result(guess, value, exact))
             if exact and value < best:
                 best, best_guess = value, guess
@@ -254,7 +254,7 @@ class RootSearch:
         guesses, statics = roots.tolist(), bounds.tolist()
         lead = self.lead_rank(guesses)
         ceiling = self.ceiling
-        value, exact = self._evaluate_root(guesses[lead], everything, ceiling, depth)
+        value, exact = self.evaluate_root(guesses[lead], everything, ceiling, depth)
         results.append(self._result(guesses[lead], value, exact))
         if not exact and ceiling >= INFEASIBLE:
             # No tree under this opener meets the cap: nothing to beat yet, so
@@ -304,7 +304,7 @@ class RootSearch:
         for settled, (_, rank) in enumerate(ranked, start=1):
             guess = guesses[rank]
             budget = best + 1 if rank < best_rank and best < INFEASIBLE else best
-            value, exact = self._evaluate_root(guess, everything, budget, depth)
+            value, exact = self.evaluate_root(guess, everything, budget, depth)
             exact = exact and value < budget
             results.append(self._result(guess, value, exact))
             if exact and (value < best or (value == best and rank < best_rank)):
@@ -420,7 +420,7 @@ class RootSearch:
                 bounds.append(plain.lookahead_bound(part, depth - 1, (best_guess,), state))
         return search.values.combine(everything, bounds)
 
-    def _evaluate_root(
+    def evaluate_root(
         self, guess: int, everything: np.ndarray, best: int, depth: int
     ) -> tuple[int, bool]:
         """Return (value, exact) of root ``guess``.
@@ -540,7 +540,7 @@ class RootSearch:
         free = uncapped_search(self.search)
         before = dataclasses.replace(free.stats)
         root = RootSearch(free.problem, free.options, search=free, words=self.words)
-        value, exact = root._evaluate_root(guess, everything, best, free.options.root_depth)
+        value, exact = root.evaluate_root(guess, everything, best, free.options.root_depth)
         self.search.stats.add(free.stats.since(before))
         if exact and value < best:
             return None

@@ -154,7 +154,7 @@ class WitnessChecker:
         self.counts.by_search += 1
         root = RootSearch(self.problem, self.options, search=self.search)
         root.root_scan = self.root
-        value, exact = root._evaluate_root(claim.guess, self.everything, tree_value, self.depth)
+        value, exact = root.evaluate_root(claim.guess, self.everything, tree_value, self.depth)
         if exact and value < tree_value:
             return f"opener {claim.word} has a tree of {value}, below the tree's {tree_value}"
         return None

@@ -166,7 +166,7 @@ def test_the_capped_probe_refutes_only_what_brute_force_refutes(limit: int) -> N
             found += 1
             # The root reaches the same answer through the probe.
             root = RootSearch(problem, options, search=Search(problem, options))
-            answer, exact = root._evaluate_root(guess, everything, best, cap)
+            answer, exact = root.evaluate_root(guess, everything, best, cap)
             assert not exact and best <= answer and min(answer, INFEASIBLE) <= value
     assert found > 0 or limit == 0
 

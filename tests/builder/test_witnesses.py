@@ -352,7 +352,7 @@ def test_every_witnessed_bound_of_every_opener_is_at_most_brute_force(
         for word in guesses:
             guess = vocabulary.index()[word]
             root = RootSearch(problem, options)
-            value, _ = root._evaluate_root(guess, everything, ceiling, cap)
+            value, _ = root.evaluate_root(guess, everything, ceiling, cap)
             witness = root.witnesses[guess]
             for code, bound in witness.classes:
                 left = INFEASIBLE if witness.uncapped else cap - 1
