@@ -263,16 +263,20 @@ class ClusterRootSearch(RootSearch):
         from .dask_engine import evaluate_opener
 
         assert self._levels is not None
-        best, _ = self._best
         rank_of = {guess: rank for rank, guess in enumerate(self._openers)}
-        ranked = sorted((level, rank_of[g]) for g, level in self._levels.items() if level < best)
+        ranked = sorted(
+            (level, rank_of[g])
+            for g, level in self._levels.items()
+            if level < self._budget_of(rank_of[g])
+        )
         records: dict[str, dict[str, dict[str, Any]]] = {}
         for key, record in self.checkpoint.done.items():
             records.setdefault(key.split(":", 1)[0], {})[key] = record
         for order, (_, rank) in enumerate(ranked):
             guess = self._openers[rank]
+            budget = self._budget_of(rank)
             unit = Checkpoint.unit(guess, everything, depth)
-            stored = self.checkpoint.lookup(unit, best)
+            stored = self.checkpoint.lookup(unit, budget)
             if stored is not None and stored[1] is None:
                 continue  # refuted by an earlier run
             mine = records.get(str(guess), {})
@@ -280,13 +284,22 @@ class ClusterRootSearch(RootSearch):
                 evaluate_opener,
                 unit,
                 guess,
-                best,
+                budget,
                 depth,
                 mine,
                 unit=unit,
-                budget=best,
+                budget=budget,
                 priority=-order,
             )
+
+    def _budget_of(self, rank: int) -> int:
+        """Return the budget of the opener at ``rank`` (static order) under the best
+        settled so far: one higher for an opener before the best's, which wins a tie with
+        it, so that an equal value is found exactly (RootSearch._search_openers budgets
+        it so). Sent with the bare best, such an opener was refuted at the best's value
+        while the root recorded one more than its witness proved."""
+        value, best_rank = self._best
+        return value + 1 if rank < best_rank and value < INFEASIBLE else value
 
     def _wait(self, future: Future[T]) -> T:
         """Return ``future``'s result.
@@ -319,13 +332,12 @@ class ClusterRootSearch(RootSearch):
 
     def _retighten(self) -> None:
         """Publish the survivors' budgets under the best settled so far."""
-        value, best_rank = self._best
         rank_of = {guess: rank for rank, guess in enumerate(self._openers)}
         everything = np.arange(self.problem.n_targets, dtype=np.int64)
         depth = self.options.root_depth
         self.cluster.tighten(
             {
-                Checkpoint.unit(guess, everything, depth): value + (rank_of[guess] < best_rank)
+                Checkpoint.unit(guess, everything, depth): self._budget_of(rank_of[guess])
                 for guess in self._out
             }
         )

@@ -28,6 +28,8 @@ from guesswork.builder.cli import run
 from guesswork.builder.errors import NoTreeBelowCeilingError
 from guesswork.builder.optimal import SearchOptions, SearchStats, optimize
 from guesswork.builder.optimal.memo import ENTRY_BYTES, Memo, MemoAccount
+from guesswork.builder.optimal.problem import make_problem
+from guesswork.builder.optimal.search import Search
 from guesswork.builder.publish import StoredPolicy, publish_catalog
 from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, load_wordlist
@@ -192,6 +194,45 @@ def test_a_global_proof_on_the_cluster_records_witnesses_that_prove(
     again = tmp_path / "again.gwp"
     _optimize([*argv, "--workers", "1", "--output", str(again)], capsys)
     assert (_policy(again).data.certificate or {})["witnesses"] == cert["witnesses"]
+
+
+def test_an_opener_before_the_lead_gets_the_tie_budget_on_the_cluster(
+    cluster: distributed.Client, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An opener before the best in static order wins a tie with it, so the root
+    searches it with a budget one higher; the survivors sent to the cluster must get
+    that budget too. Sent with the bare best, such an opener was refuted at the best's
+    value and its recorded bound was one more than its witness proved, which
+    `verify --prove` caught on the shipped NYT-hard proof (led by TARSE, 69th in
+    static order). NYT hard within six, every fifth answer from the third, every 40th
+    other guess, led by the optimum, which is not first in static order."""
+    game = Wordle()
+    answers = load_wordlist("wordle-answers-2315", game).words[2::5]
+    others = load_wordlist("wordle-guesses-12972", game).words[::40]
+    words = sorted({*answers, *others})
+    (tmp_path / "t.txt").write_text("\n".join(answers) + "\n")
+    (tmp_path / "g.txt").write_text("\n".join(words) + "\n")
+    argv = ["optimize", "--targets", str(tmp_path / "t.txt"), "--guesses", str(tmp_path / "g.txt")]
+    argv += ["--mode", "nyt-hard", "--max-guesses", "6", "--quiet"]
+    best = _optimize([*argv, "--workers", "1"], capsys)["first_guess"]
+    options = SearchOptions(nyt_hard=True, max_guesses=6)
+    targets, guesses = WordList.from_words("t", answers), WordList.from_words("g", words)
+    problem, _ = make_problem(game, targets, guesses, None)
+    everything = np.arange(problem.n_targets, dtype=np.int64)
+    order = [words[g] for g in Search(problem, options).scan(everything, 6, ()).guesses]
+    path = tmp_path / "led.gwp"
+    led = [*argv, "--lead-opener", str(best), "--output", str(path)]
+    _optimize([*led, "--scheduler", _address(cluster)], capsys)
+    policy = _policy(path)
+    cert = policy.data.certificate
+    assert cert is not None
+    searched_before = [
+        word
+        for (word, _, _), how in zip(cert["roots"], cert["settled_by"], strict=True)
+        if how == "search" and order.index(word) < order.index(str(best))
+    ]
+    assert searched_before  # the case: a survivor before the lead, on the cluster
+    assert verify_certificate(policy, prove=True) == []
 
 
 @pytest.mark.progress
