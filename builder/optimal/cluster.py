@@ -43,7 +43,7 @@ from ..errors import SearchError
 from .bounds import INFEASIBLE
 from .checkpoint import Checkpoint
 from .problem import Problem, SearchOptions
-from .root import Outcome, RootSearch
+from .root import Outcome, RootSearch, tie_budget
 from .subtrees import install_subtree
 from .symmetry import SymmetryHook
 from .units import CANCELLED, SCALE
@@ -299,7 +299,7 @@ class ClusterRootSearch(RootSearch):
         it so). Sent with the bare best, such an opener was refuted at the best's value
         while the root recorded one more than its witness proved."""
         value, best_rank = self._best
-        return value + 1 if rank < best_rank and value < INFEASIBLE else value
+        return tie_budget(value, best_rank, rank)
 
     def _wait(self, future: Future[T]) -> T:
         """Return ``future``'s result.

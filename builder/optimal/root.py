@@ -35,6 +35,13 @@ if TYPE_CHECKING:
 _Solved = tuple[int, list[int] | None, SearchStats]
 
 
+def tie_budget(best: int, best_rank: int, rank: int) -> int:
+    """Return the budget of the opener at ``rank`` (static order) against the best
+    ``best`` held by the opener at ``best_rank``: one higher for an opener before it,
+    which wins a tie, so that an equal value is found exactly."""
+    return best + 1 if rank < best_rank and best < INFEASIBLE else best
+
+
 @dataclass
 class RootResult:
     """One root guess's outcome: its exact value, or a bound refuting it."""
@@ -303,7 +310,7 @@ class RootSearch:
         self._phase("openers that survived the first pass", "opener", len(ranked))
         for settled, (_, rank) in enumerate(ranked, start=1):
             guess = guesses[rank]
-            budget = best + 1 if rank < best_rank and best < INFEASIBLE else best
+            budget = tie_budget(best, best_rank, rank)
             value, exact = self.evaluate_root(guess, everything, budget, depth)
             exact = exact and value < budget
             results.append(self._result(guess, value, exact))
