@@ -95,7 +95,8 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[WebDriver]:
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
+    """Yield headless Chromium with a phone's screen, quit after the module's tests."""
     chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
     if chromium is None or driver is None:
         pytest.fail(
@@ -109,7 +110,11 @@ def browser() -> Iterator[WebDriver]:
     # A phone's screen (Chrome's device emulation: a desktop window has a minimum width).
     metrics = {"width": PHONE[0], "height": PHONE[1], "pixelRatio": 1}
     options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
-    opened = webdriver.Chrome(service=Service(driver), options=options)
+    # Chromium leaves its singleton folder (org.chromium.Chromium.*) in $TMPDIR after it
+    # quits: point it at pytest's own temporary folder, which pytest prunes, not at /tmp.
+    scratch = tmp_path_factory.mktemp("chromium-tmp")
+    service = Service(driver, env={**os.environ, "TMPDIR": str(scratch)})
+    opened = webdriver.Chrome(service=service, options=options)
     try:
         yield opened
     finally:
