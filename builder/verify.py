@@ -356,9 +356,16 @@ def _reprove(
     if colours is not None:
         symmetry = CodeSymmetry(letter_array(targets.words, game.length), colours)
     options = dataclasses.replace(_search_options(cert), workers=workers, scheduler=scheduler)
-    result = optimize(
-        game, targets, guesses, options, symmetry=symmetry, weights=policy.data.numpy_weights()
-    )
+    # Hours for a global proof without witnesses: it reports as the build did.
+    progress = Progress(f"prove {policy.data.name}")
+    progress.say("running its search again (the certificate keeps no witnesses)")
+    try:
+        result = optimize(
+            game, targets, guesses, options, symmetry=symmetry, progress=progress,
+            weights=policy.data.numpy_weights(),
+        )  # fmt: skip
+    finally:
+        progress.close()
     found, bound = result.outcome.value, result.outcome.lower_bound
     faults = []
     if found != claimed:
@@ -458,24 +465,34 @@ def _reprove_tie_break(
     worst = int(record["worst"])
     symmetry = _symmetry_of(policy, targets)
     options = dataclasses.replace(options, workers=workers, scheduler=scheduler)
-    if options.objective == "total-then-worst":
-        total = dataclasses.replace(options, objective="total")
-        weights = policy.data.numpy_weights()
-        found = same_total_within(
-            optimize, policy.game, targets, guesses, total, claimed, worst - 1,
-            symmetry=symmetry, weights=weights,
-        )  # fmt: skip
-        if found is not None:
-            return [
-                f"a tree within {worst - 1} guesses totals {claimed}: the worst case "
-                f"{worst} is not the least of its total"
-            ]
-        again = {"worst": worst, "refuted": claimed + 1}
-    else:
-        # The worst case needs no weights (minimax ignores how likely each target is).
-        minimax = dataclasses.replace(options, objective="minimax", max_guesses=None)
-        least = optimize(policy.game, targets, guesses, minimax, symmetry=symmetry)
-        again = {"worst": least.certificate.value, "refuted": INFEASIBLE}
+    # The capped search keeps no witnesses, so it runs whole again: a long search on a
+    # large global proof, which must say what it is doing (on standard error).
+    progress = Progress(f"prove {policy.data.name}: tie-break")
+    try:
+        if options.objective == "total-then-worst":
+            progress.say(f"searching for a tree within {worst - 1} guesses of total {claimed}")
+            total = dataclasses.replace(options, objective="total")
+            weights = policy.data.numpy_weights()
+            found = same_total_within(
+                optimize, policy.game, targets, guesses, total, claimed, worst - 1,
+                symmetry=symmetry, progress=progress, weights=weights,
+            )  # fmt: skip
+            if found is not None:
+                return [
+                    f"a tree within {worst - 1} guesses totals {claimed}: the worst case "
+                    f"{worst} is not the least of its total"
+                ]
+            again = {"worst": worst, "refuted": claimed + 1}
+        else:
+            # The worst case needs no weights (minimax ignores how likely each target is).
+            minimax = dataclasses.replace(options, objective="minimax", max_guesses=None)
+            progress.say("searching for the least worst case")
+            least = optimize(
+                policy.game, targets, guesses, minimax, symmetry=symmetry, progress=progress
+            )
+            again = {"worst": least.certificate.value, "refuted": INFEASIBLE}
+    finally:
+        progress.close()
     if again != {key: int(value) for key, value in record.items()}:
         return [f"the tie-break, run again, records {again}, not the certificate's {record}"]
     return []

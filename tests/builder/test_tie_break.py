@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from guesswork.builder import verify
 from guesswork.builder.cli import run
 from guesswork.builder.errors import (
     InfeasibleCapError,
@@ -44,6 +46,7 @@ from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, jotto_allowable, load_wordlist
 from guesswork.client.games import Jotto, Wordle
 from guesswork.client.probe import Policy
+from guesswork.client.progress import ENVIRONMENT, Progress
 
 from .stored import as_policy, stored_policy
 
@@ -221,6 +224,48 @@ def test_tie_break_certificates_verify_and_forgeries_do_not(
         assert verify_certificate(bold) == []
         faults = verify_certificate(bold, prove=True)
         assert len(faults) == 1 and "the tie-break, run again, records" in faults[0]
+
+
+@pytest.mark.progress
+@pytest.mark.parametrize("seed", [0, 4])
+def test_proving_a_tie_break_again_says_what_it_is_doing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    # verify --prove runs a tie-break's searches again (the capped one whole: a long
+    # search after the witnesses of the NYT-hard global proof) and reports them as a
+    # build does. Seed 0's tree comes from the first search, so its certificate keeps
+    # witnesses and only the tie-break is searched again; seed 4's from the capped
+    # search, so the whole search runs again (test_witnesses).
+    targets, guesses = write_lists(tmp_path, seed)
+    spec = OptimalSpec(
+        "jotto", targets=str(targets), guesses=str(guesses), objective="total-then-worst"
+    )
+    policy = _policy_of(spec)
+    stream = io.StringIO()
+
+    def shown_at_once(label: str, **_: object) -> Progress:
+        return Progress(label, delay=0, interval=0, stream=stream)
+
+    monkeypatch.setattr(verify, "Progress", shown_at_once)
+    monkeypatch.setenv(ENVIRONMENT, "1")  # status lines to a stream that is no terminal
+    assert verify_certificate(policy, prove=True) == []
+    cert = policy.data.certificate
+    assert cert is not None and ("witnesses" in cert) == (seed == 0)
+    lines = stream.getvalue().splitlines()
+    name = f"prove {spec.name()}"
+    if seed == 0:  # the openers from their witnesses, then the capped search says so
+        worst = cert["tie_break"]["worst"]
+        label, tally = lines[-2].split("; ", 1)[0].rsplit(": ", 1)
+        assert label.startswith("proving the openers settled by "), lines
+        done, total = tally.split(" of ")
+        assert total.split()[0] == done, lines  # all proven
+        said = f"{name}: tie-break: searching for a tree within {worst - 1} guesses"
+        assert lines[-1].startswith(said), lines
+    else:  # the whole search, said first, then reported by the search as it goes
+        assert (
+            lines[0] == f"{name}: running its search again (the certificate keeps no witnesses)..."
+        )
+        assert lines[-1].startswith(f"{name}: 2 of 2 targets"), lines
 
 
 def test_the_command_line_reports_the_tie_break(

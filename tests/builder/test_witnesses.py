@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,6 +47,7 @@ from guesswork.builder.verify import verify_certificate, verify_policy
 from guesswork.builder.wordlists import WordList, load_wordlist
 from guesswork.client.games import Wordle
 from guesswork.client.policy_format import MalformedPolicyError
+from guesswork.client.progress import Progress
 from guesswork.client.rules import NYT_HARD
 
 from .stored import as_policy, stored_policy
@@ -403,3 +405,40 @@ def test_workers_prove_the_openers_in_processes_and_report_a_fault_found_there(
     raised = {**cert_of(nyt)["witnesses"], word: [[c, INFEASIBLE] for c, _ in pairs]}
     faults = verify_certificate(as_policy(nyt, {"witnesses": raised}), prove=True, workers=2)
     assert len(faults) == 1 and faults[0].startswith(f"opener {word}"), faults
+
+
+@pytest.mark.progress
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_openers_settled_by_bounds_are_reported_apart_from_the_searched(
+    nyt: BuiltPolicy, workers: int
+) -> None:
+    """Bounds settle thousands of openers a minute and witnesses a few a second (the
+    NYT-hard proof: 6,298 then 8,556), so each kind is its own phase: the estimate of
+    the time left for the second does not come from the rate of the first."""
+    checker, claims = claims_of(nyt, NYT_CAP6)
+    value = cert_of(nyt)["value"]
+    stream = io.StringIO()
+    progress = Progress("prove", delay=0, interval=0, stream=stream)
+    if workers == 1:
+        counts = check_openers(checker, claims, value, progress)
+    else:
+        counts = check_openers_in_processes(
+            checker.problem, NYT_CAP6, None, WORDLE.format_reply, claims, value, 2, progress
+        )
+    assert counts.faults == []
+    searched = sum(1 for claim in claims if claim.settled_by == "search")
+    assert 0 < searched < len(claims)
+    last: dict[str, tuple[int, int]] = {}
+    for line in stream.getvalue().splitlines():
+        label, tally = line.split("; ", 1)[0].rsplit(": ", 1)
+        done, total = (int(part.split()[0].replace(",", "")) for part in tally.split(" of "))
+        assert label not in last or last[label][0] <= done, line  # never goes back
+        last[label] = (done, total)
+    assert list(last) == [
+        "proving the openers settled by bounds",
+        "proving the openers settled by search",
+    ]
+    assert list(last.values()) == [
+        (len(claims) - searched, len(claims) - searched),
+        (searched, searched),
+    ]
