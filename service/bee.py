@@ -24,6 +24,7 @@ from ..client.spelling_bee import (
     score_honeycomb,
     valid_words,
 )
+from .builder_import import BUILDER_IMPORT
 from .live_gate import UNLIMITED, LiveGate
 
 #: Most honeycombs a top table ranks on request, its cost limit: the one live search
@@ -93,7 +94,8 @@ class BeeAnswers:
                 # each larger count).
                 # The builder's search (numpy) is loaded by the first search only:
                 # a process that never searches a honeycomb never loads it.
-                from ..builder.spelling_bee import top_table
+                with BUILDER_IMPORT:
+                    from ..builder.spelling_bee import top_table
 
                 searched = top_table(name, "", valid, MAX_COUNT, allow_s)
                 with self._lock:

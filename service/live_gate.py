@@ -54,6 +54,7 @@ from ..client.interrupt import CALL_ACTIVE as CALL_ACTIVE
 from ..client.interrupt import CallEndedError
 from ..client.live_solver import LiveSolver
 from ..client.multiboard import MAX_BOARD_CELLS
+from .builder_import import BUILDER_IMPORT
 
 if TYPE_CHECKING:
     import numpy as np
@@ -245,7 +246,8 @@ def _within_cost_limit(
     Raises:
         CostLimitError: it would compute more than MAX_BOARD_CELLS reply cells.
     """
-    from ..builder.multiboard import joint_cost
+    with BUILDER_IMPORT:
+        from ..builder.multiboard import joint_cost
 
     step = solver.board_values(policy)[0]
     to_vocabulary = solver.prepared(policy)[2]
@@ -276,7 +278,8 @@ class GatedLiveSolver:
         """Return the live solver, making it on first use."""
         with self._lock:
             if self._solver is None:
-                from ..builder.live import GreedyLiveSolver
+                with BUILDER_IMPORT:
+                    from ..builder.live import GreedyLiveSolver
 
                 self._solver = GreedyLiveSolver()
             return self._solver

@@ -58,6 +58,7 @@ from ..client.errors import (
 from ..client.games import GuessMyWord
 from ..client.lookup import PolicyLookup
 from ..client.trust import is_proven
+from .builder_import import BUILDER_IMPORT
 from .live_gate import UNLIMITED, GatedLiveSolver, LiveGate
 
 if TYPE_CHECKING:
@@ -76,7 +77,8 @@ def builder_proof(policy: Policy) -> list[str]:
     the client.trust.Prover the service hands to every catalog it opens (the client
     cannot import the builder). Imported on the first proof: a stored answer from
     the shipped catalog never loads the builder or numpy."""
-    from ..builder.proof import proof_faults
+    with BUILDER_IMPORT:
+        from ..builder.proof import proof_faults
 
     return proof_faults(policy)
 
@@ -133,8 +135,9 @@ class LocalGuesswork(CatalogLookup):
         """
         if self.catalog.origin(policy.name) == SHIPPED or is_proven(policy.content_hash):
             return
-        from ..builder.alternatives import alternative_faults
-        from ..builder.verify import verify_certificate
+        with BUILDER_IMPORT:
+            from ..builder.alternatives import alternative_faults
+            from ..builder.verify import verify_certificate
 
         faults = alternative_faults(policy)
         if not faults and policy.data.certificate is not None:
@@ -273,7 +276,8 @@ class LocalGuesswork(CatalogLookup):
         """Return the game analyser (builder.analysis), imported and made on first use."""
         with self._analyzer_lock:
             if self._analyzer is None:
-                from ..builder.analysis import GameAnalyzer
+                with BUILDER_IMPORT:
+                    from ..builder.analysis import GameAnalyzer
 
                 self._analyzer = GameAnalyzer()
             return self._analyzer
