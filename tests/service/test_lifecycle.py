@@ -347,12 +347,15 @@ def test_sigterm_during_warm_up_drains_like_any_other(tmp_path: Path) -> None:
                 assert arrived.wait_for(lambda: any(trace in line for line in lines), 60)
             process.send_signal(signal.SIGTERM)
             code = process.wait(timeout=180)  # a hang guard above the grace
-            answer = live.result()
+            failure = live.exception()
+            answer = None if failure else live.result()
     finally:
         process.kill()
         process.wait()
         reader.join(timeout=30)
     stderr = "".join(lines)
+    assert failure is None, f"{failure}\n{stderr}"
+    assert answer is not None
     assert code == 0, stderr
     assert answer.guess and answer.source != pb.SOURCE_STORED
     assert "Traceback" not in stderr
