@@ -6,10 +6,13 @@ policy is served only once it is *proven*:
 
 * **Trusted without a proof**: the shipped catalog's policies (its
   byte-for-byte rebuild and ``verify`` are run by the project's tests before a
-  release), and the policies this installation built or proved itself, whose
-  content hashes are in the proof record below: ``guesswork-build`` records
-  each policy it builds when it publishes it (builder.publish), and
-  ``import`` and ``verify`` record each policy they prove.
+  release), wherever a policy of the same content hash comes from (an export of
+  one imported into a user catalog, a copy of the catalog, the catalog
+  published to PostgreSQL: the same core, byte for byte), and the policies
+  this installation built or proved itself, whose content hashes are in the
+  proof record below: ``guesswork-build`` records each policy it builds when
+  it publishes it (builder.publish), and ``import`` and ``verify`` record each
+  policy they prove.
 * **Proven on first use**: anything else, that is a ``.gwp`` file given to
   ``--store`` and any policy of a catalog handed to ``--store`` /
   ``--catalog`` (or found as the user's catalog) that this installation did
@@ -56,7 +59,7 @@ from typing import TYPE_CHECKING
 
 from guesswork import DISTRIBUTION
 
-from .errors import InconsistentPolicyError, ProverUnavailableError
+from .errors import GuessworkError, InconsistentPolicyError, ProverUnavailableError
 
 if TYPE_CHECKING:
     from .probe import Policy
@@ -110,8 +113,31 @@ def proof_folder() -> Path:
 
 def is_proven(content_hash: str) -> bool:
     """Return True if the policy whose core has SHA-256 ``content_hash`` (hex) was proven
-    here (or built here) before: one ``stat``, no read."""
-    return bool(_HASH.fullmatch(content_hash)) and (proof_folder() / content_hash).is_file()
+    here (or built here) before, or ships with this installation: one ``stat``, and
+    the first time a hash is not in the record, one read of the shipped catalog's
+    content hashes (:func:`shipped_content_hashes`)."""
+    if not _HASH.fullmatch(content_hash):
+        return False
+    return (proof_folder() / content_hash).is_file() or content_hash in shipped_content_hashes()
+
+
+@cache
+def shipped_content_hashes() -> frozenset[str]:
+    """Return the content hashes of the shipped catalog's policies (empty where it cannot
+    be opened: then everything from outside is proven, which costs time, never trust).
+
+    A policy from outside whose core is byte for byte a shipped one's (an export of a
+    shipped policy imported into a user catalog, a copy of the shipped catalog, the
+    shipped catalog published to PostgreSQL) is trusted as the shipped one is: the
+    content hash is the SHA-256 of that core, word lists included by their SHA-256.
+    """
+    from .catalog import SHIPPED_CATALOG, open_catalog  # client.catalog imports this module
+
+    try:
+        with open_catalog(SHIPPED_CATALOG, prove=False) as shipped:
+            return frozenset(info.content_hash for info in shipped.list())
+    except (GuessworkError, OSError):
+        return frozenset()
 
 
 def remember(content_hash: str) -> bool:

@@ -292,13 +292,19 @@ def test_sigterm_during_warm_up_drains_like_any_other(tmp_path: Path) -> None:
     """
     served, elsewhere = tmp_path / "served-cache", tmp_path / "other-cache"
     catalog = tmp_path / "catalog.sqlite"
-    held, answered = "wordle-2309-normal-max", "wordle-2315-g12972-normal-neg-entropy"
-    for name, cache in ((answered, served), (held, elsewhere)):
-        exported = tmp_path / f"{name}.gwp"
-        _build(["export", name, "--output", str(exported)], cache)
-        _build(["import", str(exported), "--catalog", str(catalog)], cache)
-    with open_catalog() as shipped:
-        content_hash = shipped.info(held).content_hash
+    # Imported under names of their own: a shipped policy's core, renamed, is no longer
+    # trusted as the shipped one (client.trust), so the held one must be proven.
+    shipped = {
+        "held": "wordle-2309-normal-max",
+        "answered": "wordle-2315-g12972-normal-neg-entropy",
+    }
+    for role, cache in (("answered", served), ("held", elsewhere)):
+        exported = tmp_path / f"{role}.gwp"
+        _build(["export", shipped[role], "--output", str(exported)], cache)
+        _build(["import", str(exported), "--catalog", str(catalog), "--name", role], cache)
+    held, answered = "held", "answered"
+    with open_catalog(catalog, prove=False) as imported:
+        content_hash = imported.info(held).content_hash
     address = f"127.0.0.1:{free_port()}"
     command = [sys.executable, "-m", "guesswork.service", "--address", address]
     process = subprocess.Popen(

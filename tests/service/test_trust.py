@@ -52,6 +52,9 @@ ROOT = Path(__file__).resolve().parents[2]
 #: A hard-mode greedy policy, and an optimised tree over the same lists (2309 / 2309).
 NAME = "wordle-2309-hard-neg-entropy"
 OTHER = "wordle-2309-hard-optimal-first-slate"
+#: The same policy under another name: an honest policy whose core is no shipped one's
+#: (the content hash covers the name), so it is proven where the shipped one is not.
+COPY = f"{NAME}-copy"
 
 
 @pytest.fixture(autouse=True)
@@ -164,13 +167,15 @@ def _equal_partition(policy: Policy) -> Callable[[dict[str, Any]], None]:
 
 @pytest.fixture(scope="module")
 def forged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The shipped policy exported honestly, and re-sealed after each forgery."""
+    """The shipped policy exported honestly, an honest copy of it under another name
+    (COPY), and the export re-sealed after each forgery."""
     with open_catalog() as catalog:
         policy, other = catalog.policy(NAME), catalog.policy(OTHER)
     data = export_bytes(policy)
     folder = tmp_path_factory.mktemp("forged")
-    paths = {"honest": folder / "honest.gwp"}
+    paths = {"honest": folder / "honest.gwp", "honest-copy": folder / "honest-copy.gwp"}
     paths["honest"].write_bytes(data)
+    paths["honest-copy"].write_bytes(resealed(data, lambda core: core.update(name=COPY)))
     forgeries = {
         "another-tree": _another_tree(policy, other),
         "worst-alternatives": _worst_alternatives(policy),
@@ -212,16 +217,49 @@ def test_suggest_from_the_store_refuses_it(
         open_policy_file(forged[kind])
 
 
-def test_the_honest_export_is_proven_once(forged: dict[str, Path]) -> None:
-    honest = forged["honest"]
-    with open_policy_file(honest) as catalog:
+def test_an_export_of_a_shipped_policy_is_trusted_as_the_shipped_one(
+    forged: dict[str, Path], tmp_path: Path
+) -> None:
+    """The same core as a shipped policy (same content hash), from a file or from another
+    catalog, is served without a proof (none is made: this prover would refuse it) and
+    without a record; renamed (COPY), it is a policy from outside like any other."""
+
+    def refuse_all(policy: Policy) -> list[str]:
+        return [f"proven although shipped: {policy.name}"]
+
+    with open_policy_file(forged["honest"], prover=refuse_all) as catalog:
         policy = catalog.policy(NAME)
+    assert is_proven(policy.content_hash)
+    assert not (proof_folder() / policy.content_hash).exists()
+    # A catalog made elsewhere (so its rows are not in this proof record).
+    made_elsewhere = {**os.environ, "GUESSWORK_CACHE": str(tmp_path / "elsewhere")}
+    catalog_path = tmp_path / "mine.sqlite"
+    command = ["import", str(forged["honest"]), "--catalog", str(catalog_path)]
+    imported = subprocess.run(
+        [sys.executable, "-m", "guesswork.builder", *command],
+        env={**made_elsewhere, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert imported.returncode == 0, imported.stderr
+    with open_catalog(catalog_path, prover=refuse_all) as catalog:
+        assert catalog.policy(NAME).content_hash == policy.content_hash
+    assert not any(proof_folder().glob("*"))
+    with pytest.raises(InconsistentPolicyError, match=f"proven although shipped: {COPY}"):
+        open_policy_file(forged["honest-copy"], prover=refuse_all)
+
+
+def test_the_honest_export_is_proven_once(forged: dict[str, Path]) -> None:
+    honest = forged["honest-copy"]
+    with open_policy_file(honest) as catalog:
+        policy = catalog.policy(COPY)
     record = proof_folder() / policy.content_hash
     assert is_proven(policy.content_hash) and record.is_file()
     os.utime(record, ns=(0, 0))
     # Another process reads the record and proves nothing: the record is not rewritten.
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    argv = ["-m", "guesswork", "suggest", "--store", str(honest), "--policy", NAME, "--json"]
+    argv = ["-m", "guesswork", "suggest", "--store", str(honest), "--policy", COPY, "--json"]
     done = subprocess.run(
         [sys.executable, *argv], env=env, capture_output=True, text=True, timeout=300
     )
@@ -269,15 +307,15 @@ def test_a_catalog_proves_with_the_prover_it_is_handed(
     def refuse_all(policy: Policy) -> list[str]:
         return [f"the caller's own proof refuses {policy.name}"]
 
-    with pytest.raises(InconsistentPolicyError, match=f"{NAME}.*the caller's own proof"):
-        open_policy_file(forged["honest"], prover=refuse_all)
+    with pytest.raises(InconsistentPolicyError, match=f"{COPY}.*the caller's own proof"):
+        open_policy_file(forged["honest-copy"], prover=refuse_all)
     path, _ = tampered_catalog
     refused = pytest.raises(InconsistentPolicyError, match="the caller's own proof")
     with open_catalog(path, prover=refuse_all) as catalog, refused:
         catalog.policy(NAME)
     assert not any(proof_folder().glob("*"))
-    with open_policy_file(forged["honest"], prover=builder_proof) as catalog:
-        assert is_proven(catalog.policy(NAME).content_hash)
+    with open_policy_file(forged["honest-copy"], prover=builder_proof) as catalog:
+        assert is_proven(catalog.policy(COPY).content_hash)
 
 
 #: Run in a process whose first distribution named guesswork-solver is an install
@@ -308,7 +346,7 @@ def test_without_an_installed_prover_a_policy_from_outside_is_refused(
         "Metadata-Version: 2.1\nName: guesswork-solver\nVersion: 0.1.0\n", encoding="utf-8"
     )
     done = subprocess.run(
-        [sys.executable, "-c", _STALE_INSTALL, str(info.parent), str(forged["honest"]), NAME],
+        [sys.executable, "-c", _STALE_INSTALL, str(info.parent), str(forged["honest-copy"]), NAME],
         capture_output=True,
         text=True,
         timeout=120,
