@@ -75,6 +75,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from .catalog_file import FileRows
+from .catalog_location import SHIPPED_CATALOG as SHIPPED_CATALOG
 from .catalog_location import (
     describe_location,
     is_file_location,
@@ -107,9 +108,6 @@ from .trust import prove as prove_policy
 if TYPE_CHECKING:
     from .spelling_bee import BeeTable  # loaded with the first honeycomb table
 
-#: The catalog shipped with Guesswork: read by default lookups (under the user's),
-#: written only when named explicitly (``make catalog``).
-SHIPPED_CATALOG = Path(__file__).resolve().parents[1] / "policies" / "catalog.sqlite"
 #: ``PolicyInfo.catalog`` of a policy from the shipped catalog.
 SHIPPED = "shipped"
 #: ``PolicyInfo.catalog`` of a policy from any other catalog or policy file.

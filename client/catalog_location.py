@@ -24,6 +24,9 @@ SCHEMA_VERSION = 6
 APPLICATION_ID = 0x47575043
 #: Older schemas whose files ``guesswork-build upgrade`` converts (builder.upgrade).
 UPGRADABLE_SCHEMAS = (4, 5)
+#: The catalog shipped with Guesswork: read by default lookups (under the user's),
+#: written only when named explicitly (``make catalog``); client.catalog names it too.
+SHIPPED_CATALOG = Path(__file__).resolve().parents[1] / "policies" / "catalog.sqlite"
 
 
 def check_header(location: str, application_id: object, version: object, kept_in: str) -> None:
