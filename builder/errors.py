@@ -38,6 +38,11 @@ class SpecError(GuessworkError, ValueError):
     """A policy specification is contradictory (e.g. Antiwordle in normal mode)."""
 
 
+class MatrixTooLargeError(GuessworkError, ValueError):
+    """The reply matrix of the lists asked for (guesses x targets) would not fit in this
+    machine's memory (builder.matrices.reply_matrix)."""
+
+
 class IndistinguishableTargetsError(GuessworkError, ValueError):
     """Some targets give identical replies to every guess, so no tree can split them."""
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from ..client.games import Game
 from . import matrix_cache
+from .errors import MatrixTooLargeError
 
 # The letter coding and the kernels are their own modules (builder.letter_codes, the
 # leaf both use; builder.reply_kernels); re-exported: most callers know them from here.
@@ -40,6 +41,7 @@ from .letter_codes import alphabet_of as alphabet_of
 from .letter_codes import code_dtype as code_dtype
 from .letter_codes import letter_array as letter_array
 from .letter_codes import letter_count as letter_count
+from .matrix_cache import format_bytes
 from .reply_kernels import reply_block as reply_block
 from .wordlists import WordList
 
@@ -158,15 +160,57 @@ def reply_matrix(
     Raises:
         TypeError: the game has no vectorised reply rule.
         CacheConfigError: ``use_disk`` and $GUESSWORK_CACHE_MAX_BYTES is malformed.
+        MatrixTooLargeError: the matrix would not fit in this machine's memory.
     """
     key = _cache_key(game, guesses, targets, target_major)
     kept = _recalled(key)
     if kept is not None:
         return kept
-    matrix = _stored_or_made(game, guesses, targets, use_disk, target_major)
+    check_fits_in_memory(game, guesses, targets)
+    try:
+        matrix = _stored_or_made(game, guesses, targets, use_disk, target_major)
+    except MemoryError:  # fits the machine, not the memory free now (or a process limit)
+        raise MatrixTooLargeError(
+            f"{_sizes(guesses, targets)} is too large: its reply matrix "
+            f"({format_bytes(_matrix_bytes(game, guesses, targets))}) cannot be allocated "
+            "now; use smaller lists, or free memory"
+        ) from None
     matrix.setflags(write=False)
     _remember(key, matrix)
     return matrix
+
+
+def _matrix_bytes(game: Game, guesses: WordList, targets: WordList) -> int:
+    return len(guesses) * len(targets) * np.dtype(code_dtype(game.reply_space)).itemsize
+
+
+def _sizes(guesses: WordList, targets: WordList) -> str:
+    return f"{len(guesses):,} guesses x {len(targets):,} targets"
+
+
+def physical_memory() -> int | None:
+    """Return this machine's physical memory in bytes; None where the system does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows), or no such name
+        return None
+
+
+def check_fits_in_memory(game: Game, guesses: WordList, targets: WordList) -> None:
+    """Refuse a reply matrix larger than this machine's physical memory before allocating
+    it: numpy refuses some such allocations at once (a traceback), and the system lets
+    others through, the process then killed while filling them.
+
+    Raises:
+        MatrixTooLargeError: the sizes, the matrix's bytes and the machine's named.
+    """
+    needed, memory = _matrix_bytes(game, guesses, targets), physical_memory()
+    if memory is not None and needed > memory:
+        raise MatrixTooLargeError(
+            f"{_sizes(guesses, targets)} is too large: its reply matrix would take "
+            f"{format_bytes(needed)}, and this machine has {format_bytes(memory)} of "
+            "memory; use smaller lists"
+        )
 
 
 def _stored_or_made(

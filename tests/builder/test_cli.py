@@ -174,6 +174,13 @@ def _bad_list(tmp_path: Path, name: str, text: str) -> str:
         ),
         (["evaluate", "--targets", "-", "--guesses", "-"], 2, "only one of --targets and"),
         ([], 2, "the following arguments are required: command"),
+        # 1,679,616 codes: a 2.6 TiB reply matrix, refused before allocating (a traceback
+        # from numpy before; 7 pegs, 73 GiB, the same).
+        (
+            ["evaluate", "--game", "mastermind", "--length", "8"],
+            1,
+            "1,679,616 guesses x 1,679,616 targets is too large: its reply matrix would take",
+        ),
     ],
 )
 def test_bad_options_get_one_line(

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from guesswork.builder import matrices
+from guesswork.builder.errors import MatrixTooLargeError
 from guesswork.builder.matrices import (
     code_dtype,
     compute_reply_matrix,
@@ -307,3 +308,20 @@ def test_the_transposes_kept_are_bounded_as_the_matrices_are(
     assert all(np.array_equal(f, m.T) for f, m in zip(flipped, made, strict=True))
     assert [id(kept) for kept, _ in problem._transposed.values()] == [id(m) for m in made[1:]]
     assert problem.target_major(made[1]) is flipped[1]  # recalled, not copied again
+
+
+def test_a_matrix_larger_than_the_memory_is_refused_before_it_is_made(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The check compares the matrix's bytes with the machine's memory (here made 1 KiB
+    smaller than the matrix): refused, named, nothing computed; the same lists pass on
+    the machine as it is."""
+    game = Mastermind(3, 6)
+    codes = fixed_words(game)
+    needed = len(codes) ** 2 * np.dtype(code_dtype(game.reply_space)).itemsize
+    monkeypatch.setattr(matrices, "physical_memory", lambda: needed - 1024)
+    monkeypatch.setattr(matrices, "compute_reply_matrix", None)  # never reached
+    with pytest.raises(MatrixTooLargeError, match=r"216 guesses x 216 targets is too large"):
+        reply_matrix(game, codes, codes, use_disk=False)
+    monkeypatch.undo()
+    assert reply_matrix(game, codes, codes, use_disk=False).shape == (216, 216)
