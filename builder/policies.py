@@ -41,6 +41,7 @@ from .matrices import letter_array
 from .metrics import ARITHMETIC, DEFAULT_WINDOW
 from .optimal import CodeSymmetry, Optimized, SearchOptions, optimize
 from .optimal.memo import DEFAULT_MEMO_LIMIT
+from .optimal.problem import check_matrix_size
 from .priors import prior_label, resolve_prior, weights_for
 from .tree import GuessTree
 from .wordlists import WordList, fixed_words, jotto_allowable, load_wordlist
@@ -492,6 +493,9 @@ def build_optimal_policy(
     targets, guesses = spec.lists(game)
     prior = spec.prior(targets)
     report.say(f"searching ({len(targets):,} targets x {len(guesses):,} guesses)")
+    # Before the colour symmetry, which takes seconds on the largest code sets (13 s
+    # for 9 colours x 6 pegs): a search that cannot fit is refused at once.
+    check_matrix_size(len(guesses), len(targets))
     symmetry, colours = None, game.interchangeable_colours
     if colours is not None:
         symmetry = CodeSymmetry(letter_array(targets.words, game.length), colours)

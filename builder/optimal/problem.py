@@ -273,6 +273,23 @@ def _check_no_anagrams(targets: WordList) -> None:
             )
 
 
+def check_matrix_size(guess_count: int, target_count: int) -> None:
+    """Refuse a search whose reply matrix, ``guess_count`` x ``target_count``, would be
+    over :data:`MAX_MATRIX_CELLS`: checked by :func:`make_problem` on the vocabulary,
+    and before anything costly on the guess list alone (a lower bound of it).
+
+    Raises:
+        SearchError: too large to search, the sizes and the limit named.
+    """
+    cells = guess_count * target_count
+    if cells > MAX_MATRIX_CELLS:
+        raise SearchError(
+            f"{guess_count:,} guesses x {target_count:,} targets is too large to search "
+            f"(the reply matrix would hold {cells:,} replies; the limit is "
+            f"{MAX_MATRIX_CELLS:,})"
+        )
+
+
 def make_problem(
     game: Game, targets: WordList, guesses: WordList, weights: np.ndarray | None = None
 ) -> tuple[Problem, WordList]:
@@ -288,13 +305,7 @@ def make_problem(
     if game.letter_set_lists:
         _check_no_anagrams(targets)
     vocabulary, target_guess = guess_vocabulary(targets, guesses)
-    cells = len(vocabulary) * len(targets)
-    if cells > MAX_MATRIX_CELLS:
-        raise SearchError(
-            f"{len(vocabulary):,} guesses x {len(targets):,} targets is too large to search "
-            f"(the reply matrix would hold {cells:,} replies; the limit is "
-            f"{MAX_MATRIX_CELLS:,})"
-        )
+    check_matrix_size(len(vocabulary), len(targets))
     # Target-major (what the scan reads); ``matrix`` is the same memory, transposed.
     matrix = reply_matrix(game, vocabulary, targets, target_major=True)
     problem = Problem(

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from guesswork.builder import policies
 from guesswork.builder.cli import run
 from guesswork.builder.optimal import Checkpoint, SearchError, SearchOptions, fingerprint, optimize
 from guesswork.builder.policies import OptimalSpec, build_optimal_policy
@@ -482,3 +483,17 @@ def test_the_default_engine_is_what_was_measured_to_pay() -> None:
     assert search_workers(True, mastermind, True, cores=2) == 1  # 7.8 s alone, 10.1 s on Dask
     assert search_workers(False, wordle, True, cores=2) == 1  # a fixed opener or a lookahead
     assert search_workers(True, wordle, False, cores=2) == 1  # no Dask: the pool does not pay
+
+
+def test_a_search_too_large_is_refused_before_the_colour_symmetry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """9 colours x 6 pegs took 14.6 s to refuse, 13 s of it building the colour symmetry
+    of 531,441 codes first: the size is now checked on the lists before anything else."""
+
+    def never(*args: object) -> None:
+        raise AssertionError("the colour symmetry was built for a search refused for its size")
+
+    monkeypatch.setattr(policies, "CodeSymmetry", never)
+    with pytest.raises(SearchError, match=r"531,441 guesses x 531,441 targets is too large"):
+        build_optimal_policy(OptimalSpec("mastermind", length=6, colours=9))
