@@ -142,7 +142,15 @@ def add_naming(parser: argparse.ArgumentParser) -> None:
 
 def add_list_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="wordle", choices=TREE_GAMES, help="game id")
-    parser.add_argument("--length", type=positive, default=5, help="word length")
+    parser.add_argument("--length", type=positive, help="word length (default 5)")
+    parser.add_argument("--pegs", type=positive, help="mastermind: code length (default 4)")
+    parser.add_argument(
+        "--colors",
+        "--colours",
+        dest="colours",
+        type=positive,
+        help="mastermind: number of colours (default 6)",
+    )
     parser.add_argument(
         "--targets",
         default="wordle-answers-2309",

@@ -33,12 +33,15 @@ class Outcome:
 
 @dataclass(frozen=True)
 class ListOptions:
-    """The game and its word lists: ``--game``, ``--length``, ``--targets``,
-    ``--guesses``, ``--jotto-order``, ``--language``, ``--fold-accents`` and
-    ``--arithmetic`` (builder.cli_options.add_list_options)."""
+    """The game and its word lists: ``--game``, ``--length`` (None: the game's own
+    default), Mastermind's ``--colours`` and ``--pegs``, ``--targets``, ``--guesses``,
+    ``--jotto-order``, ``--language``, ``--fold-accents`` and ``--arithmetic``
+    (builder.cli_options.add_list_options)."""
 
     game: str
-    length: int
+    length: int | None
+    colours: int | None
+    pegs: int | None
     targets: str
     guesses: str | None
     jotto_order: str

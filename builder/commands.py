@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..client.catalog import open_catalog
 from ..client.errors import UsageError
-from ..client.games import Game, make_game
+from ..client.games import Game, Mastermind, make_game
 from ..client.letters import KEEP_ACCENTS, LANGUAGES, rule_for
 from ..client.progress import Progress, progress_on, say
 from ..client.strategy import DEFAULT_RETRY_PERCENT
@@ -50,7 +50,7 @@ from .guess_my_word import (
 )
 from .language_lists import list_name
 from .language_lists import write_list as write_language_list
-from .policies import PolicySpec, build_policy, load_list
+from .policies import GameSpec, PolicySpec, build_policy
 from .prior_making import DEFAULT_NAME, generate_prior
 from .publish import StoredPolicy, kept_bee_tables, merged, publish_catalog
 from .publish_lock import publishing
@@ -71,7 +71,8 @@ def tree_spec(tree: TreeOptions) -> PolicySpec:
     lists = tree.lists
     return PolicySpec(
         game=lists.game,
-        length=lists.length,
+        length=game_of(lists).length,
+        colours=lists.colours,
         targets=lists.targets,
         guesses=lists.guesses,
         mode=tree.mode,
@@ -216,15 +217,48 @@ def evaluate_guess_my_word(options: EvaluateOptions) -> Outcome:
     return Outcome(report, lines)
 
 
+def game_of(lists: ListOptions) -> Game:
+    """Return the game the list options name: ``--length`` (None: the game's default, 5
+    letters or Mastermind's 4 pegs), and Mastermind's ``--colours`` and ``--pegs`` (its
+    length, as optimize takes them).
+
+    Raises:
+        UsageError: ``--pegs`` for another game, or with a different ``--length``.
+        UnknownGameError, InvalidWordError: an unknown game, a length or number of
+            colours out of range, or colours given for another game than Mastermind.
+    """
+    length = lists.length
+    if lists.pegs is not None:
+        if lists.game != Mastermind.id:
+            raise UsageError("--pegs applies to --game mastermind only (--length elsewhere)")
+        if length not in (None, lists.pegs):
+            raise UsageError("--pegs and --length are the same thing for mastermind: give one")
+        length = lists.pegs
+    return make_game(lists.game, length, lists.colours)
+
+
 def _lists_for(options: ListOptions) -> tuple[Game, WordList, WordList]:
+    """Return the game and its target and guess lists, as a build reads them
+    (GameSpec.lists: Mastermind's every code, whatever ``--targets`` says).
+
+    Raises:
+        UsageError: ``-`` (standard input) for both lists.
+        UnknownGameError, InvalidWordError, WordListError: a bad game or list.
+    """
     if options.guesses == "-" and options.targets == "-":
         raise UsageError("standard input can supply only one of --targets and --guesses")
-    game = make_game(options.game, options.length)
-    rule = rule_for(options.language, options.fold_accents)
-    targets = load_list(options.targets, game, options.jotto_order, rule)
-    if options.guesses is None or options.guesses == options.targets:
-        return game, targets, targets
-    return game, targets, load_list(options.guesses, game, options.jotto_order, rule)
+    game = game_of(options)
+    spec = GameSpec(
+        game=options.game,
+        length=game.length,
+        targets=options.targets,
+        guesses=options.guesses,
+        jotto_order=options.jotto_order,
+        colours=options.colours,
+        language=options.language,
+        fold_accents=options.fold_accents,
+    )
+    return (game, *spec.lists(game))
 
 
 @dataclass(frozen=True)

@@ -227,7 +227,8 @@ class PolicySpec(GameSpec):
         ``wordle-2315-g12972-normal-neg-entropy``,
         ``wordle-8-enable1-normal-approx-entropy-r10`` (a retry percent of 10).
         """
-        parts = [*self.name_parts(make_game(self.game, self.length)), self.metric.replace("_", "-")]
+        game = make_game(self.game, self.length, self.colours)
+        parts = [*self.name_parts(game), self.metric.replace("_", "-")]
         if not self.hard and self.window != DEFAULT_WINDOW:
             low, high = self.window
             parts.append(f"w{low}-{'any' if high is None else high}")

@@ -7,11 +7,13 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from guesswork.builder.cli import run
+from guesswork.client.games import mastermind_reply
 from guesswork.client.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -173,6 +175,13 @@ def _bad_list(tmp_path: Path, name: str, text: str) -> str:
             "argument --memo-limit: '0' must be at least 1 byte",
         ),
         (["evaluate", "--targets", "-", "--guesses", "-"], 2, "only one of --targets and"),
+        (["evaluate", "--colours", "8"], 1, "wordle: only mastermind has a number of colours"),
+        (["evaluate", "--pegs", "4"], 2, "--pegs applies to --game mastermind only"),
+        (
+            ["evaluate", "--game", "mastermind", "--pegs", "4", "--length", "5"],
+            2,
+            "--pegs and --length are the same thing for mastermind",
+        ),
         ([], 2, "the following arguments are required: command"),
         # 1,679,616 codes: a 2.6 TiB reply matrix, refused before allocating (a traceback
         # from numpy before; 7 pegs, 73 GiB, the same).
@@ -317,3 +326,34 @@ def test_one_invalid_entry_is_singular(tmp_path: Path, capsys: pytest.CaptureFix
     (tmp_path / "list.txt").write_text("crane\nslates\n")
     status, _, err = run_cli(capsys, "evaluate", "--targets", str(tmp_path / "list.txt"))
     assert status == 1 and "1 invalid entry in" in err
+
+
+def test_mastermind_is_the_classic_game_unless_colours_and_pegs_are_given(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--game mastermind`` alone was 6 colours and 5 pegs in evaluate and build (the
+    word length's default), where optimize and the game itself default to 4 pegs; and
+    neither took ``--colours``. first-guesses read the Wordle answers as codes."""
+    status, out, _ = run_cli(capsys, "evaluate", "--game", "mastermind", "--json", "--quiet")
+    report = json.loads(out)
+    assert status == 0
+    assert (report["length"], report["targets"], report["policy"]) == (
+        4,
+        6**4,
+        "mastermind-neg-entropy",
+    )
+    argv = ["evaluate", "--game", "mastermind", "--colours", "8", "--pegs", "3", "--json"]
+    status, out, _ = run_cli(capsys, *argv, "--quiet")
+    report = json.loads(out)
+    assert status == 0
+    assert (report["length"], report["targets"], report["policy"]) == (
+        3,
+        8**3,
+        "mastermind-8x3-neg-entropy",
+    )
+    # Knuth's first guess: AABB's largest reply class, computed here from the reply rule.
+    codes = [a + b + c + d for a in "ABCDEF" for b in "ABCDEF" for c in "ABCDEF" for d in "ABCDEF"]
+    largest = max(Counter(mastermind_reply("AABB", code) for code in codes).values())
+    status, out, _ = run_cli(capsys, "first-guesses", "--game", "mastermind", "--top", "1")
+    assert status == 0
+    assert f"max: AABB:{largest} " in out
