@@ -140,10 +140,9 @@ def add_naming(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_list_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="wordle", choices=TREE_GAMES, help="game id")
-    parser.add_argument("--length", type=positive, help="word length (default 5)")
-    parser.add_argument("--pegs", type=positive, help="mastermind: code length (default 4)")
+def add_mastermind_options(parser: argparse.ArgumentParser) -> None:
+    """Add Mastermind's ``--colors``/``--colours`` and ``--pegs`` (its code length), the
+    same in optimize and in the list options of the greedy commands."""
     parser.add_argument(
         "--colors",
         "--colours",
@@ -151,6 +150,13 @@ def add_list_options(parser: argparse.ArgumentParser) -> None:
         type=positive,
         help="mastermind: number of colours (default 6)",
     )
+    parser.add_argument("--pegs", type=positive, help="mastermind: code length (default 4)")
+
+
+def add_list_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default="wordle", choices=TREE_GAMES, help="game id")
+    parser.add_argument("--length", type=positive, help="word length (default 5)")
+    add_mastermind_options(parser)
     parser.add_argument(
         "--targets",
         default="wordle-answers-2309",
@@ -337,14 +343,7 @@ def add_optimize_options(parser: argparse.ArgumentParser) -> None:
         type=positive,
         help="lookahead: search only the best K guesses (greedy ranking) at each node",
     )
-    parser.add_argument(
-        "--colors",
-        "--colours",
-        dest="colours",
-        type=positive,
-        help="mastermind: number of colours (default 6)",
-    )
-    parser.add_argument("--pegs", type=positive, help="mastermind: code length (default 4)")
+    add_mastermind_options(parser)
     parser.add_argument(
         "--workers",
         type=positive,
